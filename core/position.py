@@ -1,0 +1,482 @@
+"""Positions: SFEN in and out, editor validation, and a fast board for search.
+
+A :class:`Position` keeps its own board array, hands and side to move, so that
+an editor can hold any position, even an impossible one, and :meth:`status`
+can name every problem at once.  Move generation and play go through a
+cshogi ``Board`` (C++), built on demand; it is only available for positions
+whose kings make sense (see :meth:`Position.board`).
+
+The side to move is the *attacker* of a mate problem; the other side is the
+*defender*, who must have a king.  The attacker's king is optional.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+import cshogi
+
+from .types import (
+    BLACK, EMPTY_HAND, GOLD, HAND_INDEX, HAND_MAX, HAND_TYPES, KING, KNIGHT, LANCE,
+    LETTER_TYPES, PAWN, PIECE_LETTERS, PROMOTE, UNPROMOTE, WHITE, Color, Hand, Piece,
+    Square, make_piece, opponent, piece_color, piece_type, relative_rank, square,
+    square_japanese,
+)
+
+STARTING_SFEN = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+
+_HAND_RE = re.compile(r"(\d*)([PLNSGBRplnsgbr])")
+
+
+class SfenError(ValueError):
+    """The text is not well-formed SFEN."""
+
+
+class BodError(ValueError):
+    """The text is not a well-formed BOD board diagram."""
+
+
+class IllegalPositionError(ValueError):
+    """An operation needs a valid position and this one is not.
+
+    Attributes:
+        problems: every problem found, as :class:`Problem` values.
+    """
+
+    def __init__(self, problems: "list[Problem]") -> None:
+        self.problems = list(problems)
+        super().__init__("invalid position: " + "; ".join(p.message for p in self.problems))
+
+
+class Status(enum.IntFlag):
+    """Problems of a parsable position, as flags; ``VALID`` when there are none."""
+
+    VALID = 0
+    NO_DEFENDER_KING = enum.auto()
+    TOO_MANY_KINGS = enum.auto()
+    TOO_MANY_PIECES = enum.auto()
+    NIFU = enum.auto()
+    DEAD_PIECE = enum.auto()
+    NOT_TO_MOVE_IN_CHECK = enum.auto()
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One problem of a position: its flag, the square concerned (if any), a message."""
+
+    flag: Status
+    square: Square | None
+    message: str
+
+
+_KIND_NAMES = {PAWN: "pawns", LANCE: "lances", KNIGHT: "knights", 4: "silvers", GOLD: "golds",
+               5: "bishops", 6: "rooks"}
+
+
+class Position:
+    """A shogi position: board, hands, side to move and move number.
+
+    The position is mutable: :meth:`set_piece`, :meth:`set_hand` and
+    :attr:`turn` edit it, and :meth:`push`/:meth:`pop` play and take back
+    moves with exact undo.  Use :meth:`copy` to hand a position to another
+    thread.
+    """
+
+    __slots__ = ("_squares", "_hands", "_turn", "move_number", "_cboard", "_stack")
+
+    def __init__(self) -> None:
+        self._squares: list[Piece] = [0] * 81
+        self._hands: list[list[int]] = [list(EMPTY_HAND), list(EMPTY_HAND)]
+        self._turn: Color = BLACK
+        self.move_number = 1
+        self._cboard: cshogi.Board | None = None
+        # push/pop snapshots: (squares, hands, turn, move_number)
+        self._stack: list[tuple[list[Piece], list[list[int]], Color, int]] = []
+
+    # ---- construction -------------------------------------------------
+
+    @classmethod
+    def from_sfen(cls, sfen: str) -> "Position":
+        """Parse SFEN (``board side hands [move-number]``; a leading ``sfen`` is allowed).
+
+        Raises:
+            SfenError: the text is not well-formed; the message quotes the bad part.
+        """
+        pos = cls()
+        pos._set_sfen(sfen)
+        return pos
+
+    @classmethod
+    def empty(cls) -> "Position":
+        """An empty board, empty hands, Black to move."""
+        return cls()
+
+    @classmethod
+    def start(cls) -> "Position":
+        """The initial position of an even game."""
+        return cls.from_sfen(STARTING_SFEN)
+
+    def copy(self) -> "Position":
+        """An independent copy (without the push/pop history)."""
+        other = Position()
+        other._squares = list(self._squares)
+        other._hands = [list(self._hands[0]), list(self._hands[1])]
+        other._turn = self._turn
+        other.move_number = self.move_number
+        return other
+
+    def _set_sfen(self, sfen: str) -> None:
+        if not isinstance(sfen, str):
+            raise SfenError(f"sfen must be text, not {type(sfen).__name__}")
+        text = sfen.strip()
+        if text.startswith("sfen "):
+            text = text[5:].strip()
+        parts = text.split()
+        if len(parts) not in (3, 4):
+            raise SfenError(f"expected 3 or 4 fields (board, side, hands, move number) in sfen: {sfen!r}")
+        board_part, side, hands_part = parts[:3]
+        ranks = board_part.split("/")
+        if len(ranks) != 9:
+            raise SfenError(f"expected 9 ranks in board part of sfen, got {len(ranks)}: {board_part!r}")
+        squares = [0] * 81
+        for r, rank_text in enumerate(ranks):
+            file = 9
+            promoted = False
+            for ch in rank_text:
+                if ch.isdigit():
+                    if promoted:
+                        raise SfenError(f"'+' must be followed by a piece in rank {r + 1} of sfen: {rank_text!r}")
+                    file -= int(ch)
+                    if int(ch) == 0:
+                        raise SfenError(f"empty-square count 0 in rank {r + 1} of sfen: {rank_text!r}")
+                elif ch == "+":
+                    if promoted:
+                        raise SfenError(f"double '+' in rank {r + 1} of sfen: {rank_text!r}")
+                    promoted = True
+                    continue
+                elif ch.upper() in LETTER_TYPES:
+                    if file < 1:
+                        raise SfenError(f"rank {r + 1} of sfen has more than 9 squares: {rank_text!r}")
+                    pt = LETTER_TYPES[ch.upper()]
+                    if promoted:
+                        if pt not in PROMOTE:
+                            raise SfenError(f"piece {ch!r} cannot be promoted, in rank {r + 1} of sfen: {rank_text!r}")
+                        pt = PROMOTE[pt]
+                    color = BLACK if ch.isupper() else WHITE
+                    squares[square(file, r + 1)] = make_piece(color, pt)
+                    file -= 1
+                else:
+                    raise SfenError(f"unexpected character {ch!r} in rank {r + 1} of sfen: {rank_text!r}")
+                promoted = False
+                if file < 0:
+                    raise SfenError(f"rank {r + 1} of sfen has more than 9 squares: {rank_text!r}")
+            if promoted:
+                raise SfenError(f"'+' at the end of rank {r + 1} of sfen: {rank_text!r}")
+            if file != 0:
+                raise SfenError(f"rank {r + 1} of sfen has {9 - file} squares, expected 9: {rank_text!r}")
+        if side not in ("b", "w"):
+            raise SfenError(f"side to move must be 'b' or 'w' in sfen, got {side!r}")
+        hands = [list(EMPTY_HAND), list(EMPTY_HAND)]
+        if hands_part != "-":
+            pos = 0
+            for m in _HAND_RE.finditer(hands_part):
+                if m.start() != pos:
+                    break
+                pos = m.end()
+                count = int(m.group(1)) if m.group(1) else 1
+                if count < 1 or count > 18 or (m.group(1).startswith("0")):
+                    raise SfenError(f"bad count {m.group(1)!r} for {m.group(2)!r} in hands of sfen: {hands_part!r}")
+                letter = m.group(2)
+                color = BLACK if letter.isupper() else WHITE
+                hands[color][HAND_INDEX[LETTER_TYPES[letter.upper()]]] += count
+            if pos != len(hands_part):
+                raise SfenError(f"unexpected text {hands_part[pos:]!r} in hands of sfen: {hands_part!r}")
+        move_number = 1
+        if len(parts) == 4:
+            if not parts[3].isdigit() or int(parts[3]) < 1:
+                raise SfenError(f"move number must be a positive integer in sfen, got {parts[3]!r}")
+            move_number = int(parts[3])
+        self._squares = squares
+        self._hands = hands
+        self._turn = BLACK if side == "b" else WHITE
+        self.move_number = move_number
+        self._cboard = None
+        self._stack.clear()
+
+    # ---- output -------------------------------------------------------
+
+    def sfen(self, move_number: bool = True) -> str:
+        """SFEN of the position (hands in the usual order R B G S N L P, Black first)."""
+        rows = []
+        for rank in range(1, 10):
+            row = ""
+            empty = 0
+            for file in range(9, 0, -1):
+                pc = self._squares[square(file, rank)]
+                if pc == 0:
+                    empty += 1
+                    continue
+                if empty:
+                    row += str(empty)
+                    empty = 0
+                pt = piece_type(pc)
+                base = UNPROMOTE.get(pt, pt)
+                letter = PIECE_LETTERS[base]
+                if piece_color(pc) == WHITE:
+                    letter = letter.lower()
+                row += ("+" if pt in UNPROMOTE else "") + letter
+            if empty:
+                row += str(empty)
+            rows.append(row)
+        hand = ""
+        for color in (BLACK, WHITE):
+            for pt in (6, 5, GOLD, 4, KNIGHT, LANCE, PAWN):
+                n = self._hands[color][HAND_INDEX[pt]]
+                if n:
+                    letter = PIECE_LETTERS[pt] if color == BLACK else PIECE_LETTERS[pt].lower()
+                    hand += (str(n) if n > 1 else "") + letter
+        text = f"{'/'.join(rows)} {'b' if self._turn == BLACK else 'w'} {hand or '-'}"
+        return f"{text} {self.move_number}" if move_number else text
+
+    def __str__(self) -> str:
+        return self.sfen()
+
+    def __repr__(self) -> str:
+        return f"Position.from_sfen({self.sfen()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return (self._squares == other._squares and self._hands == other._hands
+                and self._turn == other._turn)
+
+    def __hash__(self) -> int:
+        return hash(self.sfen(move_number=False))
+
+    # ---- access and editing ------------------------------------------
+
+    @property
+    def turn(self) -> Color:
+        """Side to move (the attacker of a mate problem)."""
+        return self._turn
+
+    @turn.setter
+    def turn(self, color: Color) -> None:
+        if color not in (BLACK, WHITE):
+            raise ValueError(f"turn must be BLACK (0) or WHITE (1), not {color!r}")
+        self._turn = color
+        self._cboard = None
+
+    def piece_at(self, sq: Square) -> Piece:
+        """Piece code on ``sq`` (0 when empty)."""
+        return self._squares[sq]
+
+    def pieces(self) -> Iterator[tuple[Square, Piece]]:
+        """Every occupied square with its piece."""
+        for sq, pc in enumerate(self._squares):
+            if pc:
+                yield sq, pc
+
+    def set_piece(self, sq: Square, piece: Piece) -> None:
+        """Put ``piece`` (0 to clear) on ``sq``."""
+        if not 0 <= sq < 81:
+            raise ValueError(f"square out of range: {sq!r}")
+        if piece and not (1 <= piece_type(piece) <= 14 and piece in range(1, 31)):
+            raise ValueError(f"not a piece code: {piece!r}")
+        self._squares[sq] = piece
+        self._cboard = None
+
+    def hand(self, color: Color) -> Hand:
+        """Pieces in ``color``'s hand, in hand order (P L N S G B R)."""
+        h = self._hands[color]
+        return (h[0], h[1], h[2], h[3], h[4], h[5], h[6])
+
+    def set_hand(self, color: Color, hand: "tuple[int, ...] | list[int]") -> None:
+        """Replace ``color``'s hand (7 counts in hand order)."""
+        if len(hand) != 7 or any((not isinstance(n, int)) or n < 0 for n in hand):
+            raise ValueError(f"a hand is 7 non-negative counts (P L N S G B R), not {hand!r}")
+        self._hands[color] = list(hand)
+        self._cboard = None
+
+    def king_square(self, color: Color) -> Square | None:
+        """Square of ``color``'s king (the first one, if there are several)."""
+        king = make_piece(color, KING)
+        for sq, pc in enumerate(self._squares):
+            if pc == king:
+                return sq
+        return None
+
+    @property
+    def attacker(self) -> Color:
+        """The side to move."""
+        return self._turn
+
+    @property
+    def defender(self) -> Color:
+        """The side not to move."""
+        return opponent(self._turn)
+
+    # ---- validation ---------------------------------------------------
+
+    def problems(self) -> list[Problem]:
+        """Every problem of the position, each with its square where it has one."""
+        out: list[Problem] = []
+        kings = [[sq for sq, pc in self.pieces() if pc == make_piece(c, KING)] for c in (BLACK, WHITE)]
+        defender = self.defender
+        side_name = ("Black (sente)", "White (gote)")
+        if not kings[defender]:
+            out.append(Problem(Status.NO_DEFENDER_KING, None,
+                               f"the defender, {side_name[defender]}, has no king"))
+        for c in (BLACK, WHITE):
+            if len(kings[c]) > 1:
+                out.append(Problem(Status.TOO_MANY_KINGS, kings[c][1],
+                                   f"{side_name[c]} has {len(kings[c])} kings"))
+        counts = [0] * 7
+        for _, pc in self.pieces():
+            pt = piece_type(pc)
+            base = UNPROMOTE.get(pt, pt)
+            if base != KING:
+                counts[HAND_INDEX[base]] += 1
+        for c in (BLACK, WHITE):
+            for i in range(7):
+                counts[i] += self._hands[c][i]
+        for i, pt in enumerate(HAND_TYPES):
+            if counts[i] > HAND_MAX[i]:
+                out.append(Problem(Status.TOO_MANY_PIECES, None,
+                                   f"{counts[i]} {_KIND_NAMES[pt]} in all, at most {HAND_MAX[i]}"))
+        for c in (BLACK, WHITE):
+            pawn = make_piece(c, PAWN)
+            for file in range(1, 10):
+                sqs = [square(file, r) for r in range(1, 10) if self._squares[square(file, r)] == pawn]
+                if len(sqs) > 1:
+                    out.append(Problem(Status.NIFU, sqs[1],
+                                       f"two pawns of {side_name[c]} on file {file} (二歩): "
+                                       + " and ".join(square_japanese(s) for s in sqs)))
+        for sq, pc in self.pieces():
+            pt = piece_type(pc)
+            rr = relative_rank(piece_color(pc), sq)
+            if (pt in (PAWN, LANCE) and rr == 1) or (pt == KNIGHT and rr <= 2):
+                out.append(Problem(Status.DEAD_PIECE, sq,
+                                   f"the {_KIND_NAMES[pt][:-1]} on {square_japanese(sq)} can never move"))
+        if len(kings[defender]) == 1 and len(kings[self._turn]) <= 1:
+            if self._side_in_check(defender):
+                out.append(Problem(Status.NOT_TO_MOVE_IN_CHECK, kings[defender][0],
+                                   f"the side not to move is in check (king on {square_japanese(kings[defender][0])})"))
+        return out
+
+    def status(self) -> Status:
+        """All problems as flags; ``Status.VALID`` when there are none."""
+        flags = Status.VALID
+        for p in self.problems():
+            flags |= p.flag
+        return flags
+
+    def is_valid(self) -> bool:
+        """True when :meth:`status` finds no problem."""
+        return not self.problems()
+
+    def _side_in_check(self, color: Color) -> bool:
+        b = cshogi.Board()
+        b.set_sfen(self._sfen_with_turn(color))
+        return bool(b.is_check())
+
+    def _sfen_with_turn(self, color: Color) -> str:
+        saved = self._turn
+        self._turn = color
+        try:
+            return self.sfen()
+        finally:
+            self._turn = saved
+
+    # ---- play ---------------------------------------------------------
+
+    def board(self) -> cshogi.Board:
+        """The cshogi ``Board`` of this position, for move generation and search.
+
+        The returned board belongs to this position and follows :meth:`push`
+        and :meth:`pop`; copy it (``board.copy()``) before mutating it yourself.
+
+        Raises:
+            IllegalPositionError: the defender has no king or a side has two.
+        """
+        if self._cboard is None:
+            bad = [p for p in self.problems() if p.flag in (Status.NO_DEFENDER_KING, Status.TOO_MANY_KINGS)]
+            if bad:
+                raise IllegalPositionError(bad)
+            self._cboard = cshogi.Board(self.sfen())
+        return self._cboard
+
+    def require_valid(self) -> None:
+        """Raise :class:`IllegalPositionError` listing every problem, if there are any."""
+        problems = self.problems()
+        if problems:
+            raise IllegalPositionError(problems)
+
+    def push(self, move: "int | object") -> None:
+        """Play ``move`` (a :class:`~.moves.Move` or a cshogi move int).
+
+        The move is assumed legal (checked with an ``assert``).
+        """
+        from .moves import Move  # local: moves imports position
+
+        b = self.board()
+        m = move.to_cshogi(b) if isinstance(move, Move) else int(move)  # type: ignore[arg-type]
+        assert b.is_legal(m), f"illegal move {cshogi.move_to_usi(m)} in {self.sfen()}"
+        self._stack.append((list(self._squares), [list(self._hands[0]), list(self._hands[1])],
+                            self._turn, self.move_number))
+        color = self._turn
+        to = cshogi.move_to(m)
+        if cshogi.move_is_drop(m):
+            pt = HAND_TYPES[cshogi.move_drop_hand_piece(m)]
+            self._hands[color][HAND_INDEX[pt]] -= 1
+            self._squares[to] = make_piece(color, pt)
+        else:
+            frm = cshogi.move_from(m)
+            pc = self._squares[frm]
+            cap = self._squares[to]
+            if cap:
+                cpt = piece_type(cap)
+                self._hands[color][HAND_INDEX[UNPROMOTE.get(cpt, cpt)]] += 1
+            pt = piece_type(pc)
+            if cshogi.move_is_promotion(m):
+                pt = PROMOTE[pt]
+            self._squares[frm] = 0
+            self._squares[to] = make_piece(color, pt)
+        self._turn = opponent(color)
+        self.move_number += 1
+        b.push(m)
+
+    def pop(self) -> None:
+        """Take back the last move played with :meth:`push`."""
+        if not self._stack:
+            raise IndexError("pop from a position with no moves played")
+        self._squares, self._hands, self._turn, self.move_number = self._stack.pop()
+        if self._cboard is not None:
+            self._cboard.pop()
+
+    def is_check(self) -> bool:
+        """True when the side to move is in check."""
+        return bool(self.board().is_check())
+
+
+def tsume_hands(position: Position) -> Position:
+    """The 詰将棋 convention: a copy where the defender holds every remaining piece.
+
+    Pieces not on the board and not in the attacker's hand go to the
+    defender's hand (kings excepted); if there are already too many of a
+    kind, the defender's hand of that kind is left at zero.
+    """
+    pos = position.copy()
+    counts = [0] * 7
+    for _, pc in pos.pieces():
+        pt = piece_type(pc)
+        base = UNPROMOTE.get(pt, pt)
+        if base != KING:
+            counts[HAND_INDEX[base]] += 1
+    attacker_hand = pos.hand(pos.attacker)
+    rest = tuple(max(0, HAND_MAX[i] - counts[i] - attacker_hand[i]) for i in range(7))
+    pos.set_hand(pos.defender, rest)
+    return pos

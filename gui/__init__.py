@@ -1,0 +1,1 @@
+"""Tsume Studio's Qt (PySide6) application."""
