@@ -1,0 +1,45 @@
+"""A game record as a tree: start position, header, moves with comments and branches.
+
+CONTRACT shared by the KIF/KI2/CSA readers and writers, the proof tree
+(which converts itself into a Record) and the GUI.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .moves import Move
+from .position import Position
+
+
+@dataclass
+class RecordNode:
+    """A move and what follows it; ``children[0]`` is the main continuation.
+
+    The root node has ``move=None``; its comments belong to the start position.
+    ``special`` names a terminal word instead of a move (``"詰み"``, ``"投了"`` ...).
+    """
+
+    move: Move | None = None
+    comments: list[str] = field(default_factory=list)
+    children: list["RecordNode"] = field(default_factory=list)
+    special: str | None = None
+
+
+@dataclass
+class Record:
+    """A record: header keys (``作品名``, ``作者``, ``手数`` ...), start position, move tree."""
+
+    start: Position
+    header: dict[str, str] = field(default_factory=dict)
+    root: RecordNode = field(default_factory=RecordNode)
+
+    def main_line(self) -> list[Move]:
+        """The moves of the main line (first children), specials excluded."""
+        out = []
+        node = self.root
+        while node.children:
+            node = node.children[0]
+            if node.move is not None:
+                out.append(node.move)
+        return out
