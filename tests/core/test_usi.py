@@ -1,0 +1,119 @@
+"""The USI mate engine: protocol replies, stop/quit, and a real search."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+import threading
+from typing import Generator
+
+import pytest
+
+from tsume_studio.core.moves import parse_move
+from tsume_studio.core.position import Position
+from tsume_studio.core.solver import Limits, Progress, SolveResult, SolveStatus
+from tsume_studio.core.usi import UsiEngine
+
+THREE_PLY = "7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"
+
+
+def _lines(out: io.StringIO) -> list[str]:
+    return out.getvalue().splitlines()
+
+
+def _fake(status: SolveStatus, pv: tuple[str, ...] = (), wait_cancel: bool = False):
+    """A stand-in solver that ends with ``status`` (protocol tests only)."""
+
+    def solve_iter(position: Position, limits: Limits, cancel: threading.Event
+                   ) -> Generator[Progress, None, SolveResult]:
+        yield Progress(nodes=1, nps=1.0, elapsed=0.0, root_pn=1, root_dn=1)
+        if wait_cancel:
+            while not cancel.wait(0.01):
+                yield Progress(nodes=2, nps=1.0, elapsed=0.0, root_pn=1, root_dn=1)
+            return SolveResult(SolveStatus.CANCELLED, position.sfen())
+        return SolveResult(status, position.sfen(), pv=pv, length=len(pv) or None)
+
+    return solve_iter
+
+
+def test_handshake() -> None:
+    out = io.StringIO()
+    engine = UsiEngine(out)
+    assert engine.handle("usi")
+    assert engine.handle("isready")
+    lines = _lines(out)
+    assert lines[0].startswith("id name ")
+    assert "usiok" in lines and lines[-1] == "readyok"
+
+
+@pytest.mark.parametrize("status, pv, expected", [
+    (SolveStatus.MATE, ("N*3c", "2a3a", "S*2b"), "checkmate N*3c 2a3a S*2b"),
+    (SolveStatus.NO_MATE, (), "checkmate nomate"),
+    (SolveStatus.UNKNOWN, (), "checkmate timeout"),
+])
+def test_checkmate_line(status: SolveStatus, pv: tuple[str, ...], expected: str) -> None:
+    out = io.StringIO()
+    engine = UsiEngine(out, solve_iter=_fake(status, pv))
+    engine.handle(f"position sfen {THREE_PLY}")
+    engine.handle("go mate 1000")
+    engine.wait()
+    assert [ln for ln in _lines(out) if ln.startswith("checkmate")] == [expected]
+
+
+def test_stop_answers_timeout_never_nomate() -> None:
+    out = io.StringIO()
+    engine = UsiEngine(out, solve_iter=_fake(SolveStatus.MATE, wait_cancel=True))
+    engine.handle(f"position sfen {THREE_PLY}")
+    engine.handle("go mate infinite")
+    engine.handle("stop")
+    assert [ln for ln in _lines(out) if ln.startswith("checkmate")] == ["checkmate timeout"]
+
+
+def test_bad_position_is_reported_not_crashed() -> None:
+    out = io.StringIO()
+    engine = UsiEngine(out, solve_iter=_fake(SolveStatus.MATE, ("x",)))
+    engine.handle("position sfen not/a/position b - 1")
+    engine.handle("go mate 100")
+    engine.wait()
+    lines = _lines(out)
+    assert any(ln.startswith("info string bad position") for ln in lines)
+    assert lines[-1] == "checkmate timeout"
+
+
+def test_position_with_moves() -> None:
+    out = io.StringIO()
+    engine = UsiEngine(out, solve_iter=_fake(SolveStatus.NO_MATE))
+    engine.handle("position startpos moves 7g7f 3c3d")
+    assert engine._position is not None
+    assert engine._position.sfen().startswith("lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/")
+    engine.handle("position startpos moves 7g7f 7g7f")
+    assert engine._position is None
+    assert "bad position" in _lines(out)[-1]
+
+
+def test_real_engine_over_stdin() -> None:
+    pytest.importorskip("tsume_studio.core.dfpn")
+    proc = subprocess.Popen([sys.executable, "-m", "tsume_studio.core.cli", "usi"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        proc.stdin.write(f"usi\nisready\nposition sfen {THREE_PLY}\ngo mate 20000\n")
+        proc.stdin.flush()
+        mate = ""
+        for line in proc.stdout:
+            if line.startswith("checkmate"):
+                mate = line.strip()
+                break
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=30) == 0
+    finally:
+        proc.kill()
+    moves = mate.split()[1:]
+    assert len(moves) == 3 and moves[0] == "N*3c"
+    # The line must replay legally and end in mate.
+    pos = Position.from_sfen(THREE_PLY)
+    for m in moves:
+        pos.push(parse_move(pos, m))
+    assert pos.board().is_game_over()
