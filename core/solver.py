@@ -35,8 +35,8 @@ class Limits:
 
 
 @dataclass(frozen=True, slots=True)
-class PathEntry:
-    """One level of the current search path: the move (USI) that reached it, pn, dn."""
+class ChildInfo:
+    """A child of the root (or of any reported node): move (USI), pn, dn."""
 
     move: str
     pn: int
@@ -44,12 +44,18 @@ class PathEntry:
 
 
 @dataclass(frozen=True, slots=True)
-class ChildInfo:
-    """A child of the root (or of any reported node): move (USI), pn, dn."""
+class PathEntry:
+    """One level of the current search path.
+
+    ``move`` (USI) reached this node, ``pn``/``dn`` are its numbers, and
+    ``children`` are the node's children with their pn/dn, in the order the
+    search ranks them (best first), when the searcher reports them.
+    """
 
     move: str
     pn: int
     dn: int
+    children: tuple[ChildInfo, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +71,9 @@ class Progress:
     root_children: tuple[ChildInfo, ...] = ()
     table_fill: float = 0.0          # 0.0 .. 1.0 of the memory bound
     table_entries: int = 0
+    # Solver-specific figures by name, e.g. (("depth", 7), ("stored", 1234)) for
+    # the helpmate solver's iteration depth and stored positions.
+    stats: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +81,8 @@ class SolveResult:
     """What a finished search found.
 
     ``pv`` is the main line in USI; ``length`` its number of plies (None unless mate).
-    ``proof`` is the browsable proof tree when one was built (see core.proof).
+    ``proof`` is the browsable proof tree when one was built: a
+    :class:`core.proof.Proof` (direct mate) or the helpmate solver's answer.
     """
 
     status: SolveStatus
