@@ -119,6 +119,17 @@ class Position:
         """The initial position of an even game."""
         return cls.from_sfen(STARTING_SFEN)
 
+    @classmethod
+    def from_bod(cls, text: str) -> "Position":
+        """Parse a BOD board diagram (see :func:`.bod.parse_bod`).
+
+        Raises:
+            BodError: the text is not a well-formed diagram; the message gives the line.
+        """
+        from .bod import parse_bod  # local: bod imports position
+
+        return parse_bod(text)
+
     def copy(self) -> "Position":
         """An independent copy (without the push/pop history)."""
         other = Position()
@@ -240,6 +251,12 @@ class Position:
                     hand += (str(n) if n > 1 else "") + letter
         text = f"{'/'.join(rows)} {'b' if self._turn == BLACK else 'w'} {hand or '-'}"
         return f"{text} {self.move_number}" if move_number else text
+
+    def bod(self) -> str:
+        """The BOD board diagram of the position, as Kifu for Windows writes it (``\\n`` line ends)."""
+        from .bod import to_bod  # local: bod imports position
+
+        return to_bod(self)
 
     def __str__(self) -> str:
         return self.sfen()
