@@ -1,0 +1,183 @@
+"""Run a core solver generator on a worker thread (the superqt worker shape).
+
+The core's solvers are generators, ``solve_iter(position, limits, cancel)``,
+that yield frozen :class:`~tsume_studio.core.solver.Progress` snapshots and
+return a :class:`~tsume_studio.core.solver.SolveResult`.  :class:`SolverWorker`
+is a thin adapter: it drives such a generator in a ``QThread``, re-emits what
+it yields as signals (throttled), cancels by setting a ``threading.Event``
+that the generator polls, and never touches a widget.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, Callable, Generator
+
+from PySide6.QtCore import QObject, QThread, Qt, Signal, Slot
+
+from ..core.position import Position
+from ..core.solver import Limits
+
+SolveFunction = Callable[[Position, Limits, threading.Event], Generator[Any, None, Any]]
+
+# Workers whose thread is still running: Python must keep their wrappers
+# alive until the thread has finished, whoever else drops them.
+_RUNNING: set["SolverWorker"] = set()
+
+
+class _Runner(QObject):
+    """The part that lives in the worker thread and drives the generator."""
+
+    started = Signal()
+    progress = Signal(object)
+    returned = Signal(object)
+    errored = Signal(object)
+    aborted = Signal()
+    finished = Signal()
+
+    def __init__(self, function: SolveFunction, position: Position, limits: Limits,
+                 cancel: threading.Event, interval: float) -> None:
+        super().__init__()
+        self._function = function
+        self._position = position
+        self._limits = limits
+        self._cancel = cancel
+        self._interval = interval
+
+    @Slot()
+    def run(self) -> None:
+        self.started.emit()
+        try:
+            result = self._drive()
+        except Exception as exc:  # reported, never raised into Qt
+            self.errored.emit(exc)
+        else:
+            if self._cancel.is_set():
+                self.aborted.emit()
+            else:
+                self.returned.emit(result)
+        finally:
+            self.finished.emit()
+
+    def _drive(self) -> Any:
+        generator = self._function(self._position, self._limits, self._cancel)
+        last_sent = 0.0
+        pending = None
+        try:
+            while True:
+                try:
+                    snapshot = next(generator)
+                except StopIteration as stop:
+                    return stop.value
+                now = time.monotonic()
+                if now - last_sent >= self._interval:
+                    self.progress.emit(snapshot)
+                    last_sent = now
+                    pending = None
+                else:
+                    pending = snapshot
+        finally:
+            generator.close()
+            if pending is not None and not self._cancel.is_set():
+                self.progress.emit(pending)
+
+
+class SolverWorker(QObject):
+    """Drive ``function(position, limits, cancel)`` on its own ``QThread``.
+
+    The worker object itself stays in the thread that created it (the GUI
+    thread) and re-emits there what an inner runner in the ``QThread``
+    reports, so any slot or callable may listen.  Progress snapshots are
+    sent at most once per ``interval`` seconds (the latest one wins; the last
+    snapshot before the end is always sent).  The result is emitted only if
+    the search was not aborted.
+
+    Signals:
+        started(): the generator is about to run.
+        progress(object): a frozen Progress snapshot.
+        returned(object): the generator's return value (a SolveResult); never after quit().
+        errored(object): the exception the generator raised.
+        aborted(): the search stopped because quit() was called.
+        finished(): always last, whatever happened.
+    """
+
+    started = Signal()
+    progress = Signal(object)
+    returned = Signal(object)
+    errored = Signal(object)
+    aborted = Signal()
+    finished = Signal()
+
+    def __init__(self, function: SolveFunction, position: Position, limits: Limits,
+                 interval: float = 0.1, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._cancel = threading.Event()
+        # The runner owns its copy of the position; the GUI keeps editing its own.
+        self._runner: _Runner | None = _Runner(function, position.copy(), limits, self._cancel, interval)
+        self._thread: QThread | None = None
+        self._running = False
+
+    # ---- control ---------------------------------------------------------
+
+    @property
+    def cancel_event(self) -> threading.Event:
+        """The flag the generator polls; set by :meth:`quit`."""
+        return self._cancel
+
+    @property
+    def abort_requested(self) -> bool:
+        """True once :meth:`quit` was called."""
+        return self._cancel.is_set()
+
+    @property
+    def is_running(self) -> bool:
+        """True from :meth:`start` until the thread has finished."""
+        return self._running
+
+    def start(self) -> None:
+        """Start the search on a new ``QThread``; returns at once."""
+        runner = self._runner
+        if runner is None or self._thread is not None:
+            raise RuntimeError("a SolverWorker runs only once")
+        thread = QThread()
+        thread.setObjectName("solver")
+        self._thread = thread
+        runner.moveToThread(thread)
+        for name in ("started", "progress", "returned", "errored", "aborted", "finished"):
+            getattr(runner, name).connect(getattr(self, name))   # queued into this thread
+        thread.started.connect(runner.run)
+        # Direct: QThread.quit is thread-safe, and a queued quit would never be
+        # delivered while this thread blocks in wait() (window closing).
+        runner.finished.connect(thread.quit, Qt.ConnectionType.DirectConnection)
+        runner.finished.connect(runner.deleteLater)
+        thread.finished.connect(self._on_thread_finished)
+        thread.finished.connect(thread.deleteLater)
+        self._running = True
+        _RUNNING.add(self)
+        thread.start()
+
+    def quit(self) -> None:
+        """Ask the search to stop (thread-safe; returns at once)."""
+        self._cancel.set()
+
+    def wait(self, msecs: int = 5000) -> bool:
+        """Block until the thread has finished, at most ``msecs``; True if it has."""
+        thread = self._thread
+        if thread is None or not self._running:
+            return True
+        try:
+            return bool(thread.wait(msecs))
+        except RuntimeError:   # the QThread was already deleted: it has finished
+            return True
+
+    @Slot()
+    def _on_thread_finished(self) -> None:
+        self._running = False
+        self._runner = None
+        _RUNNING.discard(self)
+
+
+def running_workers() -> int:
+    """How many worker threads are still running (for tests and shutdown)."""
+    return len(_RUNNING)

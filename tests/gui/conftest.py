@@ -1,0 +1,78 @@
+"""GUI test setup: settings kept in a temporary folder, stand-in solver generators.
+
+The stand-ins have the shape of ``core.solver.solve_iter`` (a generator that
+yields Progress and returns SolveResult, polling ``cancel``) so that the
+worker can be tested on exactly the behaviour a test needs: a quick answer,
+a search that runs until cancelled, a failure.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Generator
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from tsume_studio.core.position import Position
+from tsume_studio.core.solver import ChildInfo, Limits, PathEntry, Progress, SolveResult, SolveStatus
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Never read or write the user's own settings."""
+    folder = tmp_path_factory.mktemp("settings")
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder))
+
+
+def progress(nodes: int, path: tuple[PathEntry, ...] = (), root: tuple[ChildInfo, ...] = ()) -> Progress:
+    return Progress(nodes=nodes, nps=1000.0, elapsed=nodes / 1000, root_pn=3, root_dn=1,
+                    path=path, root_children=root, table_fill=0.25, table_entries=nodes)
+
+
+def quick_solver(position: Position, limits: Limits, cancel: threading.Event
+                 ) -> Generator[Progress, None, SolveResult]:
+    """Yields three snapshots and returns a mate in 1 of the given line."""
+    for n in (1, 2, 3):
+        yield progress(n)
+    return SolveResult(SolveStatus.MATE, position.sfen(), pv=("G*5b",), length=1, nodes=3)
+
+
+def waiting_solver(position: Position, limits: Limits, cancel: threading.Event
+                   ) -> Generator[Progress, None, SolveResult]:
+    """Runs until cancelled, yielding a snapshot every 5 ms, as a long search would."""
+    n = 0
+    while not cancel.wait(0.005):
+        n += 1
+        yield progress(n)
+    return SolveResult(SolveStatus.CANCELLED, position.sfen(), nodes=n)
+
+
+def failing_solver(position: Position, limits: Limits, cancel: threading.Event
+                   ) -> Generator[Progress, None, SolveResult]:
+    yield progress(1)
+    raise RuntimeError("solver broke")
+
+
+class Standins:
+    """The stand-in solvers, handed to tests through the ``standins`` fixture."""
+
+    quick = staticmethod(quick_solver)
+    waiting = staticmethod(waiting_solver)
+    failing = staticmethod(failing_solver)
+    progress = staticmethod(progress)
+
+
+@pytest.fixture
+def standins() -> type[Standins]:
+    return Standins
+
+
+@pytest.fixture
+def sample_position() -> Position:
+    return Position.from_sfen("7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1")
+
+
+DATA = Path(__file__).parent.parent / "data"

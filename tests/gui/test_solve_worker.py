@@ -1,0 +1,78 @@
+"""SolverWorker: signals in order, throttled progress, cancel never returns, errors reported."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from pytestqt.qtbot import QtBot
+
+from tsume_studio.core.position import Position
+from tsume_studio.core.solver import Limits, Progress, SolveResult, SolveStatus
+from tsume_studio.gui.worker import SolverWorker, running_workers
+
+
+
+def test_quick_search_emits_in_order(qtbot: QtBot, sample_position: Position, standins: Any) -> None:
+    worker = SolverWorker(standins.quick, sample_position, Limits(), interval=0.0)
+    results: list[SolveResult] = []
+    snapshots: list[Progress] = []
+    worker.returned.connect(results.append)
+    worker.progress.connect(snapshots.append)
+    with qtbot.waitSignals([worker.started, worker.returned, worker.finished],
+                           order="strict", timeout=5000):
+        worker.start()
+    assert results[0].status is SolveStatus.MATE and results[0].pv == ("G*5b",)
+    assert [p.nodes for p in snapshots] == [1, 2, 3]
+    qtbot.waitUntil(lambda: not worker.is_running, timeout=5000)
+    assert running_workers() == 0
+
+
+def test_progress_is_throttled(qtbot: QtBot, sample_position: Position, standins: Any) -> None:
+    worker = SolverWorker(standins.waiting, sample_position, Limits(), interval=0.1)
+    snapshots: list[Progress] = []
+    worker.progress.connect(snapshots.append)
+    with qtbot.waitSignal(worker.started, timeout=5000):
+        worker.start()
+    t0 = time.monotonic()
+    qtbot.waitUntil(lambda: len(snapshots) >= 5, timeout=5000)
+    elapsed = time.monotonic() - t0
+    with qtbot.waitSignal(worker.finished, timeout=5000):
+        worker.quit()
+    # The stand-in yields every 5 ms (about 20 per 100 ms); at most ~10 a second get through.
+    assert elapsed >= 0.35
+    last = snapshots[-1].nodes
+    assert last >= 5 * 10, f"snapshots were not the latest ones: {[p.nodes for p in snapshots]}"
+
+
+def test_abort_does_not_return(qtbot: QtBot, sample_position: Position, standins: Any) -> None:
+    worker = SolverWorker(standins.waiting, sample_position, Limits())
+    with qtbot.waitSignal(worker.progress, timeout=5000):
+        worker.start()
+    with qtbot.assert_not_emitted(worker.returned), \
+            qtbot.waitSignals([worker.aborted, worker.finished], order="strict", timeout=2000):
+        worker.quit()
+    assert worker.abort_requested
+    qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
+
+
+def test_error_is_reported(qtbot: QtBot, sample_position: Position, standins: Any) -> None:
+    worker = SolverWorker(standins.failing, sample_position, Limits())
+    errors: list[BaseException] = []
+    worker.errored.connect(errors.append)
+    with qtbot.assert_not_emitted(worker.returned), \
+            qtbot.waitSignals([worker.errored, worker.finished], order="strict", timeout=5000):
+        worker.start()
+    assert isinstance(errors[0], RuntimeError) and "solver broke" in str(errors[0])
+
+
+def test_wait_blocks_until_stopped(qtbot: QtBot, sample_position: Position, standins: Any) -> None:
+    """The window's close path: set the flag, then block on the thread without an event loop."""
+    worker = SolverWorker(standins.waiting, sample_position, Limits())
+    with qtbot.waitSignal(worker.progress, timeout=5000):
+        worker.start()
+    worker.quit()
+    t0 = time.monotonic()
+    assert worker.wait(3000)
+    assert time.monotonic() - t0 < 1.0
+    qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
