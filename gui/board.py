@@ -1,0 +1,1001 @@
+"""The board widget: a shogi board with both hand stands and, in edit mode, a piece box.
+
+:class:`BoardView` draws a :class:`~tsume_studio.core.position.Position` with
+the piece images of ``resources/pieces`` (pentagon pieces with kanji, White's
+pieces upside down), coordinates ９…１ across the top and 一…九 down the
+side, hand stands with per-type counts, a last-move highlight and extra
+square highlights.  Everything is laid out in units of one square, so the
+drawing is sharp at any size.
+
+In edit mode the view also edits: drag pieces between the board, both hands
+and the piece box (or click a piece, then click where it goes); right-click
+or double-click a board piece to cycle promotion and owner; click a stand's
+name to give that side the move; and the keyboard does the same (see
+:data:`KEYBOARD_HELP`).  The edit rules are pure functions on positions
+(:func:`move_piece`, :func:`cycle_piece`, ...), so they are tested without a
+widget.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from typing import Iterable
+
+from PySide6.QtCore import QByteArray, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QColor, QFont, QImage, QKeyEvent, QLinearGradient, QMouseEvent, QPainter, QPaintEvent,
+    QPen, QPixmap,
+)
+from PySide6.QtSvg import QSvgGenerator, QSvgRenderer
+from PySide6.QtWidgets import QApplication, QSizePolicy, QWidget
+
+from ..core.moves import Move
+from ..core.position import Position
+from ..core.types import (
+    BISHOP, BLACK, FULLWIDTH_DIGITS, GOLD, HAND_INDEX, HAND_MAX, KANJI_DIGITS, KING, KNIGHT,
+    LANCE, PAWN, PROM_BISHOP, PROM_KNIGHT, PROM_LANCE, PROM_PAWN, PROM_ROOK, PROM_SILVER,
+    PROMOTE, ROOK, SILVER, UNPROMOTE, WHITE, Color, Piece, PieceType, Square, make_piece,
+    opponent, piece_color, piece_type, square,
+)
+from . import i18n
+from .i18n import tr
+from .resources import piece_svg, register_fonts
+
+__all__ = [
+    "BoardView", "Spot", "KEYBOARD_HELP", "box_counts", "move_piece", "cycle_piece",
+    "place_piece", "toggle_promotion", "toggle_owner", "add_to_hand", "clear_spot",
+]
+
+# Piece type -> image name (resources/pieces/<name>.svg); kings depend on the owner.
+_IMAGE = {PAWN: "FU", LANCE: "KY", KNIGHT: "KE", SILVER: "GI", GOLD: "KI", BISHOP: "KA",
+          ROOK: "HI", PROM_PAWN: "TO", PROM_LANCE: "NY", PROM_KNIGHT: "NK", PROM_SILVER: "NG",
+          PROM_BISHOP: "UM", PROM_ROOK: "RY"}
+
+# Hand-stand slots, top to bottom; the piece box adds the king in front.
+STAND_ORDER: tuple[PieceType, ...] = (ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE, PAWN)
+BOX_ORDER: tuple[PieceType, ...] = (KING,) + STAND_ORDER
+
+_LETTER_KEYS = {Qt.Key.Key_P: PAWN, Qt.Key.Key_L: LANCE, Qt.Key.Key_N: KNIGHT,
+                Qt.Key.Key_S: SILVER, Qt.Key.Key_G: GOLD, Qt.Key.Key_B: BISHOP,
+                Qt.Key.Key_R: ROOK, Qt.Key.Key_K: KING}
+
+KEYBOARD_HELP = (
+    "Editing with the keyboard:\n"
+    "Arrow keys move the cursor over the board and on to the hand stands.\n"
+    "P L N S G B R K put a Black piece on the cursor square; with Shift a White one.\n"
+    "+ promotes or unpromotes, - changes the owner, Space cycles like a right-click,\n"
+    "Delete or Backspace empties the square.\n"
+    "On a hand stand: + or the piece letter adds one, - takes one back to the box,\n"
+    "Delete empties that slot.\n"
+    "Mouse: drag pieces between board, hands and box (or click, then click the target);\n"
+    "right-click or double-click a piece to promote and change owner;\n"
+    "click a side's name to give it the move."
+)
+
+i18n.add_translations("ja", {
+    "Black": "先手",
+    "White": "後手",
+    "Piece box": "駒箱",
+    KEYBOARD_HELP: (
+        "キーボードでの編集:\n"
+        "矢印キーでカーソルを盤上と駒台の間で動かします。\n"
+        "P L N S G B R K でカーソルの升に先手の駒を置きます（Shift で後手の駒）。\n"
+        "+ で成/不成、- で先後の入れ替え、スペースで右クリックと同じ切り替え、\n"
+        "Delete か Backspace で升を空にします。\n"
+        "駒台では + か駒の文字で一枚増やし、- で一枚駒箱へ戻し、Delete でその駒をなくします。\n"
+        "マウス: 盤・駒台・駒箱の間で駒をドラッグ（またはクリックしてから行き先をクリック）。\n"
+        "右クリックかダブルクリックで成と先後を切り替え、\n"
+        "手番の名前をクリックするとその側の手番になります。"
+    ),
+})
+
+
+# ---------------------------------------------------------------------------
+# Places a piece can come from or go to, and the edit rules on positions.
+
+
+@dataclass(frozen=True, slots=True)
+class Spot:
+    """A place in the view: a board square, a hand slot, the piece box, or a side's name.
+
+    ``kind`` is ``"board"`` (with ``square``), ``"hand"`` (with ``color`` and
+    ``piece_type``; ``piece_type`` 0 means the stand as a whole), ``"box"``
+    (with ``piece_type``, 0 for the box as a whole) or ``"turn"`` (with
+    ``color``: the stand's name, which gives that side the move).
+    """
+
+    kind: str
+    square: Square = -1
+    color: Color = BLACK
+    piece_type: PieceType = 0
+
+    @classmethod
+    def board(cls, sq: Square) -> "Spot":
+        return cls("board", square=sq)
+
+    @classmethod
+    def hand(cls, color: Color, pt: PieceType = 0) -> "Spot":
+        return cls("hand", color=color, piece_type=pt)
+
+    @classmethod
+    def box(cls, pt: PieceType = 0) -> "Spot":
+        return cls("box", piece_type=pt)
+
+
+def _base(pt: PieceType) -> PieceType:
+    return UNPROMOTE.get(pt, pt)
+
+
+def box_counts(position: Position) -> dict[PieceType, int]:
+    """Pieces of each kind left in the box: a full set minus the board and both hands.
+
+    Kings count two in a full set.  A count is never negative, even when the
+    position has too many of a kind (the editor's problem list says so).
+    """
+    used = {pt: 0 for pt in BOX_ORDER}
+    for _, pc in position.pieces():
+        used[_base(piece_type(pc))] += 1
+    for color in (BLACK, WHITE):
+        hand = position.hand(color)
+        for pt in STAND_ORDER:
+            used[pt] += hand[HAND_INDEX[pt]]
+    full = {KING: 2, **{pt: HAND_MAX[HAND_INDEX[pt]] for pt in STAND_ORDER}}
+    return {pt: max(0, full[pt] - used[pt]) for pt in BOX_ORDER}
+
+
+def _piece_at_spot(position: Position, spot: Spot) -> Piece:
+    """The piece a drag from ``spot`` would carry (0 when there is none)."""
+    if spot.kind == "board":
+        return position.piece_at(spot.square)
+    if spot.kind == "hand" and spot.piece_type in HAND_INDEX:
+        if position.hand(spot.color)[HAND_INDEX[spot.piece_type]] > 0:
+            return make_piece(spot.color, spot.piece_type)
+        return 0
+    if spot.kind == "box" and spot.piece_type:
+        if box_counts(position)[spot.piece_type] <= 0:
+            return 0
+        if spot.piece_type == KING:
+            return make_piece(_king_colour_from_box(position), KING)
+        return make_piece(BLACK, spot.piece_type)
+    return 0
+
+
+def _king_colour_from_box(position: Position) -> Color:
+    """Owner for a king taken from the box: the defender first, then the attacker."""
+    has = {c: position.king_square(c) is not None for c in (BLACK, WHITE)}
+    defender = position.defender
+    return defender if not has[defender] else opponent(defender)
+
+
+def _add_hand(position: Position, color: Color, pt: PieceType, n: int) -> None:
+    hand = list(position.hand(color))
+    hand[HAND_INDEX[pt]] = max(0, hand[HAND_INDEX[pt]] + n)
+    position.set_hand(color, hand)
+
+
+def move_piece(position: Position, src: Spot, dst: Spot) -> Position | None:
+    """The position after dragging the piece at ``src`` to ``dst``; None if nothing changes.
+
+    A piece dropped on an occupied square sends the piece there back to the
+    box; a piece dropped on a hand stand joins that hand unpromoted (kings
+    cannot go into a hand); a piece dropped on the box leaves the position.
+    """
+    piece = _piece_at_spot(position, src)
+    if not piece or src == dst:
+        return None
+    if dst.kind == "hand" and (_base(piece_type(piece)) == KING or
+                               (src.kind == "hand" and src.color == dst.color)):
+        return None
+    if dst.kind == "box" and src.kind == "box":
+        return None
+    if dst.kind not in ("board", "hand", "box"):
+        return None
+    new = position.copy()
+    # Take the piece from where it was.
+    if src.kind == "board":
+        new.set_piece(src.square, 0)
+    elif src.kind == "hand":
+        _add_hand(new, src.color, src.piece_type, -1)
+    # Put it down.
+    if dst.kind == "board":
+        new.set_piece(dst.square, piece)
+    elif dst.kind == "hand":
+        _add_hand(new, dst.color, _base(piece_type(piece)), +1)
+    return None if new == position else new
+
+
+def cycle_piece(position: Position, sq: Square) -> Position | None:
+    """Cycle the piece on ``sq``: Black, Black promoted, White, White promoted, Black ...
+
+    Pieces that cannot promote just change owner.  None for an empty square.
+    """
+    pc = position.piece_at(sq)
+    if not pc:
+        return None
+    pt, color = piece_type(pc), piece_color(pc)
+    base = _base(pt)
+    new = position.copy()
+    if base in PROMOTE and pt == base:
+        new.set_piece(sq, make_piece(color, PROMOTE[base]))
+    else:
+        new.set_piece(sq, make_piece(opponent(color), base))
+    return new
+
+
+def place_piece(position: Position, sq: Square, piece: Piece) -> Position | None:
+    """``piece`` on ``sq`` (0 empties it); None if that is already so."""
+    if position.piece_at(sq) == piece:
+        return None
+    new = position.copy()
+    new.set_piece(sq, piece)
+    return new
+
+
+def toggle_promotion(position: Position, sq: Square) -> Position | None:
+    """Promote the piece on ``sq``, or unpromote it; None if it cannot promote."""
+    pc = position.piece_at(sq)
+    if not pc:
+        return None
+    pt, color = piece_type(pc), piece_color(pc)
+    if pt in PROMOTE:
+        return place_piece(position, sq, make_piece(color, PROMOTE[pt]))
+    if pt in UNPROMOTE:
+        return place_piece(position, sq, make_piece(color, UNPROMOTE[pt]))
+    return None
+
+
+def toggle_owner(position: Position, sq: Square) -> Position | None:
+    """Give the piece on ``sq`` to the other side; None for an empty square."""
+    pc = position.piece_at(sq)
+    if not pc:
+        return None
+    return place_piece(position, sq, make_piece(opponent(piece_color(pc)), piece_type(pc)))
+
+
+def add_to_hand(position: Position, color: Color, pt: PieceType, n: int) -> Position | None:
+    """Add ``n`` (may be negative) ``pt`` to ``color``'s hand, clamped at 0; None if unchanged."""
+    if pt not in HAND_INDEX:
+        return None
+    new = position.copy()
+    _add_hand(new, color, pt, n)
+    return None if new == position else new
+
+
+def clear_spot(position: Position, spot: Spot) -> Position | None:
+    """Empty a board square or a hand slot; None if it already is empty."""
+    if spot.kind == "board":
+        return place_piece(position, spot.square, 0)
+    if spot.kind == "hand" and spot.piece_type in HAND_INDEX:
+        return add_to_hand(position, spot.color, spot.piece_type, -99)
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Geometry: everything in units of one square's width.
+
+_SQ_H = 1.1            # a square is 10% taller than wide, as on real boards
+_MARGIN = 0.2
+_STAND_W = 2.1
+_GAP = 0.35
+_FRAME = 0.25          # board edge around the grid
+_FILE_LABELS = 0.45    # ９…１ above the board
+_RANK_LABELS = 0.5     # 一…九 right of the board
+_HEADER = 0.7          # a stand's name
+_SLOT_H = 1.1
+_STAND_H = _HEADER + len(STAND_ORDER) * _SLOT_H + 0.3
+_BOX_GAP = 0.3
+_BOX_H = 1.35
+_WIDTH = _MARGIN + _STAND_W + _GAP + 2 * _FRAME + 9 + _RANK_LABELS + _GAP + _STAND_W + _MARGIN
+_HEIGHT = _MARGIN + _FILE_LABELS + 2 * _FRAME + 9 * _SQ_H + _MARGIN
+
+
+class _Layout:
+    """Rectangles of every part of the view for a given size, flip and mode."""
+
+    def __init__(self, rect: QRectF, flipped: bool, with_box: bool) -> None:
+        height = _HEIGHT + (_BOX_GAP + _BOX_H if with_box else 0.0)
+        u = min(rect.width() / _WIDTH, rect.height() / height)
+        self.unit = u
+        self.flipped = flipped
+        self.with_box = with_box
+        x0 = rect.x() + (rect.width() - _WIDTH * u) / 2
+        y0 = rect.y() + (rect.height() - height * u) / 2
+        self.content = QRectF(x0, y0, _WIDTH * u, height * u)
+        left_stand_x = x0 + _MARGIN * u
+        frame_x = left_stand_x + (_STAND_W + _GAP) * u
+        frame_y = y0 + (_MARGIN + _FILE_LABELS) * u
+        self.frame = QRectF(frame_x, frame_y, (9 + 2 * _FRAME) * u, (9 * _SQ_H + 2 * _FRAME) * u)
+        self.grid = self.frame.adjusted(_FRAME * u, _FRAME * u, -_FRAME * u, -_FRAME * u)
+        right_stand_x = self.frame.right() + (_RANK_LABELS + _GAP) * u
+        top_stand = QRectF(left_stand_x, self.frame.top(), _STAND_W * u, _STAND_H * u)
+        bottom_stand = QRectF(right_stand_x, self.frame.bottom() - _STAND_H * u,
+                              _STAND_W * u, _STAND_H * u)
+        # White's stand is at the top left unless the board is flipped.
+        top_color = BLACK if flipped else WHITE
+        self.stands = {top_color: top_stand, opponent(top_color): bottom_stand}
+        self.box = QRectF(self.frame.left(), self.frame.bottom() + _BOX_GAP * u,
+                          self.frame.width(), _BOX_H * u) if with_box else QRectF()
+
+    def square_rect(self, sq: Square) -> QRectF:
+        file, rank = sq // 9 + 1, sq % 9 + 1
+        col = file - 1 if self.flipped else 9 - file
+        row = 9 - rank if self.flipped else rank - 1
+        u = self.unit
+        return QRectF(self.grid.left() + col * u, self.grid.top() + row * _SQ_H * u, u, _SQ_H * u)
+
+    def square_at_cell(self, col: int, row: int) -> Square:
+        if self.flipped:
+            return square(col + 1, 9 - row)
+        return square(9 - col, row + 1)
+
+    def cell_of(self, sq: Square) -> tuple[int, int]:
+        file, rank = sq // 9 + 1, sq % 9 + 1
+        return (file - 1, 9 - rank) if self.flipped else (9 - file, rank - 1)
+
+    def header_rect(self, color: Color) -> QRectF:
+        s = self.stands[color]
+        return QRectF(s.left(), s.top(), s.width(), _HEADER * self.unit)
+
+    def slot_rect(self, color: Color, pt: PieceType) -> QRectF:
+        s = self.stands[color]
+        i = STAND_ORDER.index(pt)
+        u = self.unit
+        return QRectF(s.left(), s.top() + (_HEADER + i * _SLOT_H) * u, s.width(), _SLOT_H * u)
+
+    def box_slot_rect(self, pt: PieceType) -> QRectF:
+        i = BOX_ORDER.index(pt)
+        u = self.unit
+        label_w = 1.3 * u
+        w = (self.box.width() - label_w) / len(BOX_ORDER)
+        return QRectF(self.box.left() + label_w + i * w, self.box.top(), w, self.box.height())
+
+    def spot_at(self, p: QPointF) -> Spot | None:
+        if self.grid.contains(p):
+            col = min(8, int((p.x() - self.grid.left()) / self.unit))
+            row = min(8, int((p.y() - self.grid.top()) / (_SQ_H * self.unit)))
+            return Spot.board(self.square_at_cell(col, row))
+        for color, stand in self.stands.items():
+            if stand.contains(p):
+                if self.header_rect(color).contains(p):
+                    return Spot("turn", color=color)
+                for pt in STAND_ORDER:
+                    if self.slot_rect(color, pt).contains(p):
+                        return Spot.hand(color, pt)
+                return Spot.hand(color)
+        if self.with_box and self.box.contains(p):
+            for pt in BOX_ORDER:
+                if self.box_slot_rect(pt).contains(p):
+                    return Spot.box(pt)
+            return Spot.box()
+        return None
+
+
+# ---------------------------------------------------------------------------
+# Colours.
+
+_INK = QColor("#2b1d0e")
+_BOARD_LIGHT = QColor("#f2d29b")
+_BOARD_DARK = QColor("#dcae62")
+_STAND_LIGHT = QColor("#d9a45d")
+_STAND_DARK = QColor("#b97f3c")
+_LAST_TO = QColor(255, 153, 0, 120)
+_LAST_FROM = QColor(255, 190, 60, 60)
+_HIGHLIGHT = QColor(60, 130, 255, 80)
+_ERROR = QColor(220, 30, 30, 110)
+_SELECTED = QColor(40, 170, 60, 110)
+_CURSOR = QColor(20, 90, 220)
+
+
+def _piece_image(pc: Piece) -> str:
+    pt = piece_type(pc)
+    if pt == KING:
+        return "OU" if piece_color(pc) == BLACK else "GY"
+    return _IMAGE[pt]
+
+
+class BoardView(QWidget):
+    """Board with both hand stands (and, in edit mode, a piece box).
+
+    Signals:
+        positionEdited(object): a new core ``Position`` after a user edit
+            (already applied to the view).
+        squareClicked(int): a board square (0..80, core numbering) was clicked.
+    """
+
+    positionEdited = Signal(object)
+    squareClicked = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._position = Position.empty()
+        self._last_move: Move | None = None
+        self._highlights: frozenset[Square] = frozenset()
+        self._errors: frozenset[Square] = frozenset()
+        self._flipped = False
+        self._editable = False
+        self._cursor: Spot = Spot.board(square(5, 5))
+        self._selected: Spot | None = None
+        self._press_spot: Spot | None = None
+        self._press_pos = QPointF()
+        self._drag_pos: QPointF | None = None
+        self._renderers: dict[str, QSvgRenderer] = {}
+        self._pixmaps: dict[tuple[str, int, int, bool, float], QPixmap] = {}
+        try:
+            self._family = register_fonts()
+        except RuntimeError:  # pragma: no cover - the font ships with the package
+            self._family = QFont().family()
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMouseTracking(False)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.setMinimumSize(320, 240)
+        i18n.notifier.language_changed.connect(self._retranslate)
+        self._retranslate()
+
+    # ---- public API -----------------------------------------------------
+
+    def set_position(self, position: Position) -> None:
+        """Show a copy of ``position``."""
+        self._position = position.copy()
+        self._selected = None
+        self.update()
+
+    def position(self) -> Position:
+        """A copy of the position shown."""
+        return self._position.copy()
+
+    def set_last_move(self, move: Move | None) -> None:
+        """Highlight the from/to squares of ``move`` (None removes the highlight)."""
+        self._last_move = move
+        self.update()
+
+    def last_move(self) -> Move | None:
+        """The move highlighted as the last one."""
+        return self._last_move
+
+    def set_highlights(self, squares: Iterable[int]) -> None:
+        """Tint these squares (e.g. the squares of a search path)."""
+        self._highlights = frozenset(squares)
+        self.update()
+
+    def set_error_squares(self, squares: Iterable[int]) -> None:
+        """Mark these squares as the places of problems in the position (red)."""
+        self._errors = frozenset(squares)
+        self.update()
+
+    def set_flipped(self, flipped: bool) -> None:
+        """Show the board from White's side when ``flipped``."""
+        self._flipped = bool(flipped)
+        self.update()
+
+    def is_flipped(self) -> bool:
+        """True when the board is shown from White's side."""
+        return self._flipped
+
+    def set_editable(self, editable: bool) -> None:
+        """Let drag/drop, clicks and keys edit the position (and show the piece box)."""
+        self._editable = bool(editable)
+        self._selected = None
+        self._drag_pos = None
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus if editable else Qt.FocusPolicy.ClickFocus)
+        self._retranslate()
+        self.update()
+
+    def is_editable(self) -> bool:
+        """True in edit mode."""
+        return self._editable
+
+    def cursor_spot(self) -> Spot:
+        """Where the keyboard cursor is."""
+        return self._cursor
+
+    def set_cursor_spot(self, spot: Spot) -> None:
+        """Move the keyboard cursor to a board square or a hand slot."""
+        self._cursor = spot
+        self.update()
+
+    def square_rect(self, sq: Square) -> QRectF:
+        """The rectangle of a board square in widget coordinates."""
+        return self._layout().square_rect(sq)
+
+    def hand_rect(self, color: Color, pt: PieceType) -> QRectF:
+        """The rectangle of a hand slot in widget coordinates."""
+        return self._layout().slot_rect(color, pt)
+
+    def turn_rect(self, color: Color) -> QRectF:
+        """The rectangle of a side's name on its stand."""
+        return self._layout().header_rect(color)
+
+    def box_rect(self, pt: PieceType) -> QRectF:
+        """The rectangle of a piece-box slot (edit mode only; empty otherwise)."""
+        layout = self._layout()
+        return layout.box_slot_rect(pt) if layout.with_box else QRectF()
+
+    def spot_at(self, point: QPointF) -> Spot | None:
+        """What is under a point in widget coordinates."""
+        return self._layout().spot_at(point)
+
+    def render_image(self, path: str, width: int | None = None) -> None:
+        """Write the board as a diagram: ``.png`` or ``.svg`` by extension.
+
+        The diagram shows the board, coordinates, both hands and the
+        highlights, without the piece box or the keyboard cursor.  ``width``
+        is in pixels (default 800); the height follows the board's shape.
+
+        Raises:
+            ValueError: the extension is neither ``.png`` nor ``.svg``.
+            OSError: the file could not be written.
+        """
+        ext = os.path.splitext(path)[1].lower()
+        if ext not in (".png", ".svg"):
+            raise ValueError(f"board images are .png or .svg, not {ext or 'no extension'!r}: {path!r}")
+        w = int(width or 800)
+        h = round(w * _HEIGHT / _WIDTH)
+        folder = os.path.dirname(os.path.abspath(path))
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".board-", suffix=ext)
+        os.close(fd)
+        try:
+            if ext == ".png":
+                image = QImage(w, h, QImage.Format.Format_ARGB32)
+                image.fill(QColor("#fbf6ea"))
+                painter = QPainter(image)
+                self._paint_all(painter, QRectF(0, 0, w, h), diagram=True)
+                painter.end()
+                if not image.save(tmp, "PNG"):
+                    raise OSError(f"could not write PNG image: {path!r}")
+            else:
+                generator = QSvgGenerator()
+                generator.setFileName(tmp)
+                generator.setSize(QSize(w, h))
+                generator.setViewBox(QRectF(0, 0, w, h))
+                generator.setTitle("Tsume Studio board")
+                painter = QPainter(generator)
+                self._paint_all(painter, QRectF(0, 0, w, h), diagram=True)
+                painter.end()
+                if os.path.getsize(tmp) == 0:
+                    raise OSError(f"could not write SVG image: {path!r}")
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        height = _HEIGHT + (_BOX_GAP + _BOX_H if self._editable else 0.0)
+        return QSize(round(_WIDTH * 48), round(height * 48))
+
+    # ---- editing ----------------------------------------------------------
+
+    def _apply(self, new: Position | None) -> bool:
+        """Show an edited position and announce it; False when nothing changed."""
+        if new is None or new == self._position:
+            return False
+        new.move_number = self._position.move_number
+        self._position = new
+        self.update()
+        self.positionEdited.emit(new.copy())
+        return True
+
+    def _set_turn(self, color: Color) -> None:
+        if self._position.turn != color:
+            new = self._position.copy()
+            new.turn = color
+            self._apply(new)
+
+    # ---- mouse ------------------------------------------------------------
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        pos = event.position()
+        spot = self.spot_at(pos)
+        if event.button() == Qt.MouseButton.RightButton:
+            if self._editable and spot is not None:
+                self._selected = None
+                if spot.kind == "board":
+                    self._cursor = spot
+                    self._apply(cycle_piece(self._position, spot.square))
+                elif spot.kind == "hand" and spot.piece_type:
+                    # One piece of this kind goes back to the box.
+                    self._apply(add_to_hand(self._position, spot.color, spot.piece_type, -1))
+                self.update()
+            event.accept()
+            return
+        if event.button() != Qt.MouseButton.LeftButton:
+            super().mousePressEvent(event)
+            return
+        self._press_spot = spot
+        self._press_pos = pos
+        self._drag_pos = None
+        event.accept()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        if not (event.buttons() & Qt.MouseButton.LeftButton) or self._press_spot is None:
+            return
+        if not self._editable or not _piece_at_spot(self._position, self._press_spot):
+            return
+        pos = event.position()
+        if self._drag_pos is None:
+            distance = (pos - self._press_pos).manhattanLength()
+            if distance < QApplication.startDragDistance():
+                return
+        self._drag_pos = pos
+        self.update()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        src, dragging = self._press_spot, self._drag_pos is not None
+        self._press_spot, self._drag_pos = None, None
+        dst = self.spot_at(event.position())
+        if dragging:
+            if src is not None and dst is not None:
+                self._apply(move_piece(self._position, src, dst))
+                if dst.kind in ("board", "hand"):
+                    self._cursor = dst
+            self._selected = None
+            self.update()
+            return
+        if dst is None or dst != src:
+            return
+        if dst.kind == "board":
+            self.squareClicked.emit(dst.square)
+        if not self._editable:
+            return
+        if dst.kind == "turn":
+            self._selected = None
+            self._set_turn(dst.color)
+        elif self._selected is not None:
+            # Second click of click-then-click: move the selected piece here.
+            if dst != self._selected:
+                self._apply(move_piece(self._position, self._selected, dst))
+            self._selected = None
+        elif _piece_at_spot(self._position, dst):
+            self._selected = dst
+        if dst.kind in ("board", "hand") and (dst.kind == "board" or dst.piece_type):
+            self._cursor = dst
+        self.update()
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        spot = self.spot_at(event.position())
+        if (self._editable and event.button() == Qt.MouseButton.LeftButton
+                and spot is not None and spot.kind == "board"):
+            self._selected = None
+            self._press_spot = None
+            self._apply(cycle_piece(self._position, spot.square))
+            event.accept()
+            return
+        super().mouseDoubleClickEvent(event)
+
+    # ---- keyboard ---------------------------------------------------------
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
+        if not self._editable or not self._handle_key(event):
+            super().keyPressEvent(event)
+
+    def _handle_key(self, event: QKeyEvent) -> bool:
+        key = event.key()
+        shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        if event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+                                | Qt.KeyboardModifier.MetaModifier):
+            return False
+        arrows = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0),
+                  Qt.Key.Key_Up: (0, -1), Qt.Key.Key_Down: (0, 1)}
+        if key in arrows:
+            self._move_cursor(*arrows[key])
+            return True
+        if key == Qt.Key.Key_Escape and self._selected is not None:
+            self._selected = None
+            self.update()
+            return True
+        spot = self._cursor
+        pos = self._position
+        if spot.kind == "board":
+            sq = spot.square
+            if key in _LETTER_KEYS:
+                self._apply(place_piece(pos, sq, make_piece(WHITE if shift else BLACK, _LETTER_KEYS[key])))
+            elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+                self._apply(toggle_promotion(pos, sq))
+            elif key in (Qt.Key.Key_Minus, Qt.Key.Key_Underscore):
+                self._apply(toggle_owner(pos, sq))
+            elif key == Qt.Key.Key_Space:
+                self._apply(cycle_piece(pos, sq))
+            elif key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
+                self._apply(place_piece(pos, sq, 0))
+            else:
+                return False
+            return True
+        if spot.kind == "hand" and spot.piece_type:
+            pt = spot.piece_type
+            if key in _LETTER_KEYS and _LETTER_KEYS[key] != KING:
+                self._apply(add_to_hand(pos, spot.color, _LETTER_KEYS[key], 1))
+            elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+                self._apply(add_to_hand(pos, spot.color, pt, 1))
+            elif key in (Qt.Key.Key_Minus, Qt.Key.Key_Underscore):
+                self._apply(add_to_hand(pos, spot.color, pt, -1))
+            elif key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
+                self._apply(clear_spot(pos, spot))
+            else:
+                return False
+            return True
+        return False
+
+    def _move_cursor(self, dx: int, dy: int) -> None:
+        layout = self._layout()
+        spot = self._cursor
+        if spot.kind == "board":
+            col, row = layout.cell_of(spot.square)
+            col += dx
+            row += dy
+            if 0 <= col <= 8:
+                self._cursor = Spot.board(layout.square_at_cell(col, min(8, max(0, row))))
+            else:
+                # Off the board sideways: on to the stand on that side.
+                stand = min(layout.stands, key=lambda c: abs(
+                    layout.stands[c].center().x() - (layout.grid.left() if col < 0 else layout.grid.right())))
+                index = min(len(STAND_ORDER) - 1, row * len(STAND_ORDER) // 9)
+                self._cursor = Spot.hand(stand, STAND_ORDER[index])
+        elif spot.kind == "hand" and spot.piece_type:
+            stand_left = layout.stands[spot.color].center().x() < layout.grid.left()
+            if dy:
+                i = (STAND_ORDER.index(spot.piece_type) + dy) % len(STAND_ORDER)
+                self._cursor = Spot.hand(spot.color, STAND_ORDER[i])
+            elif (dx > 0) == stand_left:
+                row = STAND_ORDER.index(spot.piece_type) * 9 // len(STAND_ORDER)
+                self._cursor = Spot.board(layout.square_at_cell(0 if stand_left else 8, row))
+        else:
+            self._cursor = Spot.board(square(5, 5))
+        self.update()
+
+    # ---- painting -------------------------------------------------------
+
+    def _retranslate(self, _lang: str = "") -> None:
+        self.setToolTip(tr(KEYBOARD_HELP) if self._editable else "")
+        self.update()
+
+    def _layout(self, rect: QRectF | None = None, diagram: bool = False) -> _Layout:
+        return _Layout(QRectF(self.rect()) if rect is None else rect, self._flipped,
+                       self._editable and not diagram)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt API
+        painter = QPainter(self)
+        self._paint_all(painter, QRectF(self.rect()), diagram=False)
+        painter.end()
+
+    def _font(self, pixel_size: float, bold: bool = False) -> QFont:
+        font = QFont(self._family)
+        font.setPixelSize(max(1, round(pixel_size)))
+        font.setBold(bold)
+        return font
+
+    def _renderer(self, name: str) -> QSvgRenderer:
+        r = self._renderers.get(name)
+        if r is None:
+            r = QSvgRenderer(QByteArray(piece_svg(name)))
+            self._renderers[name] = r
+        return r
+
+    def _draw_piece(self, painter: QPainter, pc: Piece, cell: QRectF, cached: bool,
+                    faded: bool = False) -> None:
+        """Draw a piece centred in ``cell``, upside down when it faces the viewer."""
+        side = min(cell.width(), cell.height())
+        target = QRectF(cell.center().x() - side / 2, cell.center().y() - side / 2, side, side)
+        upside_down = (piece_color(pc) == WHITE) != self._flipped
+        name = _piece_image(pc)
+        painter.save()
+        if faded:
+            painter.setOpacity(0.3)
+        if cached:
+            dpr = self.devicePixelRatioF()
+            px = max(1, round(side * dpr))
+            key = (name, px, px, upside_down, dpr)
+            pixmap = self._pixmaps.get(key)
+            if pixmap is None:
+                image = QImage(px, px, QImage.Format.Format_ARGB32_Premultiplied)
+                image.fill(Qt.GlobalColor.transparent)
+                p = QPainter(image)
+                p.setRenderHint(QPainter.RenderHint.Antialiasing)
+                if upside_down:
+                    p.translate(px, px)
+                    p.rotate(180)
+                self._renderer(name).render(p, QRectF(0, 0, px, px))
+                p.end()
+                pixmap = QPixmap.fromImage(image)
+                pixmap.setDevicePixelRatio(dpr)
+                if len(self._pixmaps) > 400:
+                    self._pixmaps.clear()
+                self._pixmaps[key] = pixmap
+            painter.drawPixmap(target.topLeft(), pixmap)
+        else:
+            if upside_down:
+                painter.translate(target.center())
+                painter.rotate(180)
+                painter.translate(-target.center())
+            self._renderer(name).render(painter, target)
+        painter.restore()
+
+    def _paint_all(self, painter: QPainter, rect: QRectF, diagram: bool) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        layout = self._layout(rect, diagram)
+        u = layout.unit
+        if u <= 0:
+            return
+        cached = not diagram
+        dragging = self._drag_pos is not None and self._press_spot is not None and not diagram
+        drag_src = self._press_spot if dragging else None
+
+        self._paint_board(painter, layout)
+        self._paint_square_marks(painter, layout, diagram)
+        # Pieces on the board.
+        for sq, pc in self._position.pieces():
+            if drag_src is not None and drag_src.kind == "board" and drag_src.square == sq:
+                self._draw_piece(painter, pc, layout.square_rect(sq), cached, faded=True)
+                continue
+            self._draw_piece(painter, pc, layout.square_rect(sq).adjusted(
+                0.02 * u, 0.02 * u, -0.02 * u, -0.02 * u), cached)
+        for color in (BLACK, WHITE):
+            self._paint_stand(painter, layout, color, cached, diagram, drag_src)
+        if layout.with_box:
+            self._paint_box(painter, layout, cached, drag_src)
+        if not diagram and self._editable:
+            self._paint_edit_marks(painter, layout)
+        if dragging and self._drag_pos is not None and self._press_spot is not None:
+            pc = _piece_at_spot(self._position, self._press_spot)
+            if pc:
+                cell = QRectF(0, 0, u * 1.05, _SQ_H * u * 1.05)
+                cell.moveCenter(self._drag_pos)
+                self._draw_piece(painter, pc, cell, cached)
+
+    def _paint_board(self, painter: QPainter, layout: _Layout) -> None:
+        u = layout.unit
+        frame = layout.frame
+        # Shadow, then the wood.
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(0, 0, 0, 50))
+        painter.drawRoundedRect(frame.translated(0.06 * u, 0.08 * u), 0.08 * u, 0.08 * u)
+        gradient = QLinearGradient(frame.topLeft(), frame.bottomRight())
+        gradient.setColorAt(0.0, _BOARD_LIGHT)
+        gradient.setColorAt(1.0, _BOARD_DARK)
+        painter.setBrush(gradient)
+        painter.setPen(QPen(QColor("#8a5a2b"), max(1.0, 0.04 * u)))
+        painter.drawRoundedRect(frame, 0.08 * u, 0.08 * u)
+        # Grid.
+        grid = layout.grid
+        pen = QPen(_INK, max(1.0, 0.025 * u))
+        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for i in range(10):
+            x = grid.left() + i * u
+            y = grid.top() + i * _SQ_H * u
+            painter.drawLine(QPointF(x, grid.top()), QPointF(x, grid.bottom()))
+            painter.drawLine(QPointF(grid.left(), y), QPointF(grid.right(), y))
+        painter.setPen(QPen(_INK, max(1.5, 0.05 * u)))
+        painter.drawRect(grid)
+        # Star points (星) where the lines around the central 3x3 cross.
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(_INK)
+        r = 0.07 * u
+        for i in (3, 6):
+            for j in (3, 6):
+                painter.drawEllipse(QPointF(grid.left() + i * u, grid.top() + j * _SQ_H * u), r, r)
+        # Coordinates: ９…１ across the top, 一…九 down the right side.
+        painter.setPen(_INK)
+        painter.setFont(self._font(0.34 * u))
+        for col in range(9):
+            file = col + 1 if layout.flipped else 9 - col
+            rect = QRectF(grid.left() + col * u, frame.top() - _FILE_LABELS * u, u, _FILE_LABELS * u)
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, FULLWIDTH_DIGITS[file])
+        for row in range(9):
+            rank = 9 - row if layout.flipped else row + 1
+            rect = QRectF(frame.right(), grid.top() + row * _SQ_H * u, _RANK_LABELS * u, _SQ_H * u)
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, KANJI_DIGITS[rank])
+
+    def _paint_square_marks(self, painter: QPainter, layout: _Layout, diagram: bool) -> None:
+        painter.setPen(Qt.PenStyle.NoPen)
+        move = self._last_move
+        if move is not None:
+            if move.from_square is not None:
+                painter.setBrush(_LAST_FROM)
+                painter.drawRect(layout.square_rect(move.from_square))
+            painter.setBrush(_LAST_TO)
+            painter.drawRect(layout.square_rect(move.to_square))
+        painter.setBrush(_HIGHLIGHT)
+        for sq in self._highlights:
+            painter.drawRect(layout.square_rect(sq))
+        if not diagram:
+            painter.setBrush(_ERROR)
+            for sq in self._errors:
+                painter.drawRect(layout.square_rect(sq))
+
+    def _paint_stand(self, painter: QPainter, layout: _Layout, color: Color, cached: bool,
+                     diagram: bool, drag_src: Spot | None) -> None:
+        u = layout.unit
+        stand = layout.stands[color]
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(0, 0, 0, 50))
+        painter.drawRoundedRect(stand.translated(0.06 * u, 0.08 * u), 0.12 * u, 0.12 * u)
+        gradient = QLinearGradient(stand.topLeft(), stand.bottomRight())
+        gradient.setColorAt(0.0, _STAND_LIGHT)
+        gradient.setColorAt(1.0, _STAND_DARK)
+        painter.setBrush(gradient)
+        painter.setPen(QPen(QColor("#7a4d1e"), max(1.0, 0.03 * u)))
+        painter.drawRoundedRect(stand, 0.12 * u, 0.12 * u)
+        # The side's name; the side to move is marked with a filled band.
+        header = layout.header_rect(color)
+        to_move = self._position.turn == color
+        if to_move:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(255, 255, 255, 90))
+            painter.drawRoundedRect(header.adjusted(0.1 * u, 0.1 * u, -0.1 * u, -0.05 * u),
+                                    0.1 * u, 0.1 * u)
+        painter.setPen(_INK)
+        painter.setFont(self._font(0.36 * u, bold=to_move))
+        mark = "☗" if color == BLACK else "☖"
+        painter.drawText(header, Qt.AlignmentFlag.AlignCenter,
+                         f"{mark}{tr('Black') if color == BLACK else tr('White')}")
+        hand = self._position.hand(color)
+        for pt in STAND_ORDER:
+            n = hand[HAND_INDEX[pt]]
+            slot = layout.slot_rect(color, pt)
+            if drag_src is not None and drag_src == Spot.hand(color, pt):
+                n -= 1
+            show_empty = self._editable and not diagram
+            if n <= 0 and not show_empty:
+                continue
+            cell = QRectF(slot.left() + 0.1 * u, slot.top(), u, slot.height()).adjusted(
+                0, 0.04 * u, 0, -0.04 * u)
+            self._draw_piece(painter, make_piece(color, pt), cell, cached, faded=n <= 0)
+            if n > 1:
+                painter.setPen(_INK)
+                painter.setFont(self._font(0.42 * u, bold=True))
+                painter.drawText(QRectF(cell.right(), slot.top(), slot.right() - cell.right(),
+                                        slot.height()), Qt.AlignmentFlag.AlignCenter, str(n))
+
+    def _paint_box(self, painter: QPainter, layout: _Layout, cached: bool, drag_src: Spot | None) -> None:
+        u = layout.unit
+        box = layout.box
+        painter.setPen(QPen(QColor("#7a4d1e"), max(1.0, 0.03 * u)))
+        painter.setBrush(QColor("#c9a47a"))
+        painter.drawRoundedRect(box, 0.12 * u, 0.12 * u)
+        painter.setPen(_INK)
+        painter.setFont(self._font(0.3 * u, bold=True))
+        painter.drawText(QRectF(box.left(), box.top(), 1.3 * u, box.height()),
+                         Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, tr("Piece box"))
+        counts = box_counts(self._position)
+        for pt in BOX_ORDER:
+            n = counts[pt] - (1 if drag_src == Spot.box(pt) else 0)
+            slot = layout.box_slot_rect(pt)
+            cell = slot.adjusted(0.05 * u, 0.05 * u, -0.05 * u, -0.3 * u)
+            pc = make_piece(_king_colour_from_box(self._position) if pt == KING else BLACK, pt)
+            self._draw_piece(painter, pc, cell, cached, faded=n <= 0)
+            painter.setPen(_INK)
+            painter.setFont(self._font(0.26 * u))
+            painter.drawText(QRectF(slot.left(), slot.bottom() - 0.32 * u, slot.width(), 0.3 * u),
+                             Qt.AlignmentFlag.AlignCenter, f"×{max(0, n)}")
+
+    def _spot_rect(self, layout: _Layout, spot: Spot) -> QRectF | None:
+        if spot.kind == "board":
+            return layout.square_rect(spot.square)
+        if spot.kind == "hand" and spot.piece_type:
+            return layout.slot_rect(spot.color, spot.piece_type)
+        if spot.kind == "box" and spot.piece_type and layout.with_box:
+            return layout.box_slot_rect(spot.piece_type)
+        return None
+
+    def _paint_edit_marks(self, painter: QPainter, layout: _Layout) -> None:
+        u = layout.unit
+        if self._selected is not None:
+            rect = self._spot_rect(layout, self._selected)
+            if rect is not None:
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(_SELECTED)
+                painter.drawRect(rect)
+        if self.hasFocus():
+            rect = self._spot_rect(layout, self._cursor)
+            if rect is not None:
+                painter.setPen(QPen(_CURSOR, max(2.0, 0.06 * u)))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRect(rect.adjusted(0.03 * u, 0.03 * u, -0.03 * u, -0.03 * u))
