@@ -1,15 +1,19 @@
 """A game record as a tree: start position, header, moves with comments and branches.
 
 CONTRACT shared by the KIF/KI2/CSA readers and writers, the proof tree
-(which converts itself into a Record) and the GUI.
+(which converts itself into a Record with :func:`record_from_proof`) and the GUI.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from .moves import Move
+from .moves import Move, japanese, parse_move
 from .position import Position
+
+if TYPE_CHECKING:
+    from .proof import Proof, ProofNode
 
 
 @dataclass
@@ -28,11 +32,16 @@ class RecordNode:
 
 @dataclass
 class Record:
-    """A record: header keys (``作品名``, ``作者``, ``手数`` ...), start position, move tree."""
+    """A record: header keys (``作品名``, ``作者``, ``手数`` ...), start position, move tree.
+
+    ``preamble`` holds the ``#`` comment lines that open a KIF file (without
+    the ``#``; ``#KIF version=…`` lines are not kept), so they round-trip.
+    """
 
     start: Position
     header: dict[str, str] = field(default_factory=dict)
     root: RecordNode = field(default_factory=RecordNode)
+    preamble: list[str] = field(default_factory=list)
 
     def main_line(self) -> list[Move]:
         """The moves of the main line (first children), specials excluded."""
@@ -43,3 +52,118 @@ class Record:
             if node.move is not None:
                 out.append(node.move)
         return out
+
+
+# ---- from a proof -------------------------------------------------------
+
+_ORDER = {"main": 0, "variation": 1, "alternative": 2, "futile": 3}
+
+
+def _line_japanese(start: Position, path: "tuple[str, ...]", moves: "tuple[str, ...]") -> str:
+    pos = start.copy()
+    prev = None
+    for usi in path:
+        mv = Move.from_usi(usi)
+        pos.push(mv)
+        prev = mv.to_square
+    out = []
+    for usi in moves:
+        mv = parse_move(pos, usi)
+        out.append(japanese(pos, mv, prev))
+        pos.push(mv)
+        prev = mv.to_square
+    return " ".join(out)
+
+
+def _is_mate(pos: Position) -> bool:
+    board = pos.board()
+    return bool(board.is_check()) and not any(True for _ in board.legal_moves)
+
+
+def _convert(pnode: "ProofNode", pos: Position, rnode: RecordNode,
+             futile_keys: "set[tuple[tuple[str, ...], str]]", path: "tuple[str, ...]",
+             start: Position) -> None:
+    """Copy the children of ``pnode`` (played from ``pos``) under ``rnode``."""
+    from .proof import Role
+
+    kids = sorted(pnode.children, key=lambda c: _ORDER.get(Role(c.role).value, 9))
+    for child in kids:
+        assert child.move is not None
+        if Role(child.role) == Role.FUTILE:
+            # Pruned from the count: a comment on the position, unless Proof.futile has it.
+            if (path, child.move) not in futile_keys:
+                text = _line_japanese(start, path, (child.move,))
+                rnode.comments.append(f"無駄合：{text}" + (f"（{child.comment}）" if child.comment else ""))
+            continue
+        move = parse_move(pos, child.move)
+        node = RecordNode(move=move)
+        if Role(child.role) == Role.ALTERNATIVE:
+            node.comments.append(f"余詰：{child.length + 1}手で詰み" if child.length is not None else "余詰")
+        if child.comment:
+            node.comments.append(child.comment)
+        rnode.children.append(node)
+        pos.push(move)
+        if child.children:
+            _convert(child, pos, node, futile_keys, path + (child.move,), start)
+        elif _is_mate(pos):
+            node.children.append(RecordNode(special="詰み"))
+        pos.pop()
+
+
+def _find(root: RecordNode, start: Position, path: "tuple[str, ...]") -> tuple[RecordNode, int]:
+    """The deepest node along ``path`` and how many of its moves were found."""
+    node, depth = root, 0
+    for usi in path:
+        nxt = next((c for c in node.children if c.move is not None and c.move.usi() == usi), None)
+        if nxt is None:
+            break
+        node, depth = nxt, depth + 1
+    return node, depth
+
+
+def record_from_proof(proof: "Proof", header: "dict[str, str] | None" = None) -> Record:
+    """The solution of a direct-mate problem as a :class:`Record` for KIF export.
+
+    The main line is the chain of first (MAIN) children; every other non-futile
+    defence appears with its answer as a variation; an alternative mate (余詰)
+    is a variation on the attacker's ply with a ``余詰`` comment; each futile
+    interposition (無駄合) of ``proof.futile`` becomes a comment on the position
+    where it was pruned, e.g. ``無駄合：△２三歩打（futile: captured and returned,
+    still mate in 1）``.  Lines ending in checkmate get a ``詰み`` terminal.
+    ``header`` keys come first; ``手数`` defaults to the proof's length.
+
+    Raises:
+        ValueError: a move of the proof is not legal where it stands.
+    """
+    start = Position.from_sfen(proof.sfen)
+    record = Record(start=start.copy(), header=dict(header or {}))
+    record.header.setdefault("手数", str(proof.length))
+    futile_keys = {(tuple(f.path), f.move) for f in proof.futile}
+    if proof.root.children:
+        _convert(proof.root, start.copy(), record.root, futile_keys, (), start)
+    elif proof.main_line:
+        pos, node = start.copy(), record.root
+        for usi in proof.main_line:
+            mv = parse_move(pos, usi)
+            child = RecordNode(move=mv)
+            node.children.append(child)
+            node = child
+            pos.push(mv)
+        if _is_mate(pos):
+            node.children.append(RecordNode(special="詰み"))
+    for f in proof.futile:
+        node, depth = _find(record.root, start, tuple(f.path))
+        rest = tuple(f.path[depth:])
+        text = _line_japanese(start, tuple(f.path[:depth]), rest + (f.move,))
+        node.comments.append(f"無駄合：{text}" + (f"（{f.reason}）" if f.reason else ""))
+    for alt in proof.alternatives:
+        node, depth = _find(record.root, start, tuple(alt.path))
+        if depth < len(alt.path) or any(c.move is not None and c.move.usi() == alt.move for c in node.children):
+            continue  # off the tree, or already shown as a variation
+        pos = start.copy()
+        for usi in alt.path:
+            pos.push(Move.from_usi(usi))
+        child = RecordNode(move=parse_move(pos, alt.move))
+        child.comments.append(f"余詰：{alt.length}手以内で詰み" if alt.length is not None else "余詰")
+        node.children.append(child)
+    return record
