@@ -44,6 +44,7 @@ class _Runner(QObject):
         self._limits = limits
         self._cancel = cancel
         self._interval = interval
+        self._home = self.thread()
 
     @Slot()
     def run(self) -> None:
@@ -58,6 +59,9 @@ class _Runner(QObject):
             else:
                 self.returned.emit(result)
         finally:
+            # Hand the runner back to the starting thread, which deletes it
+            # (Python owns it) once the thread has finished.
+            self.moveToThread(self._home)
             self.finished.emit()
 
     def _drive(self) -> Any:
@@ -150,7 +154,6 @@ class SolverWorker(QObject):
         # Direct: QThread.quit is thread-safe, and a queued quit would never be
         # delivered while this thread blocks in wait() (window closing).
         runner.finished.connect(thread.quit, Qt.ConnectionType.DirectConnection)
-        runner.finished.connect(runner.deleteLater)
         thread.finished.connect(self._on_thread_finished)
         thread.finished.connect(thread.deleteLater)
         self._running = True
