@@ -97,17 +97,29 @@ def parse_move(position: Position, text: str) -> Move:
 
     Raises:
         InvalidMoveError: not USI move text.
-        IllegalMoveError: not legal here.
+        IllegalMoveError: not legal here (a wrong promotion flag included).
+        IllegalPositionError: no moves can be generated in ``position`` (see
+            :meth:`Position.board`).
     """
     move = Move.from_usi(text)
-    board = position.board()
-    m = move.to_cshogi(board)
-    if not m or not board.is_legal(m):
+    if not is_legal(position, move):
         raise IllegalMoveError(f"illegal move {text!r} in position {position.sfen()!r}")
     return move
 
 
 # ---- generation -----------------------------------------------------
+
+def is_legal(position: Position, move: Move) -> bool:
+    """True when ``move`` is legal in ``position``.
+
+    cshogi's ``Board.is_legal`` accepts a promotion flag where none is
+    possible (``7g7f+``) and a forced promotion left out (a pawn to the last
+    rank), so membership in the legal moves decides.
+    """
+    board = position.board()
+    m = move.to_cshogi(board)
+    return bool(m) and board.is_legal(m) and m in board.legal_moves
+
 
 def legal_moves(position: Position) -> list[Move]:
     """Every legal move (打ち歩詰め excluded; 不成 included)."""
@@ -115,16 +127,35 @@ def legal_moves(position: Position) -> list[Move]:
 
 
 def check_moves(position: Position) -> list[Move]:
-    """Every legal checking move of the side to move (the OR-node moves)."""
+    """Every legal checking move of the side to move (the OR-node moves).
+
+    Includes 不成 of every piece that may decline promotion and discovered
+    checks; excludes 打ち歩詰め.  Empty when the side not to move has no
+    king (there is nothing to check; cshogi would answer with garbage).
+    """
+    if position.king_square(position.defender) is None:
+        return []
     return [Move.from_cshogi(m) for m in position.board().check_moves]
+
+
+def gives_check(position: Position, move: Move) -> bool:
+    """True when the legal ``move`` checks the side not to move."""
+    if position.king_square(position.defender) is None:
+        return False
+    board = position.board()
+    m = move.to_cshogi(board)
+    board.push(m)
+    try:
+        return bool(board.is_check())
+    finally:
+        board.pop()
 
 
 def evasions(position: Position) -> list[Move]:
     """Every legal reply to check (the AND-node moves); empty when not in check."""
-    board = position.board()
-    if not board.is_check():
+    if not position.is_check():
         return []
-    return [Move.from_cshogi(m) for m in board.legal_moves]
+    return [Move.from_cshogi(m) for m in position.board().legal_moves]
 
 
 # ---- attacks ----------------------------------------------------------
@@ -208,16 +239,19 @@ class EvasionKind(enum.Enum):
 class EvasionInfo:
     """What a defence does: its kind, and for interpositions the distance.
 
-    ``distance`` is the number of squares from the king to the interposing
-    square (1 = next to the king); ``is_drop`` tells a drop interposition
-    (合駒打) from a moved piece (移動合).  ``checker`` is the square of the
-    checking piece the defence answers.
+    ``checker`` is the square of the checking piece, ``None`` under double
+    check (where only king moves answer).  ``distance`` is the number of
+    squares from the king to the interposing square (1 = next to the king),
+    0 for other kinds; ``is_drop`` tells a drop interposition (合駒打) from a
+    moved piece (移動合).  ``captures`` is True when the move takes the
+    checker, by the king (``KING_MOVE``) or by another piece (``CAPTURE``).
     """
 
     kind: EvasionKind
     checker: Square | None
     distance: int = 0
     is_drop: bool = False
+    captures: bool = False
 
 
 def checkers(position: Position) -> list[Square]:
@@ -231,8 +265,13 @@ def checkers(position: Position) -> list[Square]:
 def classify_evasion(position: Position, move: Move) -> EvasionInfo:
     """Classify ``move``, a legal reply to check in ``position``.
 
+    A king move (capturing the checker or not), a capture of the checker by
+    another piece, or an interposition (合駒) on a square between a ranged
+    checker and the king, with its distance and whether it is a drop.
+
     Raises:
         ValueError: the side to move is not in check.
+        IllegalMoveError: ``move`` does not answer the check.
     """
     king = position.king_square(position.turn)
     checks = checkers(position)
@@ -240,14 +279,15 @@ def classify_evasion(position: Position, move: Move) -> EvasionInfo:
         raise ValueError(f"the side to move is not in check: {position.sfen()!r}")
     checker = checks[0] if len(checks) == 1 else None
     if move.from_square == king:
-        return EvasionInfo(EvasionKind.KING_MOVE, checker)
-    if checker is not None and move.to_square == checker:
-        return EvasionInfo(EvasionKind.CAPTURE, checker)
-    line = between(king, checker) if checker is not None else []
-    if move.to_square in line:
-        return EvasionInfo(EvasionKind.INTERPOSITION, checker,
-                           line.index(move.to_square) + 1, move.drop is not None)
-    raise ValueError(f"{move.usi()} does not answer the check in {position.sfen()!r}")
+        return EvasionInfo(EvasionKind.KING_MOVE, checker, captures=move.to_square in checks)
+    if checker is not None:
+        if move.to_square == checker and move.drop is None:
+            return EvasionInfo(EvasionKind.CAPTURE, checker, captures=True)
+        line = between(king, checker)
+        if move.to_square in line:
+            return EvasionInfo(EvasionKind.INTERPOSITION, checker,
+                               line.index(move.to_square) + 1, move.drop is not None)
+    raise IllegalMoveError(f"{move.usi()!r} does not answer the check in {position.sfen()!r}")
 
 
 # ---- Japanese notation ------------------------------------------------
@@ -260,9 +300,15 @@ def japanese(position: Position, move: Move, previous_to: Square | None = None,
              marks: bool = True) -> str:
     """Japanese notation of ``move`` in ``position``, e.g. ``▲２三飛打``, ``△同　歩``.
 
-    Drops always carry 打; a move that could promote says 成 or 不成; when
-    ``previous_to`` equals the destination it is written 同　.  With
-    ``marks`` the side's ▲/△ comes first.
+    Drops always carry 打; a move that could promote says 成 or 不成
+    (``▲３二銀成``, ``▲３二銀不成``); a piece already promoted uses its own
+    name (``龍``, ``成銀``).  When ``previous_to`` equals the destination it
+    is written ``同　`` (同 and an ideographic space).  With ``marks`` the
+    side's ▲ (Black) or △ (White) comes first.
+
+    Raises:
+        IllegalMoveError: there is no piece of the side to move on the
+            origin square.
     """
     color = position.turn
     mark = ("▲" if color == BLACK else "△") if marks else ""
@@ -271,16 +317,15 @@ def japanese(position: Position, move: Move, previous_to: Square | None = None,
         return f"{mark}{dest}{KANJI_MOVE[move.drop]}打"
     assert move.from_square is not None
     pc = position.piece_at(move.from_square)
-    if not pc:
-        raise IllegalMoveError(f"no piece on {square_usi(move.from_square)} for {move.usi()!r}")
+    if not pc or piece_color(pc) != color:
+        raise IllegalMoveError(f"no piece of the side to move on {square_usi(move.from_square)} "
+                               f"for {move.usi()!r}")
     pt = piece_type(pc)
     text = f"{mark}{dest}{KANJI_MOVE[pt]}"
     if move.promotion:
         text += "成"
     elif _can_promote(color, pt, move.from_square, move.to_square):
         text += "不成"
-    if dest == "同　" and len(KANJI_MOVE[pt]) == 2 and not move.promotion:
-        text = text.replace("同　", "同", 1)
     return text
 
 
@@ -297,7 +342,7 @@ def japanese_line(position: Position, moves: "list[Move]", marks: bool = True) -
 
 
 __all__ = [
-    "Move", "InvalidMoveError", "IllegalMoveError", "parse_move", "legal_moves", "check_moves",
-    "evasions", "attackers", "between", "checkers", "classify_evasion", "EvasionKind",
-    "EvasionInfo", "japanese", "japanese_line", "make_piece", "HAND_INDEX",
+    "Move", "InvalidMoveError", "IllegalMoveError", "parse_move", "is_legal", "legal_moves",
+    "check_moves", "gives_check", "evasions", "attackers", "between", "checkers",
+    "classify_evasion", "EvasionKind", "EvasionInfo", "japanese", "japanese_line",
 ]

@@ -285,7 +285,7 @@ class Position:
         if color not in (BLACK, WHITE):
             raise ValueError(f"turn must be BLACK (0) or WHITE (1), not {color!r}")
         self._turn = color
-        self._cboard = None
+        self._edited()
 
     def piece_at(self, sq: Square) -> Piece:
         """Piece code on ``sq`` (0 when empty)."""
@@ -298,13 +298,18 @@ class Position:
                 yield sq, pc
 
     def set_piece(self, sq: Square, piece: Piece) -> None:
-        """Put ``piece`` (0 to clear) on ``sq``."""
-        if not 0 <= sq < 81:
-            raise ValueError(f"square out of range: {sq!r}")
-        if piece and not (1 <= piece_type(piece) <= 14 and piece in range(1, 31)):
-            raise ValueError(f"not a piece code: {piece!r}")
+        """Put ``piece`` (0 to clear) on ``sq``; this forgets the push/pop history.
+
+        Raises:
+            ValueError: ``sq`` is not 0..80 or ``piece`` is not a piece code.
+        """
+        if not (isinstance(sq, int) and 0 <= sq < 81):
+            raise ValueError(f"square out of range 0..80: {sq!r}")
+        if not isinstance(piece, int) or (piece and not 1 <= piece_type(piece) <= 14) \
+                or not 0 <= piece < 31:
+            raise ValueError(f"not a piece code (0, 1..14 or 17..30): {piece!r}")
         self._squares[sq] = piece
-        self._cboard = None
+        self._edited()
 
     def hand(self, color: Color) -> Hand:
         """Pieces in ``color``'s hand, in hand order (P L N S G B R)."""
@@ -312,11 +317,28 @@ class Position:
         return (h[0], h[1], h[2], h[3], h[4], h[5], h[6])
 
     def set_hand(self, color: Color, hand: "tuple[int, ...] | list[int]") -> None:
-        """Replace ``color``'s hand (7 counts in hand order)."""
-        if len(hand) != 7 or any((not isinstance(n, int)) or n < 0 for n in hand):
+        """Replace ``color``'s hand (7 counts in hand order); this forgets the push/pop history.
+
+        Raises:
+            ValueError: ``color`` is not BLACK/WHITE, or ``hand`` is not 7 counts each
+                between 0 and the number of pieces of that kind (18 pawns, 4 lances,
+                knights, silvers, golds, 2 bishops, rooks).
+        """
+        if color not in (BLACK, WHITE):
+            raise ValueError(f"colour must be BLACK (0) or WHITE (1), not {color!r}")
+        if len(hand) != 7 or any((not isinstance(n, int)) or isinstance(n, bool) or n < 0 for n in hand):
             raise ValueError(f"a hand is 7 non-negative counts (P L N S G B R), not {hand!r}")
+        for i, n in enumerate(hand):
+            if n > HAND_MAX[i]:
+                raise ValueError(f"a hand holds at most {HAND_MAX[i]} {_KIND_NAMES[HAND_TYPES[i]]}, "
+                                 f"not {n!r}: {hand!r}")
         self._hands[color] = list(hand)
+        self._edited()
+
+    def _edited(self) -> None:
+        # The cshogi board and the undo stack no longer describe this position.
         self._cboard = None
+        self._stack.clear()
 
     def king_square(self, color: Color) -> Square | None:
         """Square of ``color``'s king (the first one, if there are several)."""
@@ -396,17 +418,11 @@ class Position:
         return not self.problems()
 
     def _side_in_check(self, color: Color) -> bool:
-        b = cshogi.Board()
-        b.set_sfen(self._sfen_with_turn(color))
-        return bool(b.is_check())
-
-    def _sfen_with_turn(self, color: Color) -> str:
-        saved = self._turn
-        self._turn = color
-        try:
-            return self.sfen()
-        finally:
-            self._turn = saved
+        """True when ``color`` has a king and it is attacked (hands play no part)."""
+        if self.king_square(color) is None:
+            return False
+        board_part = self.sfen().split()[0]
+        return bool(cshogi.Board(f"{board_part} {'b' if color == BLACK else 'w'} - 1").is_check())
 
     # ---- play ---------------------------------------------------------
 
@@ -415,12 +431,18 @@ class Position:
 
         The returned board belongs to this position and follows :meth:`push`
         and :meth:`pop`; copy it (``board.copy()``) before mutating it yourself.
+        A side without a king is fine here (a tsume attacker has none, and
+        after the attacker's move it is the side not to move); so are the
+        other editor problems (二歩, dead pieces, the side not to move in
+        check).  Use :meth:`require_valid` to insist on a valid problem.
 
         Raises:
-            IllegalPositionError: the defender has no king or a side has two.
+            IllegalPositionError: a side has two kings, or there are more
+                pieces of a kind than exist (cshogi's packed hands cannot hold
+                them).
         """
         if self._cboard is None:
-            bad = [p for p in self.problems() if p.flag in (Status.NO_DEFENDER_KING, Status.TOO_MANY_KINGS)]
+            bad = [p for p in self.problems() if p.flag in (Status.TOO_MANY_KINGS, Status.TOO_MANY_PIECES)]
             if bad:
                 raise IllegalPositionError(bad)
             self._cboard = cshogi.Board(self.sfen())
@@ -435,13 +457,17 @@ class Position:
     def push(self, move: "int | object") -> None:
         """Play ``move`` (a :class:`~.moves.Move` or a cshogi move int).
 
-        The move is assumed legal (checked with an ``assert``).
+        The move is assumed legal; an ``assert`` checks it (promotion flag
+        included, which cshogi's own ``is_legal`` does not check).
+
+        Raises:
+            IllegalPositionError: see :meth:`board`.
         """
         from .moves import Move  # local: moves imports position
 
         b = self.board()
         m = move.to_cshogi(b) if isinstance(move, Move) else int(move)  # type: ignore[arg-type]
-        assert b.is_legal(m), f"illegal move {cshogi.move_to_usi(m)} in {self.sfen()}"
+        assert m in b.legal_moves, f"illegal move {cshogi.move_to_usi(m) if m else move!r} in {self.sfen()}"
         self._stack.append((list(self._squares), [list(self._hands[0]), list(self._hands[1])],
                             self._turn, self.move_number))
         color = self._turn
@@ -466,6 +492,11 @@ class Position:
         self.move_number += 1
         b.push(m)
 
+    @property
+    def ply(self) -> int:
+        """How many moves :meth:`push` has played that :meth:`pop` can take back."""
+        return len(self._stack)
+
     def pop(self) -> None:
         """Take back the last move played with :meth:`push`."""
         if not self._stack:
@@ -475,7 +506,9 @@ class Position:
             self._cboard.pop()
 
     def is_check(self) -> bool:
-        """True when the side to move is in check."""
+        """True when the side to move has a king and it is attacked."""
+        if self.king_square(self._turn) is None:
+            return False
         return bool(self.board().is_check())
 
 
