@@ -1,0 +1,604 @@
+"""The position editor: undo/redo, presets, paste/copy, open/save, and the problem bar.
+
+:class:`EditorController` owns the undo stack of a :class:`~.board.BoardView`:
+every edit made on the board (by mouse or keyboard) and every command here
+(presets, clear, side to move, paste, open) is one undoable step.
+:class:`ProblemBar` lists what is wrong with the position, square by square.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from typing import Any, Callable
+
+from PySide6.QtCore import SIGNAL, QObject, Qt, Signal, Slot
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence, QUndoCommand, QUndoStack
+from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QMessageBox, QWidget
+
+from ..core.moves import Move
+from ..core.position import Position, Problem, Status, tsume_hands
+from ..core.record import Record
+from ..core.types import BLACK, HAND_MAX, KING, WHITE, Color, make_piece, square, square_japanese
+from . import i18n
+from .board import KEYBOARD_HELP, BoardView
+from .i18n import tr
+
+__all__ = ["EditorController", "ProblemBar", "parse_position_text", "read_position_file",
+           "write_position_file", "POSITION_FILE_FILTER"]
+
+POSITION_FILE_FILTER = "Positions (*.sfen *.kif *.kifu *.csa);;SFEN (*.sfen);;KIF (*.kif *.kifu);;CSA (*.csa)"
+_EXTENSIONS = (".sfen", ".kif", ".kifu", ".csa")
+
+i18n.add_translations("ja", {
+    "Undo": "元に戻す",
+    "Redo": "やり直し",
+    "Undo %1": "元に戻す: %1",
+    "Redo %1": "やり直し: %1",
+    "Tsume preset": "詰将棋の初期配置",
+    "Two kings preset": "双玉の初期配置",
+    "Clear board": "盤面をクリア",
+    "Flip board": "盤面を反転",
+    "Black to move": "先手番",
+    "White to move": "後手番",
+    "Paste position": "局面を貼り付け",
+    "Copy SFEN": "SFEN をコピー",
+    "Copy BOD": "BOD をコピー",
+    "Open position...": "局面を開く...",
+    "Save position as...": "局面を保存...",
+    "Set position": "局面の設定",
+    "Edit": "編集",
+    "Open": "開く",
+    "Save": "保存",
+    "Paste": "貼り付け",
+    "Side to move": "手番",
+    "Position OK": "局面に問題はありません",
+    "Cannot paste: %1": "貼り付けできません: %1",
+    "Cannot open: %1": "開けません: %1",
+    "Cannot save: %1": "保存できません: %1",
+    "the defender has no king": "受け方の玉がありません",
+    "too many kings": "玉が多すぎます",
+    "too many pieces of one kind": "駒の数が多すぎます",
+    "two pawns on one file (nifu)": "二歩",
+    "a piece that can never move": "行き所のない駒",
+    "the side not to move is in check": "手番でない側に王手がかかっています",
+})
+
+# Short names of problems, translated; the core's message (English, with the
+# details) is the tooltip.
+_PROBLEM_NAMES = {
+    Status.NO_DEFENDER_KING: "the defender has no king",
+    Status.TOO_MANY_KINGS: "too many kings",
+    Status.TOO_MANY_PIECES: "too many pieces of one kind",
+    Status.NIFU: "two pawns on one file (nifu)",
+    Status.DEAD_PIECE: "a piece that can never move",
+    Status.NOT_TO_MOVE_IN_CHECK: "the side not to move is in check",
+}
+
+
+class PositionTextError(ValueError):
+    """Pasted or read text is not a position in any accepted format."""
+
+
+# ---------------------------------------------------------------------------
+# Text and files (no widgets here, so these are easy to test and reuse).
+
+_SFEN_BOARD_RE = re.compile(r"^[1-9plnsgkrbPLNSGKRB+]+(/[1-9plnsgkrbPLNSGKRB+]+){8}\s")
+
+
+def _records_module() -> Any | None:
+    """``core.records`` (read_record/write_record/parse_record_text) once it exists."""
+    try:
+        from ..core import records
+    except ImportError:
+        return None
+    return records
+
+
+def _parse_usi_position(text: str) -> Position:
+    """``[position] (startpos | sfen <sfen>) [moves m1 m2 ...]``, the moves played."""
+    words = text.split()
+    if words and words[0] == "position":
+        words = words[1:]
+    if not words:
+        raise PositionTextError(f"empty USI position: {text!r}")
+    if "moves" in words:
+        i = words.index("moves")
+        head, moves = words[:i], words[i + 1:]
+    else:
+        head, moves = words, []
+    if head == ["startpos"]:
+        pos = Position.start()
+    elif head and head[0] == "sfen":
+        pos = Position.from_sfen(" ".join(head[1:]))
+    else:
+        pos = Position.from_sfen(" ".join(head))
+    for usi in moves:
+        move = Move.from_usi(usi)
+        board = pos.board()
+        if not board.is_legal(move.to_cshogi(board)):
+            raise PositionTextError(f"illegal move {usi!r} in {text!r}")
+        pos.push(move)
+    return pos.copy()
+
+
+def parse_position_text(text: str) -> tuple[Position, Record | None]:
+    """A position from pasted text: SFEN (or a USI ``position`` command), KIF, or BOD.
+
+    Returns the start position and, for KIF, the whole record.
+
+    Raises:
+        ValueError: the text is none of these; the message says what failed.
+    """
+    s = text.strip().lstrip("\ufeff")
+    if not s:
+        raise PositionTextError("the text is empty: paste an SFEN, BOD or KIF position")
+    first = s.splitlines()[0].strip()
+    if (first.startswith(("sfen ", "position ", "startpos")) or _SFEN_BOARD_RE.match(first + " ")
+            or ("/" in first and len(s.splitlines()) == 1)):
+        return _parse_usi_position(first), None
+    records = _records_module()
+    is_kif = bool(re.search(r"^\s*(手数-+指手|手合割|\s*1\s+\S)", s, re.MULTILINE))
+    if is_kif:
+        if records is not None:
+            record = records.parse_record_text(s)
+        else:
+            from ..core.kif import parse_kif
+            record = parse_kif(s)
+        return record.start.copy(), record
+    if "|" in s and ("+---" in s or "持駒" in s):
+        return Position.from_bod(s), None
+    if "/" not in first:
+        raise PositionTextError(f"not an SFEN, BOD or KIF position: {first[:60]!r}")
+    return _parse_usi_position(first), None
+
+
+def _read_text(path: str, ext: str) -> str:
+    data = open(path, "rb").read()
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:].decode("utf-8")
+    encodings = ("utf-8", "cp932") if ext != ".kif" else ("cp932", "utf-8")
+    for enc in encodings:
+        try:
+            return data.decode(enc)
+        except UnicodeDecodeError:
+            continue
+    raise PositionTextError(f"cannot decode {path!r} as UTF-8 or Shift_JIS")
+
+
+def read_position_file(path: str) -> tuple[Position, Record | None]:
+    """Read the start position (and record) of a ``.sfen``, ``.kif``, ``.kifu`` or ``.csa`` file.
+
+    Raises:
+        ValueError: unknown extension or bad contents (the message names the file).
+        OSError: the file cannot be read.
+    """
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in _EXTENSIONS:
+        raise PositionTextError(f"unknown file type {ext or 'without extension'!r}: {path!r}; "
+                                f"expected {', '.join(_EXTENSIONS)}")
+    if ext == ".sfen":
+        lines = [ln.strip() for ln in _read_text(path, ext).splitlines()]
+        lines = [ln for ln in lines if ln and not ln.startswith("#")]
+        if not lines:
+            raise PositionTextError(f"no SFEN in {path!r}")
+        return _parse_usi_position(lines[0]), None
+    records = _records_module()
+    if records is not None:
+        record = records.read_record(path)
+        return record.start.copy(), record
+    if ext == ".csa":
+        raise PositionTextError(f"reading CSA files is not available in this build: {path!r}")
+    from ..core.kif import parse_kif
+    record = parse_kif(_read_text(path, ext))
+    return record.start.copy(), record
+
+
+def _write_atomic(path: str, data: bytes) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".position-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write_position_file(path: str, position: Position, record: Record | None = None) -> None:
+    """Write ``position`` (or ``record`` when it starts from it) as ``.sfen``, ``.kif``, ``.kifu`` or ``.csa``.
+
+    The file is written completely or not at all.
+
+    Raises:
+        ValueError: unknown extension.
+        OSError: the file cannot be written.
+    """
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in _EXTENSIONS:
+        raise PositionTextError(f"unknown file type {ext or 'without extension'!r}: {path!r}; "
+                                f"expected {', '.join(_EXTENSIONS)}")
+    if ext == ".sfen":
+        _write_atomic(path, (position.sfen() + "\n").encode("ascii"))
+        return
+    if record is None or record.start != position:
+        record = Record(start=position.copy())
+    records = _records_module()
+    if records is not None:
+        records.write_record(path, record)
+        return
+    if ext == ".csa":
+        raise PositionTextError(f"writing CSA files is not available in this build: {path!r}")
+    from ..core.kif import to_kif
+    text = to_kif(record).replace("\r\n", "\n").replace("\n", "\r\n")
+    _write_atomic(path, text.encode("cp932" if ext == ".kif" else "utf-8"))
+
+
+# ---------------------------------------------------------------------------
+# Undo/redo.
+
+
+class _SetPosition(QUndoCommand):
+    """Replace the position shown; undo puts the old one back."""
+
+    def __init__(self, controller: "EditorController", old: Position, new: Position, text: str) -> None:
+        super().__init__(text)
+        self._controller = controller
+        self._old = old.copy()
+        self._new = new.copy()
+
+    def redo(self) -> None:
+        self._controller._show(self._new)
+
+    def undo(self) -> None:
+        self._controller._show(self._old)
+
+
+def tsume_preset() -> Position:
+    """Black to move, only White's king on 5一, every other piece in White's hand."""
+    pos = Position.empty()
+    pos.set_piece(square(5, 1), make_piece(WHITE, KING))
+    pos.set_hand(WHITE, HAND_MAX)
+    return pos
+
+
+def two_kings_preset() -> Position:
+    """Black to move, kings on 5一 and 5九, every other piece in White's hand (双玉)."""
+    pos = tsume_preset()
+    pos.set_piece(square(5, 9), make_piece(BLACK, KING))
+    return pos
+
+
+class EditorController(QObject):
+    """Undo/redo and editing commands for a :class:`BoardView`.
+
+    Edits made on the view (it must be editable, ``view.set_editable(True)``)
+    arrive through ``positionEdited`` and become undoable steps.
+
+    Signals:
+        positionChanged(object): the Position after any change (edit, undo,
+            paste, preset, open).
+        problemsChanged(list): ``list[Problem]`` of the current position.
+        errorOccurred(str): a command failed (bad paste, unreadable file),
+            already translated; when nothing is connected a message box shows it.
+
+    Attributes:
+        undo_stack: the ``QUndoStack`` of edits.
+    """
+
+    positionChanged = Signal(object)
+    problemsChanged = Signal(list)
+    errorOccurred = Signal(str)
+
+    def __init__(self, view: BoardView, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._view = view
+        self._position = view.position()
+        self._record: Record | None = None
+        self._problems: list[Problem] = self._position.problems()
+        self.undo_stack = QUndoStack(self)
+        self._actions: dict[str, QAction] = {}
+        view.positionEdited.connect(self._on_edited)
+        self._build_actions()
+        i18n.notifier.language_changed.connect(self._retranslate)
+        self._retranslate()
+        view.set_error_squares(p.square for p in self._problems if p.square is not None)
+
+    # ---- state ------------------------------------------------------------
+
+    def view(self) -> BoardView:
+        """The board this controller edits."""
+        return self._view
+
+    def position(self) -> Position:
+        """A copy of the current position."""
+        return self._position.copy()
+
+    def problems(self) -> list[Problem]:
+        """Problems of the current position (empty when it is valid)."""
+        return list(self._problems)
+
+    def record(self) -> Record | None:
+        """The record last opened or pasted, while the position is still its start."""
+        if self._record is not None and self._record.start == self._position:
+            return self._record
+        return None
+
+    def _show(self, position: Position) -> None:
+        """Make ``position`` current: view, problem squares, signals (used by the undo stack)."""
+        self._position = position.copy()
+        self._view.set_position(position)
+        self._view.set_last_move(None)
+        self._problems = position.problems()
+        self._view.set_error_squares(p.square for p in self._problems if p.square is not None)
+        self._actions["black"].setChecked(position.turn == BLACK)
+        self._actions["white"].setChecked(position.turn == WHITE)
+        self.positionChanged.emit(position.copy())
+        self.problemsChanged.emit(list(self._problems))
+
+    def _on_edited(self, position: Position) -> None:
+        if position != self._position:
+            self.undo_stack.push(_SetPosition(self, self._position, position, tr("Set position")))
+
+    # ---- commands -------------------------------------------------------
+
+    def set_position(self, position: Position, text: str = "Set position") -> None:
+        """Make ``position`` current as one undoable step (nothing happens if it is already)."""
+        if position == self._position and position.move_number == self._position.move_number:
+            return
+        self.undo_stack.push(_SetPosition(self, self._position, position, tr(text)))
+
+    def preset_tsume(self) -> None:
+        """The 詰将棋 preset: only the defender's king on 5一, every other piece in its hand."""
+        self.set_position(tsume_preset(), "Tsume preset")
+
+    def preset_two_kings(self) -> None:
+        """Both kings (5一 and 5九), every other piece in the defender's hand."""
+        self.set_position(two_kings_preset(), "Two kings preset")
+
+    def clear(self) -> None:
+        """Empty board and hands; the side to move stays."""
+        pos = Position.empty()
+        pos.turn = self._position.turn
+        self.set_position(pos, "Clear board")
+
+    def set_side_to_move(self, color: Color) -> None:
+        """Give the move to ``color`` (BLACK or WHITE)."""
+        if color not in (BLACK, WHITE):
+            raise ValueError(f"side to move must be BLACK (0) or WHITE (1), not {color!r}")
+        pos = self._position.copy()
+        pos.turn = color
+        self.set_position(pos, "Black to move" if color == BLACK else "White to move")
+
+    def fill_defender_hand(self) -> None:
+        """Give the defender every piece that is neither on the board nor in the attacker's hand."""
+        self.set_position(tsume_hands(self._position), "Tsume preset")
+
+    def paste_text(self, text: str) -> None:
+        """Set the position from SFEN, BOD or KIF text (one undoable step).
+
+        Raises:
+            ValueError: the text is not a position; the current position is unchanged.
+        """
+        position, record = parse_position_text(text)
+        self.set_position(position, "Paste position")
+        self._record = record
+
+    def copy_sfen(self) -> str:
+        """SFEN of the position, also put on the clipboard."""
+        text = self._position.sfen()
+        QGuiApplication.clipboard().setText(text)
+        return text
+
+    def copy_bod(self) -> str:
+        """BOD diagram of the position, also put on the clipboard."""
+        text = self._position.bod()
+        QGuiApplication.clipboard().setText(text)
+        return text
+
+    def open_file(self, path: str) -> None:
+        """Set the position from a ``.sfen``, ``.kif``, ``.kifu`` or ``.csa`` file (undoable).
+
+        Raises:
+            ValueError: bad contents or unknown extension; the position is unchanged.
+            OSError: the file cannot be read.
+        """
+        position, record = read_position_file(path)
+        self.set_position(position, "Open")
+        self._record = record
+
+    def save_file(self, path: str) -> None:
+        """Write the position (with its record, if one was opened) to a file.
+
+        Raises:
+            ValueError: unknown extension.
+            OSError: the file cannot be written.
+        """
+        write_position_file(path, self._position, self.record())
+
+    # ---- actions ----------------------------------------------------------
+
+    def edit_actions(self) -> list[QAction]:
+        """Actions for menus and toolbars: undo, redo, presets, clear, flip, side to move, paste, copy."""
+        keys = ["undo", "redo", None, "tsume", "two_kings", "clear", None, "black", "white",
+                "flip", None, "paste", "copy_sfen", "copy_bod"]
+        out: list[QAction] = []
+        for key in keys:
+            if key is None:
+                sep = QAction(self)
+                sep.setSeparator(True)
+                out.append(sep)
+            else:
+                out.append(self._actions[key])
+        return out
+
+    def file_actions(self) -> list[QAction]:
+        """Open and Save As actions that ask for a file name."""
+        return [self._actions["open"], self._actions["save"]]
+
+    def action(self, key: str) -> QAction:
+        """One action by key: undo redo tsume two_kings clear black white flip paste copy_sfen copy_bod open save."""
+        return self._actions[key]
+
+    def _build_actions(self) -> None:
+        a = self._actions
+        def make(key: str, slot: Callable[[], None], shortcut: str | None = None) -> QAction:
+            act = QAction(self)
+            act.triggered.connect(slot)
+            if shortcut:
+                act.setShortcut(QKeySequence(shortcut))
+            a[key] = act
+            return act
+
+        stack = self.undo_stack
+        undo = make("undo", stack.undo)
+        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        redo = make("redo", stack.redo)
+        redo.setShortcut(QKeySequence.StandardKey.Redo)
+        undo.setEnabled(False)
+        redo.setEnabled(False)
+        stack.canUndoChanged.connect(undo.setEnabled)
+        stack.canRedoChanged.connect(redo.setEnabled)
+        stack.undoTextChanged.connect(self._retranslate)
+        stack.redoTextChanged.connect(self._retranslate)
+        make("tsume", self.preset_tsume, "Ctrl+Shift+T")
+        make("two_kings", self.preset_two_kings, "Ctrl+Shift+K")
+        make("clear", self.clear, "Ctrl+Shift+Delete")
+        flip = make("flip", lambda: self._view.set_flipped(a["flip"].isChecked()), "Ctrl+R")
+        flip.setCheckable(True)
+        group = QActionGroup(self)
+        for key, color, shortcut in (("black", BLACK, "Ctrl+Shift+B"), ("white", WHITE, "Ctrl+Shift+W")):
+            act = make(key, lambda _checked=False, c=color: self.set_side_to_move(c), shortcut)
+            act.setCheckable(True)
+            act.setChecked(self._position.turn == color)
+            group.addAction(act)
+        make("paste", self._paste_clipboard, "Ctrl+Shift+V")
+        make("copy_sfen", self.copy_sfen, "Ctrl+Shift+C")
+        make("copy_bod", self.copy_bod)
+        make("open", self._open_dialog, "Ctrl+O")
+        make("save", self._save_dialog, "Ctrl+Shift+S")
+        for act in a.values():
+            act.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        # Shortcuts work as soon as the board is in a window, menus or not.
+        self._view.addActions(list(a.values()))
+
+    @Slot()
+    @Slot(str)
+    def _retranslate(self, _text: str = "") -> None:
+        a = self._actions
+        for key, text in (("tsume", "Tsume preset"), ("two_kings", "Two kings preset"),
+                          ("clear", "Clear board"), ("flip", "Flip board"),
+                          ("black", "Black to move"), ("white", "White to move"),
+                          ("paste", "Paste position"), ("copy_sfen", "Copy SFEN"),
+                          ("copy_bod", "Copy BOD"), ("open", "Open position..."),
+                          ("save", "Save position as...")):
+            a[key].setText(tr(text))
+        for key, text, stack_text in (("undo", "Undo", self.undo_stack.undoText()),
+                                      ("redo", "Redo", self.undo_stack.redoText())):
+            a[key].setText(tr(text + " %1").replace("%1", stack_text) if stack_text else tr(text))
+        a["paste"].setToolTip(tr("Paste position") + " (SFEN / BOD / KIF)")
+        self._view.setToolTip(tr(KEYBOARD_HELP) if self._view.is_editable() else "")
+
+    def _report(self, template: str, error: Exception) -> None:
+        message = tr(template).replace("%1", str(error))
+        if self.receivers(SIGNAL("errorOccurred(QString)")) > 0:
+            self.errorOccurred.emit(message)
+        else:
+            QMessageBox.warning(self._view.window(), "Tsume Studio", message)
+
+    def _paste_clipboard(self) -> None:
+        try:
+            self.paste_text(QGuiApplication.clipboard().text())
+        except ValueError as e:
+            self._report("Cannot paste: %1", e)
+
+    def _open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self._view.window(), tr("Open position..."), "",
+                                              POSITION_FILE_FILTER)
+        if path:
+            try:
+                self.open_file(path)
+            except (ValueError, OSError) as e:
+                self._report("Cannot open: %1", e)
+
+    def _save_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self._view.window(), tr("Save position as..."), "",
+                                              POSITION_FILE_FILTER)
+        if path:
+            if not os.path.splitext(path)[1]:
+                path += ".sfen"
+            try:
+                self.save_file(path)
+            except (ValueError, OSError) as e:
+                self._report("Cannot save: %1", e)
+
+
+# ---------------------------------------------------------------------------
+# The problem bar.
+
+
+class ProblemBar(QWidget):
+    """A bar that names every problem of the position, each with its square.
+
+    Signals:
+        squareActivated(int): the user clicked the square of a problem.
+    """
+
+    squareActivated = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._problems: list[Problem] = []
+        self._label = QLabel(self)
+        self._label.setWordWrap(True)
+        self._label.setTextFormat(Qt.TextFormat.RichText)
+        self._label.linkActivated.connect(self._on_link)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(6, 3, 6, 3)
+        layout.addWidget(self._label)
+        self.setAutoFillBackground(True)
+        i18n.notifier.language_changed.connect(self._update)
+        self._update()
+
+    def problems(self) -> list[Problem]:
+        """The problems shown."""
+        return list(self._problems)
+
+    def set_problems(self, problems: list[Problem]) -> None:
+        """Show these problems (an empty list shows that the position is fine)."""
+        self._problems = list(problems)
+        self._update()
+
+    def text(self) -> str:
+        """The bar's text without markup."""
+        return re.sub(r"<[^>]+>", "", self._label.text()).replace("&nbsp;", " ")
+
+    def _on_link(self, link: str) -> None:
+        if link.startswith("sq:"):
+            self.squareActivated.emit(int(link[3:]))
+
+    def _update(self, _lang: str = "") -> None:
+        if not self._problems:
+            self._label.setText(f"<span style='color:#1e6b2a'>✓ {tr('Position OK')}</span>")
+            self._label.setToolTip("")
+            self.setStyleSheet("ProblemBar { background: #e6f4e6; }")
+            return
+        parts = []
+        for p in self._problems:
+            name = tr(_PROBLEM_NAMES.get(p.flag, p.message))
+            if i18n.language() == "en":
+                name = p.message
+            where = (f"<a href='sq:{p.square}'>{square_japanese(p.square)}</a> "
+                     if p.square is not None else "")
+            parts.append(f"⚠ {where}{_escape(name)}")
+        self._label.setText("&nbsp;&nbsp;".join(parts))
+        self._label.setToolTip("\n".join(p.message for p in self._problems))
+        self.setStyleSheet("ProblemBar { background: #fbe3e3; }")
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

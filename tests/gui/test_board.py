@@ -1,0 +1,287 @@
+"""BoardView: drawing, the edit rules, and editing by simulated mouse and keys."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics, QImage, QTransform, qGray
+
+from tsume_studio.core.moves import Move
+from tsume_studio.core.position import Position
+from tsume_studio.core.types import (
+    BLACK, GOLD, KING, PAWN, PROM_SILVER, ROOK, SILVER, WHITE, make_piece, square,
+)
+from tsume_studio.gui import i18n
+from tsume_studio.gui.board import (
+    BoardView, Spot, box_counts, cycle_piece, move_piece,
+)
+from tsume_studio.gui.resources import piece_svg, register_fonts, resource_path
+
+TSUME = "4k4/9/9/9/9/9/9/9/9 b 2r2b4g4s4n4l18p 1"
+
+
+@pytest.fixture
+def view(qtbot) -> BoardView:
+    v = BoardView()
+    qtbot.addWidget(v)
+    v.resize(900, 700)
+    v.set_position(Position.from_sfen(TSUME))
+    v.set_editable(True)
+    v.show()
+    qtbot.waitExposed(v)
+    return v
+
+
+def centre(rect) -> QPoint:
+    return rect.center().toPoint()
+
+
+def drag(qtbot, view: BoardView, start: QPoint, end: QPoint) -> None:
+    qtbot.mousePress(view, Qt.MouseButton.LeftButton, pos=start)
+    mid = QPoint((start.x() + end.x()) // 2, (start.y() + end.y()) // 2)
+    qtbot.mouseMove(view, mid)
+    qtbot.mouseMove(view, end)
+    qtbot.mouseRelease(view, Qt.MouseButton.LeftButton, pos=end)
+
+
+# ---- edit rules without a widget --------------------------------------------
+
+
+def test_move_piece_between_board_hands_and_box() -> None:
+    pos = Position.from_sfen("4k4/9/4+S4/9/9/9/9/9/9 b - 1")
+    s53, s52 = square(5, 3), square(5, 2)
+    moved = move_piece(pos, Spot.board(s53), Spot.board(s52))
+    assert moved is not None and moved.sfen() == "4k4/4+S4/9/9/9/9/9/9/9 b - 1"
+    # Into a hand it goes unpromoted, owned by that hand's side.
+    to_hand = move_piece(pos, Spot.board(s53), Spot.hand(WHITE))
+    assert to_hand is not None and to_hand.sfen() == "4k4/9/9/9/9/9/9/9/9 b s 1"
+    # Onto an occupied square: the piece there goes back to the box.
+    onto_king = move_piece(pos, Spot.board(s53), Spot.board(square(5, 1)))
+    assert onto_king is not None and onto_king.sfen() == "4+S4/9/9/9/9/9/9/9/9 b - 1"
+    # Kings never go into a hand; dropping where it came from changes nothing.
+    assert move_piece(pos, Spot.board(square(5, 1)), Spot.hand(BLACK)) is None
+    assert move_piece(pos, Spot.board(s53), Spot.board(s53)) is None
+    # From the box: a pawn is Black's; the second king goes to the side without one.
+    from_box = move_piece(pos, Spot.box(PAWN), Spot.board(square(1, 7)))
+    assert from_box is not None and from_box.piece_at(square(1, 7)) == make_piece(BLACK, PAWN)
+    king = move_piece(pos, Spot.box(KING), Spot.board(square(5, 9)))
+    assert king is not None and king.piece_at(square(5, 9)) == make_piece(BLACK, KING)
+    # The original is never modified.
+    assert pos.sfen() == "4k4/9/4+S4/9/9/9/9/9/9 b - 1"
+
+
+def test_box_counts_full_set_minus_board_and_hands() -> None:
+    counts = box_counts(Position.from_sfen(TSUME))
+    assert counts == {KING: 1, ROOK: 0, 5: 0, GOLD: 0, SILVER: 0, 3: 0, 2: 0, PAWN: 0}
+    start = box_counts(Position.empty())
+    assert start[PAWN] == 18 and start[KING] == 2 and start[ROOK] == 2
+    assert move_piece(Position.from_sfen(TSUME), Spot.box(PAWN), Spot.board(0)) is None
+
+
+def test_cycle_piece_promotes_then_changes_owner() -> None:
+    pos = Position.from_sfen("9/9/9/9/4S4/9/9/9/9 b - 1")
+    sq = square(5, 5)
+    seen = []
+    for _ in range(4):
+        nxt = cycle_piece(pos, sq)
+        assert nxt is not None
+        pos = nxt
+        seen.append(pos.piece_at(sq))
+    assert seen == [make_piece(BLACK, PROM_SILVER), make_piece(WHITE, SILVER),
+                    make_piece(WHITE, PROM_SILVER), make_piece(BLACK, SILVER)]
+    gold = Position.from_sfen("9/9/9/9/4G4/9/9/9/9 b - 1")
+    once = cycle_piece(gold, sq)
+    assert once is not None and once.piece_at(sq) == make_piece(WHITE, GOLD)
+    assert cycle_piece(gold, square(1, 1)) is None
+
+
+# ---- mouse -------------------------------------------------------------------
+
+
+def test_drag_from_hand_to_board_and_back(qtbot, view: BoardView) -> None:
+    edits: list[Position] = []
+    view.positionEdited.connect(edits.append)
+    s23 = square(2, 3)
+    drag(qtbot, view, centre(view.hand_rect(WHITE, GOLD)), centre(view.square_rect(s23)))
+    assert view.position().sfen() == "4k4/9/7g1/9/9/9/9/9/9 b 2r2b3g4s4n4l18p 1"
+    assert len(edits) == 1 and edits[0] == view.position()
+    # The gold goes to Black's hand.
+    drag(qtbot, view, centre(view.square_rect(s23)), centre(view.hand_rect(BLACK, ROOK)))
+    assert view.position().sfen() == "4k4/9/9/9/9/9/9/9/9 b G2r2b3g4s4n4l18p 1"
+    # And from there to the box: it leaves the position.
+    drag(qtbot, view, centre(view.hand_rect(BLACK, GOLD)), centre(view.box_rect(PAWN)))
+    assert view.position().sfen() == "4k4/9/9/9/9/9/9/9/9 b 2r2b3g4s4n4l18p 1"
+    assert len(edits) == 3
+
+
+def test_drag_from_box_and_move_on_board(qtbot, view: BoardView) -> None:
+    view.set_position(Position.empty())
+    drag(qtbot, view, centre(view.box_rect(KING)), centre(view.square_rect(square(5, 1))))
+    drag(qtbot, view, centre(view.box_rect(ROOK)), centre(view.square_rect(square(5, 5))))
+    drag(qtbot, view, centre(view.square_rect(square(5, 5))), centre(view.square_rect(square(5, 3))))
+    assert view.position().sfen() == "4k4/9/4R4/9/9/9/9/9/9 b - 1"
+
+
+def test_right_click_and_double_click_cycle(qtbot, view: BoardView) -> None:
+    view.set_position(Position.from_sfen("4k4/9/4R4/9/9/9/9/9/9 b - 1"))
+    at = centre(view.square_rect(square(5, 3)))
+    qtbot.mouseClick(view, Qt.MouseButton.RightButton, pos=at)
+    assert view.position().sfen() == "4k4/9/4+R4/9/9/9/9/9/9 b - 1"
+    qtbot.mouseDClick(view, Qt.MouseButton.LeftButton, pos=at)
+    assert view.position().sfen() == "4k4/9/4r4/9/9/9/9/9/9 b - 1"
+
+
+def test_click_then_click_moves_and_turn_header(qtbot, view: BoardView) -> None:
+    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=centre(view.hand_rect(WHITE, ROOK)))
+    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=centre(view.square_rect(square(1, 1))))
+    assert view.position().sfen() == "4k3r/9/9/9/9/9/9/9/9 b r2b4g4s4n4l18p 1"
+    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=centre(view.turn_rect(WHITE)))
+    assert view.position().turn == WHITE
+
+
+def test_read_only_view_only_reports_clicks(qtbot, view: BoardView) -> None:
+    view.set_editable(False)
+    before = view.position()
+    with qtbot.assertNotEmitted(view.positionEdited):
+        drag(qtbot, view, centre(view.hand_rect(WHITE, GOLD)), centre(view.square_rect(0)))
+        qtbot.mouseClick(view, Qt.MouseButton.RightButton, pos=centre(view.square_rect(square(5, 1))))
+    assert view.position() == before
+    with qtbot.waitSignal(view.squareClicked) as blocker:
+        qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=centre(view.square_rect(square(7, 6))))
+    assert blocker.args == [square(7, 6)]
+
+
+def test_flip_puts_5a_at_the_bottom(qtbot, view: BoardView) -> None:
+    top = view.square_rect(square(5, 1)).center().y()
+    view.set_flipped(True)
+    assert view.is_flipped()
+    assert view.square_rect(square(5, 1)).center().y() > top
+    # Square 1一 is now at the top left.
+    assert view.spot_at(view.square_rect(square(1, 1)).center()) == Spot.board(square(1, 1))
+    assert view.square_rect(square(1, 1)).left() < view.square_rect(square(9, 9)).left()
+    with qtbot.waitSignal(view.squareClicked) as blocker:
+        qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=centre(view.square_rect(square(2, 8))))
+    assert blocker.args == [square(2, 8)]
+
+
+# ---- keyboard ------------------------------------------------------------------
+
+
+def test_keyboard_editing(qtbot, view: BoardView) -> None:
+    view.set_position(Position.empty())
+    view.setFocus()
+    view.set_cursor_spot(Spot.board(square(5, 5)))
+    qtbot.keyClick(view, Qt.Key.Key_Up)           # 5四
+    qtbot.keyClick(view, Qt.Key.Key_S)            # Black silver
+    qtbot.keyClick(view, Qt.Key.Key_Plus)         # promoted
+    qtbot.keyClick(view, Qt.Key.Key_Right)        # 4四
+    qtbot.keyClick(view, Qt.Key.Key_K, Qt.KeyboardModifier.ShiftModifier)  # White king
+    qtbot.keyClick(view, Qt.Key.Key_Down)         # 4五
+    qtbot.keyClick(view, Qt.Key.Key_P)
+    qtbot.keyClick(view, Qt.Key.Key_Minus)        # now White's
+    qtbot.keyClick(view, Qt.Key.Key_Down)         # 4六
+    qtbot.keyClick(view, Qt.Key.Key_G)
+    qtbot.keyClick(view, Qt.Key.Key_Delete)       # gone again
+    assert view.position().sfen() == "9/9/9/4+Sk3/5p3/9/9/9/9 b - 1"
+    # Off the right edge of the board: Black's stand (not flipped); add two pawns, take one.
+    for _ in range(4):
+        qtbot.keyClick(view, Qt.Key.Key_Right)
+    spot = view.cursor_spot()
+    assert spot.kind == "hand" and spot.color == BLACK
+    view.set_cursor_spot(Spot.hand(BLACK, PAWN))
+    qtbot.keyClick(view, Qt.Key.Key_Plus)
+    qtbot.keyClick(view, Qt.Key.Key_Plus)
+    qtbot.keyClick(view, Qt.Key.Key_R)
+    qtbot.keyClick(view, Qt.Key.Key_Minus)
+    assert view.position().sfen() == "9/9/9/4+Sk3/5p3/9/9/9/9 b RP 1"
+
+
+def test_keys_do_nothing_when_read_only(qtbot, view: BoardView) -> None:
+    view.set_editable(False)
+    view.setFocus()
+    with qtbot.assertNotEmitted(view.positionEdited):
+        qtbot.keyClick(view, Qt.Key.Key_P)
+        qtbot.keyClick(view, Qt.Key.Key_Delete)
+
+
+# ---- drawing -------------------------------------------------------------------
+
+
+def test_render_png_and_svg(qtbot, view: BoardView, tmp_path: Path) -> None:
+    view.set_last_move(Move.from_usi("G*5b"))
+    png = tmp_path / "board.png"
+    view.render_image(str(png), width=640)
+    image = QImage(str(png))
+    assert image.width() == 640 and 400 < image.height() < 640
+    # Not blank: many different colours (wood, ink, pieces, highlight).
+    colours = {image.pixel(x, y) for x in range(0, 640, 7) for y in range(0, image.height(), 7)}
+    assert len(colours) > 50
+    svg = tmp_path / "board.svg"
+    view.render_image(str(svg))
+    text = svg.read_text(encoding="utf-8")
+    assert text.lstrip().startswith("<?xml") and "<svg" in text and len(text) > 10_000
+    with pytest.raises(ValueError, match="'.jpg'"):
+        view.render_image(str(tmp_path / "board.jpg"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.png", "board.svg"]
+
+
+def test_white_pieces_are_drawn_upside_down(qtbot, view: BoardView) -> None:
+    """The same piece looks different for Black and White (rotated by 180 degrees)."""
+    def grab_square(sfen: str) -> QImage:
+        view.set_position(Position.from_sfen(sfen))
+        return view.grab(view.square_rect(square(5, 5)).toRect()).toImage()
+
+    black = grab_square("9/9/9/9/4G4/9/9/9/9 b - 1")
+    white = grab_square("9/9/9/9/4g4/9/9/9/9 b - 1")
+    turned = black.transformed(QTransform().rotate(180))
+
+    def difference(a: QImage, b: QImage) -> float:
+        # Mean grey-level difference inside the square, away from the grid lines.
+        m = 4
+        total = n = 0
+        for x in range(m, a.width() - m, 2):
+            for y in range(m, a.height() - m, 2):
+                total += abs(qGray(a.pixel(x, y)) - qGray(b.pixel(x, y)))
+                n += 1
+        return total / n
+
+    # (The pieces carry a small drop shadow, so the turned image is close, not equal.)
+    assert difference(black, white) > 2 * difference(turned, white)
+
+
+def test_piece_images_and_font_are_bundled(qapp) -> None:
+    for name in ("OU", "GY", "HI", "RY", "FU", "TO"):
+        assert piece_svg(name).startswith(b"<svg")
+    with pytest.raises(ValueError, match=r"'\.\./x'"):
+        resource_path("../x")
+    family = register_fonts()
+    assert family == "Tsume Studio Sans JP"
+    assert family in QFontDatabase.families()
+    metrics = QFontMetrics(QFont(family))
+    for ch in "玉詰飛角歩☗☖":
+        assert metrics.inFontUcs4(ord(ch)), ch
+    assert (resource_path("fonts", "LICENSE-NotoSansCJK.txt")).is_file()
+
+
+def test_language_switch(qtbot, view: BoardView) -> None:
+    seen: list[str] = []
+    i18n.notifier.language_changed.connect(seen.append)
+    try:
+        i18n.set_language("ja")
+        assert i18n.tr("Black") == "先手"
+        assert "矢印キー" in view.toolTip()
+        i18n.set_language("en")
+        assert i18n.tr("Black") == "Black"
+        assert view.toolTip().startswith("Editing with the keyboard")
+        assert seen == ["ja", "en"]
+        with pytest.raises(ValueError, match="'fr'"):
+            i18n.set_language("fr")
+    finally:
+        i18n.notifier.language_changed.disconnect(seen.append)
+        i18n.set_language("en")
+
+
+def test_spot_at_outside_everything(view: BoardView) -> None:
+    assert view.spot_at(QPointF(1, 1)) is None
