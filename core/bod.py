@@ -22,7 +22,7 @@ import re
 
 from .position import BodError, Position
 from .types import (
-    BISHOP, BLACK, GOLD, HAND_INDEX, KANJI_BOARD, KING, KNIGHT, LANCE, PAWN, PROM_ROOK, ROOK,
+    BISHOP, BLACK, GOLD, HAND_INDEX, HAND_MAX, HAND_TYPES, KANJI_BOARD, KING, KNIGHT, LANCE, PAWN, PROM_ROOK, ROOK,
     SILVER, WHITE, Color, Piece, make_piece, piece_color, piece_type, square,
 )
 
@@ -149,6 +149,7 @@ class BodBuilder:
 
     def __init__(self) -> None:
         self._hands: list["tuple[int, ...] | None"] = [None, None]
+        self._hand_lines = [0, 0]
         self._rows: list[tuple[int, str]] = []
         self._borders = 0
         self._turn: Color | None = None
@@ -170,6 +171,7 @@ class BodBuilder:
             color = _HAND_KEYS[m.group(1)]
             try:
                 self._hands[color] = parse_hand(m.group(2))
+                self._hand_lines[color] = lineno
             except ValueError as exc:
                 raise BodError(f"line {lineno}: {exc}") from None
         elif s in _TURN_LINES:
@@ -205,6 +207,10 @@ class BodBuilder:
         for color in (BLACK, WHITE):
             hand = self._hands[color]
             if hand is not None:
+                for i, n in enumerate(hand):
+                    if n > HAND_MAX[i]:
+                        raise BodError(f"line {self._hand_lines[color]}: {'先手' if color == BLACK else '後手'} holds {n} "
+                                       f"{KANJI_BOARD[HAND_TYPES[i]]}, at most {HAND_MAX[i]} exist")
                 try:
                     pos.set_hand(color, hand)
                 except ValueError as exc:
