@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
-from typing import Any, Callable
+from typing import Callable
 
 from PySide6.QtCore import SIGNAL, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QMessageBox, QWidget
 
-from ..core.moves import Move
 from ..core.position import Position, Problem, Status, tsume_hands
 from ..core.record import Record
+from ..core.records import FORMATS, RecordError, parse_record_text, read_record, write_record
 from ..core.types import BLACK, HAND_MAX, KING, WHITE, Color, make_piece, square, square_japanese
 from . import i18n
 from .board import KEYBOARD_HELP, BoardView
@@ -28,8 +27,8 @@ from .i18n import tr
 __all__ = ["EditorController", "ProblemBar", "parse_position_text", "read_position_file",
            "write_position_file", "POSITION_FILE_FILTER"]
 
-POSITION_FILE_FILTER = "Positions (*.sfen *.kif *.kifu *.csa);;SFEN (*.sfen);;KIF (*.kif *.kifu);;CSA (*.csa)"
-_EXTENSIONS = (".sfen", ".kif", ".kifu", ".csa")
+POSITION_FILE_FILTER = ("Positions (*.sfen *.kif *.kifu *.ki2 *.ki2u *.csa *.bod *.usi);;"
+                        "SFEN (*.sfen);;KIF (*.kif *.kifu);;KI2 (*.ki2 *.ki2u);;CSA (*.csa)")
 
 i18n.add_translations("ja", {
     "Undo": "元に戻す",
@@ -77,165 +76,66 @@ _PROBLEM_NAMES = {
 }
 
 
-class PositionTextError(ValueError):
-    """Pasted or read text is not a position in any accepted format."""
-
-
 # ---------------------------------------------------------------------------
-# Text and files (no widgets here, so these are easy to test and reuse).
-
-_SFEN_BOARD_RE = re.compile(r"^[1-9plnsgkrbPLNSGKRB+]+(/[1-9plnsgkrbPLNSGKRB+]+){8}\s")
+# Text and files (no widgets here): the core's record readers and writers.
 
 
-def _records_module() -> Any | None:
-    """``core.records`` (read_record/write_record/parse_record_text) once it exists."""
+def parse_position_text(text: str) -> tuple[Position, Record]:
+    """The start position and record of pasted text: SFEN (or a USI ``position``), BOD, KIF, KI2 or CSA.
+
+    Raises:
+        ValueError: the text is none of these; the message says what failed and quotes it.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise RecordError("the text is empty: paste an SFEN, BOD or KIF position")
+    text = text.strip("\r\n")
     try:
-        from ..core import records
-    except ImportError:
-        return None
-    return records
-
-
-def _parse_usi_position(text: str) -> Position:
-    """``[position] (startpos | sfen <sfen>) [moves m1 m2 ...]``, the moves played."""
-    words = text.split()
-    if words and words[0] == "position":
-        words = words[1:]
-    if not words:
-        raise PositionTextError(f"empty USI position: {text!r}")
-    if "moves" in words:
-        i = words.index("moves")
-        head, moves = words[:i], words[i + 1:]
-    else:
-        head, moves = words, []
-    if head == ["startpos"]:
-        pos = Position.start()
-    elif head and head[0] == "sfen":
-        pos = Position.from_sfen(" ".join(head[1:]))
-    else:
-        pos = Position.from_sfen(" ".join(head))
-    for usi in moves:
-        move = Move.from_usi(usi)
-        board = pos.board()
-        if not board.is_legal(move.to_cshogi(board)):
-            raise PositionTextError(f"illegal move {usi!r} in {text!r}")
-        pos.push(move)
-    return pos.copy()
-
-
-def parse_position_text(text: str) -> tuple[Position, Record | None]:
-    """A position from pasted text: SFEN (or a USI ``position`` command), KIF, or BOD.
-
-    Returns the start position and, for KIF, the whole record.
-
-    Raises:
-        ValueError: the text is none of these; the message says what failed.
-    """
-    s = text.strip().lstrip("\ufeff")
-    if not s:
-        raise PositionTextError("the text is empty: paste an SFEN, BOD or KIF position")
-    first = s.splitlines()[0].strip()
-    if (first.startswith(("sfen ", "position ", "startpos")) or _SFEN_BOARD_RE.match(first + " ")
-            or ("/" in first and len(s.splitlines()) == 1)):
-        return _parse_usi_position(first), None
-    records = _records_module()
-    is_kif = bool(re.search(r"^\s*(手数-+指手|手合割|\s*1\s+\S)", s, re.MULTILINE))
-    if is_kif:
-        if records is not None:
-            record = records.parse_record_text(s)
-        else:
-            from ..core.kif import parse_kif
-            record = parse_kif(s)
-        return record.start.copy(), record
-    if "|" in s and ("+---" in s or "持駒" in s):
-        return Position.from_bod(s), None
-    if "/" not in first:
-        raise PositionTextError(f"not an SFEN, BOD or KIF position: {first[:60]!r}")
-    return _parse_usi_position(first), None
-
-
-def _read_text(path: str, ext: str) -> str:
-    data = open(path, "rb").read()
-    if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8")
-    encodings = ("utf-8", "cp932") if ext != ".kif" else ("cp932", "utf-8")
-    for enc in encodings:
-        try:
-            return data.decode(enc)
-        except UnicodeDecodeError:
-            continue
-    raise PositionTextError(f"cannot decode {path!r} as UTF-8 or Shift_JIS")
-
-
-def read_position_file(path: str) -> tuple[Position, Record | None]:
-    """Read the start position (and record) of a ``.sfen``, ``.kif``, ``.kifu`` or ``.csa`` file.
-
-    Raises:
-        ValueError: unknown extension or bad contents (the message names the file).
-        OSError: the file cannot be read.
-    """
-    ext = os.path.splitext(path)[1].lower()
-    if ext not in _EXTENSIONS:
-        raise PositionTextError(f"unknown file type {ext or 'without extension'!r}: {path!r}; "
-                                f"expected {', '.join(_EXTENSIONS)}")
-    if ext == ".sfen":
-        lines = [ln.strip() for ln in _read_text(path, ext).splitlines()]
-        lines = [ln for ln in lines if ln and not ln.startswith("#")]
-        if not lines:
-            raise PositionTextError(f"no SFEN in {path!r}")
-        return _parse_usi_position(lines[0]), None
-    records = _records_module()
-    if records is not None:
-        record = records.read_record(path)
-        return record.start.copy(), record
-    if ext == ".csa":
-        raise PositionTextError(f"reading CSA files is not available in this build: {path!r}")
-    from ..core.kif import parse_kif
-    record = parse_kif(_read_text(path, ext))
+        record = parse_record_text(text)
+    except RecordError:
+        line = text.strip()
+        if "\n" in line or "/" not in line:
+            raise
+        # One line with slashes is meant as SFEN: let the SFEN parser say what is wrong.
+        for prefix in ("position ", "sfen "):
+            line = line.removeprefix(prefix).lstrip()
+        position = Position.from_sfen(line)
+        return position, Record(start=position.copy())
     return record.start.copy(), record
 
 
-def _write_atomic(path: str, data: bytes) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".position-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+def _check_extension(path: str) -> None:
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in FORMATS:
+        raise RecordError(f"unknown file type {ext or '(none)'!r} in {path!r}; "
+                          f"use one of {', '.join(FORMATS)}")
+
+
+def read_position_file(path: str) -> tuple[Position, Record]:
+    """Read the start position and record of a record file (``.sfen``, ``.kif``, ``.kifu``, ``.csa`` ...).
+
+    Raises:
+        ValueError: unknown extension or bad contents (the message names the file or line).
+        OSError: the file cannot be read.
+    """
+    _check_extension(path)
+    record = read_record(path)
+    return record.start.copy(), record
 
 
 def write_position_file(path: str, position: Position, record: Record | None = None) -> None:
-    """Write ``position`` (or ``record`` when it starts from it) as ``.sfen``, ``.kif``, ``.kifu`` or ``.csa``.
+    """Write ``record`` (or a record of ``position`` alone) in the format of the extension.
 
-    The file is written completely or not at all.
+    The record is used only when it starts from ``position``.  The file is
+    written completely or not at all.
 
     Raises:
-        ValueError: unknown extension.
+        ValueError: unknown extension, or text the file's encoding cannot hold.
         OSError: the file cannot be written.
     """
-    ext = os.path.splitext(path)[1].lower()
-    if ext not in _EXTENSIONS:
-        raise PositionTextError(f"unknown file type {ext or 'without extension'!r}: {path!r}; "
-                                f"expected {', '.join(_EXTENSIONS)}")
-    if ext == ".sfen":
-        _write_atomic(path, (position.sfen() + "\n").encode("ascii"))
-        return
+    _check_extension(path)
     if record is None or record.start != position:
         record = Record(start=position.copy())
-    records = _records_module()
-    if records is not None:
-        records.write_record(path, record)
-        return
-    if ext == ".csa":
-        raise PositionTextError(f"writing CSA files is not available in this build: {path!r}")
-    from ..core.kif import to_kif
-    text = to_kif(record).replace("\r\n", "\n").replace("\n", "\r\n")
-    _write_atomic(path, text.encode("cp932" if ext == ".kif" else "utf-8"))
+    write_record(path, record)
 
 
 # ---------------------------------------------------------------------------
