@@ -1,0 +1,452 @@
+"""Item models for the search and its answer: the live pn/dn tree and the proof tree.
+
+Models only, no widgets (qutebrowser's habit): :class:`SearchTreeModel`
+grows from the solver's frozen Progress snapshots while a search runs;
+:class:`ProofTreeModel` shows a finished :class:`~tsume_studio.core.proof.Proof`.
+Both show each move in Japanese notation, computed from the start position.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+
+from ..core.moves import Move, japanese
+from ..core.position import Position
+from ..core.proof import Proof, ProofNode, Role
+from ..core.solver import ChildInfo, Progress
+from .i18n import add_translations, tr
+
+# Values at or above this are shown as infinity (the solver clips to 10**12; proofs may hold 2**31-1).
+INFINITE = 2**31 - 1
+
+COL_MOVE, COL_PN, COL_DN = 0, 1, 2
+COL_ROLE = 3          # proof tree only
+COL_LENGTH = 4        # proof tree only
+
+# Extra data roles.
+PATH_ROLE = Qt.ItemDataRole.UserRole + 1        # tuple[str, ...]: USI moves from the start
+ON_PATH_ROLE = Qt.ItemDataRole.UserRole + 2     # bool: on the current search path / main line
+ROLE_ROLE = Qt.ItemDataRole.UserRole + 3        # core.proof.Role of a proof node
+
+_PATH_BRUSH = QBrush(QColor("#ffe9a8"))
+_MAIN_BRUSH = QBrush(QColor("#e3f0ff"))
+_FUTILE_BRUSH = QBrush(QColor("#888888"))
+
+add_translations("ja", {
+    "Move": "指し手",
+    "Role": "種別",
+    "Plies": "手数",
+    "main line": "本手順",
+    "variation": "変化",
+    "futile": "無駄合",
+    "alternative (余詰)": "余詰",
+    "Start": "開始局面",
+})
+
+_ROLE_TEXT = {Role.MAIN: "main line", Role.VARIATION: "variation", Role.FUTILE: "futile",
+              Role.ALTERNATIVE: "alternative (余詰)"}
+
+
+def number_text(n: int) -> str:
+    """pn/dn for display: ``∞`` for the solver's infinity."""
+    return "∞" if n >= INFINITE else str(n)
+
+
+def move_texts(start: Position, line: Iterable[str]) -> list[str]:
+    """Japanese notation of a USI line played from ``start`` (USI text where a move does not fit)."""
+    pos = start.copy()
+    out: list[str] = []
+    prev = None
+    ok = True
+    for usi in line:
+        if ok:
+            try:
+                mv = Move.from_usi(usi)
+                text = japanese(pos, mv, prev)
+                pos.push(mv)   # asserts legality
+            except (ValueError, AssertionError):
+                ok = False   # from here on the positions are unknown
+            else:
+                out.append(text)
+                prev = mv.to_square
+                continue
+        out.append(usi)
+    return out
+
+
+class _Node:
+    """One node of an item-model tree: a move, its numbers and its children."""
+
+    __slots__ = ("parent", "move", "pn", "dn", "children", "by_move", "on_path", "text",
+                 "role", "length", "comment")
+
+    def __init__(self, parent: "_Node | None", move: str | None) -> None:
+        self.parent = parent
+        self.move = move
+        self.pn = 1
+        self.dn = 1
+        self.children: list[_Node] = []
+        self.by_move: dict[str, _Node] = {}
+        self.on_path = False
+        self.text: str | None = None
+        self.role: Role | None = None
+        self.length: int | None = None
+        self.comment = ""
+
+    def row(self) -> int:
+        return self.parent.children.index(self) if self.parent is not None else 0
+
+    def path(self) -> tuple[str, ...]:
+        out: list[str] = []
+        node: _Node | None = self
+        while node is not None and node.move is not None:
+            out.append(node.move)
+            node = node.parent
+        return tuple(reversed(out))
+
+    def add(self, move: str) -> "_Node":
+        child = _Node(self, move)
+        self.children.append(child)
+        self.by_move[move] = child
+        return child
+
+
+class _TreeModel(QAbstractItemModel):
+    """Shared plumbing: a ``_Node`` tree under an invisible root."""
+
+    HEADERS: tuple[str, ...] = ("Move", "pn", "dn")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._root = _Node(None, None)
+        self._start = Position.empty()
+
+    # ---- helpers for users of the model ----------------------------------
+
+    def start_position(self) -> Position:
+        """The position the moves are played from."""
+        return self._start.copy()
+
+    def path(self, index: QModelIndex) -> tuple[str, ...]:
+        """USI moves from the start position to the node of ``index`` (``()`` for the root)."""
+        return self._node(index).path() if index.isValid() else ()
+
+    def position_at(self, index: QModelIndex) -> Position:
+        """The position after the node's move (the start position for an invalid index).
+
+        Raises:
+            ValueError: a move on the way is not legal (it should not happen).
+        """
+        pos = self._start.copy()
+        for usi in self.path(index):
+            pos.push(Move.from_usi(usi))
+        return pos
+
+    def index_of_path(self, path: Iterable[str]) -> QModelIndex:
+        """The index of the node reached by ``path`` (invalid if there is none)."""
+        node = self._root
+        for usi in path:
+            child = node.by_move.get(usi)
+            if child is None:
+                return QModelIndex()
+            node = child
+        return self._index(node)
+
+    def node_count(self) -> int:
+        """Nodes in the tree (the invisible root excluded)."""
+        count, stack = 0, list(self._root.children)
+        while stack:
+            node = stack.pop()
+            count += 1
+            stack.extend(node.children)
+        return count
+
+    # ---- QAbstractItemModel ----------------------------------------------
+
+    def _node(self, index: QModelIndex | QPersistentModelIndex) -> _Node:
+        if index.isValid():
+            node = index.internalPointer()
+            assert isinstance(node, _Node)
+            return node
+        return self._root
+
+    def _index(self, node: _Node, column: int = 0) -> QModelIndex:
+        if node is self._root or node.parent is None:
+            return QModelIndex()
+        return self.createIndex(node.row(), column, node)
+
+    def index(self, row: int, column: int,
+              parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> QModelIndex:
+        if column < 0 or column >= self.columnCount() or row < 0:
+            return QModelIndex()
+        node = self._node(parent)
+        if row >= len(node.children):
+            return QModelIndex()
+        return self.createIndex(row, column, node.children[row])
+
+    def parent(self, index: QModelIndex | QPersistentModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]
+        if not index.isValid():
+            return QModelIndex()
+        node = self._node(index)
+        if node.parent is None or node.parent is self._root:
+            return QModelIndex()
+        return self._index(node.parent)
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
+        if parent.isValid() and parent.column() != 0:
+            return 0
+        return len(self._node(parent).children)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
+        return len(self.HEADERS)
+
+    def hasChildren(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> bool:  # noqa: N802
+        return self.rowCount(parent) > 0
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
+                and 0 <= section < len(self.HEADERS)):
+            return tr(self.HEADERS[section])
+        return None
+
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def _move_text(self, node: _Node) -> str:
+        if node.text is None:
+            path = node.path()
+            node.text = move_texts(self._start, path)[-1] if path else tr("Start")
+        return node.text
+
+    def data(self, index: QModelIndex | QPersistentModelIndex,
+             role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        node = self._node(index)
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == COL_MOVE:
+                return self._move_text(node)
+            if col == COL_PN:
+                return number_text(node.pn)
+            if col == COL_DN:
+                return number_text(node.dn)
+            return self._extra_display(node, col)
+        if role == Qt.ItemDataRole.ToolTipRole and col == COL_MOVE:
+            return " ".join(node.path())
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_PN, COL_DN, COL_LENGTH):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == PATH_ROLE:
+            return node.path()
+        if role == ON_PATH_ROLE:
+            return node.on_path
+        return self._extra_data(node, col, role)
+
+    def _extra_display(self, node: _Node, col: int) -> Any:
+        return None
+
+    def _extra_data(self, node: _Node, col: int, role: int) -> Any:
+        return None
+
+
+class SearchTreeModel(_TreeModel):
+    """The df-pn search tree as the progress snapshots reveal it.
+
+    Each :meth:`update` adds the nodes of the current path and the ranked
+    children the snapshot lists at each level, refreshes their pn/dn, marks
+    the current path (``ON_PATH_ROLE``, bold, tinted) and puts each reported
+    node's children in the order the search ranks them (best first).  Nodes
+    seen earlier but not in the latest report keep their last numbers and go
+    after the ranked ones.  At most ``max_nodes`` nodes are kept; beyond that
+    only known nodes are updated.
+    """
+
+    def __init__(self, parent: Any = None, max_nodes: int = 20000) -> None:
+        super().__init__(parent)
+        self.max_nodes = max_nodes
+        self._count = 0
+        self._path_nodes: list[_Node] = []
+        self.root_pn = 1
+        self.root_dn = 1
+
+    def reset(self, start: Position) -> None:
+        """Empty the tree for a new search from ``start``."""
+        self.beginResetModel()
+        self._root = _Node(None, None)
+        self._start = start.copy()
+        self._count = 0
+        self._path_nodes = []
+        self.root_pn = self.root_dn = 1
+        self.endResetModel()
+
+    def current_path(self) -> tuple[str, ...]:
+        """The USI moves of the current search path (as far as the tree holds it)."""
+        return self._path_nodes[-1].path() if self._path_nodes else ()
+
+    def update(self, progress: Progress) -> None:
+        """Merge one snapshot into the tree."""
+        self.root_pn, self.root_dn = progress.root_pn, progress.root_dn
+        # Levels: (node, its ranked children); then the path entry chosen below it.
+        levels: list[tuple[_Node, tuple[ChildInfo, ...]]] = [(self._root, progress.root_children)]
+        new_path: list[_Node] = []
+        node = self._root
+        for entry in progress.path:
+            child = node.by_move.get(entry.move) or self._insert(node, [entry.move])
+            if child is None:
+                break
+            self._set_numbers(child, entry.pn, entry.dn)
+            new_path.append(child)
+            levels.append((child, entry.children))
+            node = child
+        for parent, ranked in levels:
+            missing = [c.move for c in ranked if c.move not in parent.by_move]
+            if missing:
+                self._insert(parent, missing)
+            for c in ranked:
+                child = parent.by_move.get(c.move)
+                if child is not None:
+                    self._set_numbers(child, c.pn, c.dn)
+        self._mark_path(new_path)
+        self._rank([(parent, [c.move for c in ranked]) for parent, ranked in levels if ranked])
+
+    # ---- steps of update -------------------------------------------------
+
+    def _insert(self, parent: _Node, moves: list[str]) -> _Node | None:
+        room = self.max_nodes - self._count
+        moves = moves[:max(room, 0)]
+        if not moves:
+            return None
+        first = len(parent.children)
+        self.beginInsertRows(self._index(parent), first, first + len(moves) - 1)
+        for usi in moves:
+            parent.add(usi)
+        self._count += len(moves)
+        self.endInsertRows()
+        return parent.children[first]
+
+    def _set_numbers(self, node: _Node, pn: int, dn: int) -> None:
+        if (node.pn, node.dn) != (pn, dn):
+            node.pn, node.dn = pn, dn
+            self.dataChanged.emit(self._index(node, COL_PN), self._index(node, COL_DN),
+                                  [Qt.ItemDataRole.DisplayRole])
+
+    def _mark_path(self, new_path: list[_Node]) -> None:
+        old = set(map(id, self._path_nodes))
+        new = set(map(id, new_path))
+        changed = [n for n in self._path_nodes if id(n) not in new] + [n for n in new_path if id(n) not in old]
+        for n in self._path_nodes:
+            n.on_path = False
+        for n in new_path:
+            n.on_path = True
+        self._path_nodes = new_path
+        last = self.columnCount() - 1
+        for n in changed:
+            self.dataChanged.emit(self._index(n, 0), self._index(n, last))
+
+    def _rank(self, orders: list[tuple[_Node, list[str]]]) -> None:
+        """Put each parent's children in the reported order, moving persistent indexes along."""
+        todo = []
+        for parent, ranked in orders:
+            front = [parent.by_move[m] for m in ranked if m in parent.by_move]
+            chosen = set(map(id, front))
+            wanted = front + [c for c in parent.children if id(c) not in chosen]
+            if wanted != parent.children:
+                todo.append((parent, wanted))
+        if not todo:
+            return
+        self.layoutAboutToBeChanged.emit()
+        old = self.persistentIndexList()
+        nodes = [(self._node(i), i.column()) for i in old]
+        for parent, wanted in todo:
+            parent.children = wanted
+        self.changePersistentIndexList(old, [self._index(n, c) if n is not self._root else QModelIndex()
+                                             for n, c in nodes])
+        self.layoutChanged.emit()
+
+    # ---- display ---------------------------------------------------------
+
+    def _extra_data(self, node: _Node, col: int, role: int) -> Any:
+        if node.on_path:
+            if role == Qt.ItemDataRole.BackgroundRole:
+                return _PATH_BRUSH
+            if role == Qt.ItemDataRole.FontRole:
+                font = QFont()
+                font.setBold(True)
+                return font
+        return None
+
+
+class ProofTreeModel(_TreeModel):
+    """A finished proof: every attacker move and every defence, with pn/dn and role.
+
+    Children are in the proof's order (main line first).  The main line is
+    bold and tinted; futile interpositions are grey.  Columns: move, pn, dn,
+    role, plies to mate after the move.
+    """
+
+    HEADERS = ("Move", "pn", "dn", "Role", "Plies")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._proof: Proof | None = None
+
+    def proof(self) -> Proof | None:
+        """The proof shown (None when empty)."""
+        return self._proof
+
+    def set_proof(self, proof: Proof | None) -> None:
+        """Show ``proof`` (None empties the model)."""
+        self.beginResetModel()
+        self._proof = proof
+        self._root = _Node(None, None)
+        if proof is not None:
+            self._start = Position.from_sfen(proof.sfen)
+            self._build(self._root, proof.root)
+        self.endResetModel()
+
+    def _build(self, node: _Node, pnode: ProofNode) -> None:
+        node.role = pnode.role
+        node.pn, node.dn = pnode.pn, pnode.dn
+        node.length = pnode.length
+        node.comment = pnode.comment
+        node.on_path = pnode.role is Role.MAIN
+        for pchild in pnode.children:
+            assert pchild.move is not None
+            if pchild.move in node.by_move:   # a repeated move: keep the first
+                continue
+            self._build(node.add(pchild.move), pchild)
+
+    def main_line_index(self, ply: int) -> QModelIndex:
+        """The index of the main line's ``ply``-th move (1-based; invalid if out of range)."""
+        if self._proof is None or not 1 <= ply <= len(self._proof.main_line):
+            return QModelIndex()
+        return self.index_of_path(self._proof.main_line[:ply])
+
+    def _extra_display(self, node: _Node, col: int) -> Any:
+        if col == COL_ROLE:
+            return tr(_ROLE_TEXT[node.role]) if node.role is not None else ""
+        if col == COL_LENGTH:
+            return "" if node.length is None else str(node.length)
+        return None
+
+    def _extra_data(self, node: _Node, col: int, role: int) -> Any:
+        if role == ROLE_ROLE:
+            return node.role
+        if role == Qt.ItemDataRole.ToolTipRole and node.comment:
+            return node.comment
+        if node.role is Role.MAIN:
+            if role == Qt.ItemDataRole.BackgroundRole:
+                return _MAIN_BRUSH
+            if role == Qt.ItemDataRole.FontRole:
+                font = QFont()
+                font.setBold(True)
+                return font
+        if node.role is Role.FUTILE and role == Qt.ItemDataRole.ForegroundRole:
+            return _FUTILE_BRUSH
+        return None
