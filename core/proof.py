@@ -49,12 +49,16 @@ class FutileInterposition:
     ``path`` is the USI line from the start position to the position where
     the interposition was possible; ``reason`` reads like
     ``"futile: captured and returned, still mate in 1"`` or
-    ``"omitted: distance rule"``.
+    ``"omitted: distance rule"``.  Futility of a drop depends only on its
+    square (Kakinoki's test returns the piece), so one entry stands for every
+    drop on that square: ``move`` is the first of them and ``moves`` lists
+    them all.
     """
 
     path: tuple[str, ...]
     move: str
     reason: str
+    moves: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

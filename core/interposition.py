@@ -1,0 +1,306 @@
+"""Futile interpositions (無駄合): which defences do not count under tsume rules.
+
+An interposition (合駒) blocks a ranged check: a drop, or a defender piece
+moved onto a square between the checker and the king.  Under tsume rules a
+*futile* interposition is still mated but does not count in the length and is
+not part of the main line.
+
+The test is Kakinoki's rule (seed
+iterative-deepening-mate-futile-interposition-hand-dominance, 「柿木のアルゴリズム」):
+capture the interposed piece with the checker and give the piece straight back
+to the defender's hand; if that position is still mate, the interposition
+gained nothing.  For a drop on ``s`` the position tested is simply the
+position before the drop with the checker moved to ``s`` and both hands
+unchanged.  That position does not depend on which piece was dropped, so
+futility is a property of the *square*: every drop on a futile square is
+futile.  If the checker may promote on ``s``, either choice that mates will do.
+
+Moving interpositions (移動合) are treated as composers do: they always count
+as real defences and are never futile, because the board changes beyond the
+interposed piece (its origin square is vacated, which can open lines or free
+the king) and "returning" a piece that came from the board has no meaning.
+
+Distant drops may be omitted (seed interposition-omission-theorem, the
+「打ち中合い省略定理」 and 「再帰中合い不要の原理」): drop interpositions are
+examined from the king outwards; once every closer drop square on the line
+is futile, a drop on a square that no defender piece controls (pinned pieces
+excluded) and that lies far enough from the king (4 or more on a diagonal or
+along the board's edge, 5 or more otherwise) is omitted as futile without a
+search.  Recursive interpositions need no special code here: under
+Kakinoki's rule the position after "drop far, capture, drop near, capture"
+with the pieces returned *is* the position after "drop near, capture", so a
+transposition table answers it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+import cshogi
+
+from .types import Square, square_file, square_rank
+
+OMITTED_REASON = "omitted: distance rule"
+
+
+def futile_reason(length: int | None) -> str:
+    """Reason text of an interposition found futile by Kakinoki's rule.
+
+    ``length`` counts the plies from the capture to mate (the capture
+    included); None when it was not measured.
+    """
+    if length is None:
+        return "futile: captured and returned, still mate"
+    return f"futile: captured and returned, still mate in {length}"
+
+
+# ---- geometry ----------------------------------------------------------
+
+def _step(a: Square, b: Square) -> tuple[int, int] | None:
+    """Unit (file, rank) step from ``a`` towards ``b`` if they share a line, else None."""
+    df = square_file(b) - square_file(a)
+    dr = square_rank(b) - square_rank(a)
+    if (df == 0 and dr == 0) or not (df == 0 or dr == 0 or abs(df) == abs(dr)):
+        return None
+    return ((df > 0) - (df < 0), (dr > 0) - (dr < 0))
+
+
+def _sq(file: int, rank: int) -> Square:
+    return (file - 1) * 9 + (rank - 1)
+
+
+def checker_behind(pieces: list[int], king: Square, target: Square) -> Square | None:
+    """The first occupied square beyond ``target`` on the line from ``king`` through it.
+
+    ``pieces`` is cshogi's 81-square piece list.  For a drop that answers a
+    check on ``target``, this is the ranged checker it blocks.
+    """
+    step = _step(king, target)
+    if step is None:
+        return None
+    f, r = square_file(target) + step[0], square_rank(target) + step[1]
+    while 1 <= f <= 9 and 1 <= r <= 9:
+        sq = _sq(f, r)
+        if pieces[sq]:
+            return sq
+        f, r = f + step[0], r + step[1]
+    return None
+
+
+def distance(king: Square, sq: Square) -> int:
+    """Steps from the king to ``sq`` along their common line (1 = next to the king)."""
+    return max(abs(square_file(sq) - square_file(king)), abs(square_rank(sq) - square_rank(king)))
+
+
+def distance_threshold(king: Square, checker: Square) -> int:
+    """Smallest distance at which a drop may be omitted on the king–checker line.
+
+    Hoki's measurement quoted in seed interposition-omission-theorem: 4 on a
+    diagonal, 4 on a file or rank along the board's edge, 5 otherwise.
+    """
+    step = _step(king, checker)
+    if step is None:
+        return 99
+    if step[0] and step[1]:
+        return 4
+    if step[0] == 0:  # along a file
+        return 4 if square_file(king) in (1, 9) else 5
+    return 4 if square_rank(king) in (1, 9) else 5
+
+
+# ---- Kakinoki's test ----------------------------------------------------
+
+_HAND_LETTERS = "PLNSGBR"
+
+
+def _hand_text(hands: "tuple[list[int], list[int]]") -> str:
+    out = ""
+    for color in (0, 1):
+        for i in (6, 5, 4, 3, 2, 1, 0):  # R B G S N L P, as SFEN writes them
+            n = hands[color][i]
+            if n:
+                letter = _HAND_LETTERS[i] if color == 0 else _HAND_LETTERS[i].lower()
+                out += (str(n) if n > 1 else "") + letter
+    return out or "-"
+
+
+def capture_and_return(board: cshogi.Board, drop: int) -> list[cshogi.Board]:
+    """Kakinoki's test positions for the drop interposition ``drop`` on ``board``.
+
+    ``board`` is the defender to move, in check; ``drop`` is one of its legal
+    drops.  Each returned board is the position after the checker captures on
+    the drop square (one board per legal promotion choice) with the captured
+    piece handed straight back: both hands as they were before the drop, the
+    defender to move.  Empty when the checker cannot legally capture.
+    """
+    to = cshogi.move_to(drop)
+    king = board.king_square(board.turn)
+    checker = checker_behind(board.pieces, king, to)
+    if checker is None:
+        return []
+    hands = board.pieces_in_hand
+    saved = ([*hands[0]], [*hands[1]])
+    out: list[cshogi.Board] = []
+    board.push(drop)
+    try:
+        for m in board.legal_moves:
+            if cshogi.move_is_drop(m) or cshogi.move_from(m) != checker or cshogi.move_to(m) != to:
+                continue
+            board.push(m)
+            parts = board.sfen().split()
+            board.pop()
+            parts[2] = _hand_text(saved)
+            out.append(cshogi.Board(" ".join(parts)))
+    finally:
+        board.pop()
+    return out
+
+
+# ---- the drop squares of one AND node -----------------------------------
+
+@dataclass(slots=True)
+class DropSquare:
+    """Every drop interposition on one square of the line between checker and king.
+
+    ``moves`` are cshogi move integers, in hand order (pawn first);
+    ``omittable`` tells that the distance rule's geometry holds (far enough
+    from the king, and no defender piece but the king controls the square);
+    whether it may really be omitted also needs every closer drop square on
+    the same line to be futile (:func:`may_omit`).
+    """
+
+    square: Square
+    moves: list[int]
+    checker: Square | None
+    distance: int
+    omittable: bool
+    _tests: "list[cshogi.Board] | None" = None
+
+    def tests(self, board: cshogi.Board) -> list[cshogi.Board]:
+        """Kakinoki's test positions (see :func:`capture_and_return`), computed once."""
+        if self._tests is None:
+            self._tests = capture_and_return(board, self.moves[0])
+        return self._tests
+
+
+def drop_squares(board: cshogi.Board, moves: "Iterable[int] | None" = None) -> list[DropSquare]:
+    """The drop interpositions of ``board`` (defender to move, in check), by square, nearest first."""
+    legal = list(board.legal_moves) if moves is None else list(moves)
+    by_sq: dict[Square, list[int]] = {}
+    for m in legal:
+        if cshogi.move_is_drop(m):
+            by_sq.setdefault(cshogi.move_to(m), []).append(m)
+    if not by_sq:
+        return []
+    king = board.king_square(board.turn)
+    pieces = board.pieces
+    out = []
+    for sq, ms in by_sq.items():
+        ms.sort(key=cshogi.move_drop_hand_piece)
+        checker = checker_behind(pieces, king, sq)
+        d = distance(king, sq)
+        omittable = (checker is not None and d >= distance_threshold(king, checker)
+                     and not _defender_controls(legal, king, sq))
+        out.append(DropSquare(sq, ms, checker, d, omittable))
+    out.sort(key=lambda x: x.distance)
+    return out
+
+
+def may_omit(squares: list[DropSquare], index: int, futile: "Callable[[int], bool]") -> bool:
+    """Whether the distance rule omits ``squares[index]``.
+
+    ``futile(i)`` tells whether the closer square ``squares[i]`` was found
+    futile; it is only asked for squares on the same line, nearest first.
+    """
+    ds = squares[index]
+    if not ds.omittable:
+        return False
+    return all(futile(i) for i in range(index)
+               if squares[i].checker == ds.checker and squares[i].distance < ds.distance)
+
+
+# ---- classification of one AND node -------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class FutileSquare:
+    """Drop interpositions on one square judged futile (or omitted).
+
+    ``moves`` are the cshogi move integers of every drop on ``square``;
+    ``omitted`` is True when the distance rule skipped the test; ``tests``
+    are Kakinoki's test positions.
+    """
+
+    square: Square
+    moves: tuple[int, ...]
+    omitted: bool
+    tests: tuple[cshogi.Board, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Defences:
+    """The defences of an AND node under tsume rules.
+
+    ``real`` are the moves that count (king moves, captures, moving
+    interpositions, non-futile drops); ``futile`` the futile drop squares,
+    nearest the king first; ``undecided`` counts drop squares whose test
+    could not be decided (they are kept in ``real``).
+    """
+
+    real: tuple[int, ...]
+    futile: tuple[FutileSquare, ...]
+    undecided: int = 0
+
+
+MateTest = Callable[[cshogi.Board], "bool | None"]
+
+
+def _defender_controls(moves: Iterable[int], king: Square, sq: Square) -> bool:
+    """True when a legal non-king board move of the defender reaches ``sq``.
+
+    In check, such a move is a moving interposition; pinned pieces cannot
+    make it, so their control does not count (as in the seed's rule).
+    """
+    for m in moves:
+        if not cshogi.move_is_drop(m) and cshogi.move_to(m) == sq and cshogi.move_from(m) != king:
+            return True
+    return False
+
+
+def classify_defences(board: cshogi.Board, is_mate: MateTest, *,
+                      distance_rule: bool = True) -> Defences:
+    """Split the legal defences of ``board`` (defender to move, in check) by tsume rules.
+
+    ``is_mate`` decides whether a Kakinoki test position (defender to move)
+    is mate: True, False, or None when it cannot tell (the drop is then kept
+    as a real defence and counted in ``undecided``).
+    """
+    moves = list(board.legal_moves)
+    real = [m for m in moves if not cshogi.move_is_drop(m)]
+    squares = drop_squares(board, moves)
+    verdicts: list[bool | None] = []
+    futile: list[FutileSquare] = []
+    undecided = 0
+    for i, ds in enumerate(squares):
+        if distance_rule and may_omit(squares, i, lambda j: verdicts[j] is True):
+            verdicts.append(True)
+            futile.append(FutileSquare(ds.square, tuple(ds.moves), True))
+            continue
+        tests = ds.tests(board)
+        vs = [is_mate(t) for t in tests]
+        verdict = True if any(v is True for v in vs) else (None if any(v is None for v in vs) else False)
+        verdicts.append(verdict)
+        if verdict is True:
+            futile.append(FutileSquare(ds.square, tuple(ds.moves), False, tuple(tests)))
+            continue
+        if verdict is None:
+            undecided += 1
+        real.extend(ds.moves)
+    return Defences(tuple(real), tuple(futile), undecided)
+
+
+__all__ = [
+    "OMITTED_REASON", "futile_reason", "checker_behind", "distance", "distance_threshold",
+    "capture_and_return", "DropSquare", "drop_squares", "may_omit", "FutileSquare", "Defences",
+    "MateTest", "classify_defences",
+]
