@@ -60,3 +60,9 @@ def register_fonts() -> str:
 def piece_svg(name: str) -> bytes:
     """SVG source of the piece image ``resources/pieces/<name>.svg`` (e.g. ``"FU"``)."""
     return read_bytes("pieces", f"{name}.svg")
+
+
+def sample_problems() -> list[Traversable]:
+    """The bundled sample problems (``resources/samples/*.kifu``), sorted by name."""
+    folder = resource_path("samples")
+    return sorted((f for f in folder.iterdir() if f.name.endswith(".kifu")), key=lambda f: f.name)

@@ -1,4 +1,4 @@
-"""Generate the piece images in resources/pieces/ as self-contained SVG.
+"""Generate the piece images in resources/pieces/ (and the app icon) as self-contained SVG.
 
 Each piece is a traditional pentagon (駒) in light boxwood with its kanji
 engraved in black, or in red for promoted pieces.  The kanji are converted to
@@ -124,6 +124,27 @@ def piece_svg(font: TTFont, kanji: str, size: float, promoted: bool) -> str:
     )
 
 
+def icon_svg(font: TTFont) -> str:
+    """The application icon: a king-sized piece engraved with 詰 on a board square."""
+    pts = pentagon(0.96)
+    poly = " ".join(f"{x:.2f},{y:.2f}" for x, y in pts)
+    glyph = 56.0
+    path = glyph_path(font, "詰", (VIEW - glyph) / 2, pts[0][1] + (pts[2][1] - pts[0][1]) * 0.58 - glyph / 2,
+                      glyph)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {VIEW:g} {VIEW:g}" '
+        'width="256" height="256">\n'
+        '<defs><linearGradient id="wood" x1="0" y1="0" x2="1" y2="1">'
+        '<stop offset="0" stop-color="#fbe6b4"/><stop offset="1" stop-color="#dfb46a"/>'
+        '</linearGradient></defs>\n'
+        '<rect x="2" y="2" width="96" height="96" rx="14" fill="#d9a656" stroke="#8a5a2b" stroke-width="2"/>\n'
+        f'<polygon points="{poly}" fill="url(#wood)" stroke="#6b4a1e" stroke-width="2" '
+        'stroke-linejoin="round"/>\n'
+        f'<path d="{path}" fill="{RED}"/>\n'
+        "</svg>\n"
+    )
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` completely or not at all."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
@@ -145,7 +166,10 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for name, (kanji, size, promoted) in PIECES.items():
         write_atomic(OUT / f"{name}.svg", piece_svg(font, kanji, size, promoted))
-    print(f"wrote {len(PIECES)} pieces to {OUT}")
+    icons = ROOT / "resources" / "icons"
+    icons.mkdir(parents=True, exist_ok=True)
+    write_atomic(icons / "tsume-studio.svg", icon_svg(font))
+    print(f"wrote {len(PIECES)} pieces to {OUT} and the icon to {icons}")
 
 
 if __name__ == "__main__":

@@ -249,3 +249,17 @@ def test_edit_actions_list(editor: EditorController) -> None:
         assert editor.action("tsume").text() == "詰将棋の初期配置"
     finally:
         i18n.set_language("en")
+
+
+def test_sample_problems_open_and_are_valid(editor: EditorController, tmp_path: Path) -> None:
+    from tsume_studio.gui.resources import sample_problems
+
+    samples = sample_problems()
+    assert len(samples) >= 5
+    for sample in samples:
+        path = tmp_path / sample.name
+        path.write_bytes(sample.read_bytes())
+        editor.open_file(str(path))
+        assert editor.problems() == [], sample.name
+        record = editor.record()
+        assert record is not None and record.header["作品名"].startswith("サンプル")
