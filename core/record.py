@@ -105,7 +105,10 @@ def _convert(pnode: "ProofNode", pos: Position, rnode: RecordNode,
         pos.push(move)
         if child.children:
             _convert(child, pos, node, futile_keys, path + (child.move,), start)
-        elif _is_mate(pos):
+        # Mate, or every defence left is a futile interposition (tsume rules).
+        only_futile = all(Role(c.role) == Role.FUTILE for c in child.children) and (
+            bool(child.children) or any(p == path + (child.move,) for p, _ in futile_keys))
+        if not node.children and (only_futile or _is_mate(pos)):
             node.children.append(RecordNode(special="詰み"))
         pos.pop()
 
