@@ -47,7 +47,8 @@ def format_problem(problem: Problem) -> str:
 
 def _validate(args: argparse.Namespace) -> int:
     pos = _position(args.sfen)
-    print(pos.bod(), end="" if pos.bod().endswith("\n") else "\n")
+    diagram = pos.bod()
+    print(diagram, end="" if diagram.endswith("\n") else "\n")
     problems = pos.problems()
     if not problems:
         print("valid")
