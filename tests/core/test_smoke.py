@@ -30,3 +30,21 @@ def test_interposition_classified() -> None:
     assert japanese_line(Position.from_sfen("8k/6G2/R7P/9/9/9/9/9/9 b r2b3g4s4n4l17p 1"),
                          [Move.from_usi("9c9a+"), Move.from_usi("P*2a"), Move.from_usi("9a2a")]) == \
         ["▲９一飛成", "△２一歩打", "▲同　龍"]
+
+
+def test_readme_python_examples() -> None:
+    """The Python session in the README's "Headless use" runs as written."""
+    import doctest
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
+    assert blocks, "README has no Python example"
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for i, block in enumerate(blocks):
+        test = parser.get_doctest(block, {}, f"README block {i}", "README.md", 0)
+        runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.attempted > 0 and result.failed == 0
