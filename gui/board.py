@@ -294,7 +294,10 @@ _HEIGHT = _MARGIN + _FILE_LABELS + 2 * _FRAME + 9 * _SQ_H + _MARGIN
 class _Layout:
     """Rectangles of every part of the view for a given size, flip and mode."""
 
-    def __init__(self, rect: QRectF, flipped: bool, with_box: bool) -> None:
+    def __init__(self, rect: QRectF, flipped: bool, with_box: bool,
+                 orders: dict[Color, tuple[PieceType, ...]] | None = None) -> None:
+        # Hand kinds shown on each stand, top to bottom (all of them by default).
+        self.orders = orders or {BLACK: STAND_ORDER, WHITE: STAND_ORDER}
         height = _HEIGHT + (_BOX_GAP + _BOX_H if with_box else 0.0)
         u = min(rect.width() / _WIDTH, rect.height() / height)
         self.unit = u
@@ -340,7 +343,9 @@ class _Layout:
 
     def slot_rect(self, color: Color, pt: PieceType) -> QRectF:
         s = self.stands[color]
-        i = STAND_ORDER.index(pt)
+        if pt not in self.orders[color]:
+            return QRectF()
+        i = self.orders[color].index(pt)
         u = self.unit
         return QRectF(s.left(), s.top() + (_HEADER + i * _SLOT_H) * u, s.width(), _SLOT_H * u)
 
@@ -360,7 +365,7 @@ class _Layout:
             if stand.contains(p):
                 if self.header_rect(color).contains(p):
                     return Spot("turn", color=color)
-                for pt in STAND_ORDER:
+                for pt in self.orders[color]:
                     if self.slot_rect(color, pt).contains(p):
                         return Spot.hand(color, pt)
                 return Spot.hand(color)
@@ -500,7 +505,7 @@ class BoardView(QWidget):
         return self._layout().square_rect(sq)
 
     def hand_rect(self, color: Color, pt: PieceType) -> QRectF:
-        """The rectangle of a hand slot in widget coordinates."""
+        """The rectangle of a hand slot in widget coordinates (empty if it is not shown)."""
         return self._layout().slot_rect(color, pt)
 
     def turn_rect(self, color: Color) -> QRectF:
@@ -754,8 +759,13 @@ class BoardView(QWidget):
         self.update()
 
     def _layout(self, rect: QRectF | None = None, diagram: bool = False) -> _Layout:
-        return _Layout(QRectF(self.rect()) if rect is None else rect, self._flipped,
-                       self._editable and not diagram)
+        editing = self._editable and not diagram
+        orders = None
+        if not editing:
+            # Outside edit mode each stand lists only the kinds in hand, packed from the top.
+            orders = {c: tuple(pt for pt in STAND_ORDER if self._position.hand(c)[HAND_INDEX[pt]])
+                      for c in (BLACK, WHITE)}
+        return _Layout(QRectF(self.rect()) if rect is None else rect, self._flipped, editing, orders)
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt API
         painter = QPainter(self)
@@ -826,8 +836,9 @@ class BoardView(QWidget):
         dragging = self._drag_pos is not None and self._press_spot is not None and not diagram
         drag_src = self._press_spot if dragging else None
 
-        self._paint_board(painter, layout)
+        self._paint_wood(painter, layout)
         self._paint_square_marks(painter, layout, diagram)
+        self._paint_grid(painter, layout)
         # Pieces on the board.
         for sq, pc in self._position.pieces():
             if drag_src is not None and drag_src.kind == "board" and drag_src.square == sq:
@@ -848,7 +859,7 @@ class BoardView(QWidget):
                 cell.moveCenter(self._drag_pos)
                 self._draw_piece(painter, pc, cell, cached)
 
-    def _paint_board(self, painter: QPainter, layout: _Layout) -> None:
+    def _paint_wood(self, painter: QPainter, layout: _Layout) -> None:
         u = layout.unit
         frame = layout.frame
         # Shadow, then the wood.
@@ -861,7 +872,10 @@ class BoardView(QWidget):
         painter.setBrush(gradient)
         painter.setPen(QPen(QColor("#8a5a2b"), max(1.0, 0.04 * u)))
         painter.drawRoundedRect(frame, 0.08 * u, 0.08 * u)
-        # Grid.
+
+    def _paint_grid(self, painter: QPainter, layout: _Layout) -> None:
+        u = layout.unit
+        frame = layout.frame
         grid = layout.grid
         pen = QPen(_INK, max(1.0, 0.025 * u))
         pen.setCapStyle(Qt.PenCapStyle.FlatCap)
@@ -937,7 +951,7 @@ class BoardView(QWidget):
         painter.drawText(header, Qt.AlignmentFlag.AlignCenter,
                          f"{mark}{tr('Black') if color == BLACK else tr('White')}")
         hand = self._position.hand(color)
-        for pt in STAND_ORDER:
+        for pt in layout.orders[color]:
             n = hand[HAND_INDEX[pt]]
             slot = layout.slot_rect(color, pt)
             if drag_src is not None and drag_src == Spot.hand(color, pt):
@@ -987,6 +1001,14 @@ class BoardView(QWidget):
 
     def _paint_edit_marks(self, painter: QPainter, layout: _Layout) -> None:
         u = layout.unit
+        if self._drag_pos is not None:
+            # Where the dragged piece would land.
+            target = layout.spot_at(self._drag_pos)
+            rect = self._spot_rect(layout, target) if target is not None else None
+            if rect is not None:
+                painter.setPen(QPen(_SELECTED.darker(150), max(2.0, 0.05 * u)))
+                painter.setBrush(_SELECTED)
+                painter.drawRect(rect)
         if self._selected is not None:
             rect = self._spot_rect(layout, self._selected)
             if rect is not None:

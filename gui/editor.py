@@ -228,6 +228,18 @@ class EditorController(QObject):
             return self._record
         return None
 
+    def attach_problem_bar(self, bar: "ProblemBar") -> None:
+        """Keep ``bar`` showing this position's problems; clicking a square puts the cursor there."""
+        self.problemsChanged.connect(bar.set_problems)
+        bar.set_problems(self.problems())
+        bar.squareActivated.connect(self._on_problem_square)
+
+    def _on_problem_square(self, sq: int) -> None:
+        from .board import Spot
+
+        self._view.set_cursor_spot(Spot.board(sq))
+        self._view.setFocus()
+
     def _show(self, position: Position) -> None:
         """Make ``position`` current: view, problem squares, signals (used by the undo stack)."""
         self._position = position.copy()

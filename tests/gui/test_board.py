@@ -285,3 +285,14 @@ def test_language_switch(qtbot, view: BoardView) -> None:
 
 def test_spot_at_outside_everything(view: BoardView) -> None:
     assert view.spot_at(QPointF(1, 1)) is None
+
+
+def test_read_only_stands_list_only_pieces_in_hand(view: BoardView) -> None:
+    view.set_position(Position.from_sfen("4k4/9/9/9/9/9/9/9/9 b GP 1"))
+    edit_gold = view.hand_rect(BLACK, GOLD)
+    view.set_editable(False)
+    # Packed from the top: the gold moves up into the first slot, absent kinds have no slot.
+    assert view.hand_rect(BLACK, GOLD).top() < edit_gold.top()
+    assert view.hand_rect(BLACK, PAWN).top() > view.hand_rect(BLACK, GOLD).top()
+    assert view.hand_rect(BLACK, ROOK).isEmpty() and view.hand_rect(WHITE, PAWN).isEmpty()
+    assert view.spot_at(view.hand_rect(BLACK, GOLD).center()) == Spot.hand(BLACK, GOLD)

@@ -213,7 +213,9 @@ def test_open_and_save_errors(editor: EditorController, tmp_path: Path) -> None:
 def test_problem_bar_names_problems_and_squares(qtbot, editor: EditorController) -> None:
     bar = ProblemBar()
     qtbot.addWidget(bar)
-    editor.problemsChanged.connect(bar.set_problems)
+    editor.attach_problem_bar(bar)
+    # An empty board with Black to move: White, the defender, has no king.
+    assert "the defender, White (gote), has no king" in bar.text()
     editor.preset_tsume()
     assert "Position OK" in bar.text()
     # 二歩 on file 5 and a pawn on the last rank.
@@ -225,6 +227,7 @@ def test_problem_bar_names_problems_and_squares(qtbot, editor: EditorController)
     with qtbot.waitSignal(bar.squareActivated) as blocker:
         bar._label.linkActivated.emit(f"sq:{square(5, 5)}")
     assert blocker.args == [square(5, 5)]
+    assert editor.view().cursor_spot().square == square(5, 5)
     try:
         i18n.set_language("ja")
         assert "行き所のない駒" in bar.text()
