@@ -23,7 +23,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import Iterable
 
-from PySide6.QtCore import QByteArray, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QByteArray, QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor, QFont, QImage, QKeyEvent, QLinearGradient, QMouseEvent, QPainter, QPaintEvent,
     QPen, QPixmap,
@@ -60,6 +60,11 @@ BOX_ORDER: tuple[PieceType, ...] = (KING,) + STAND_ORDER
 _LETTER_KEYS = {Qt.Key.Key_P: PAWN, Qt.Key.Key_L: LANCE, Qt.Key.Key_N: KNIGHT,
                 Qt.Key.Key_S: SILVER, Qt.Key.Key_G: GOLD, Qt.Key.Key_B: BISHOP,
                 Qt.Key.Key_R: ROOK, Qt.Key.Key_K: KING}
+
+_ARROWS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0),
+           Qt.Key.Key_Up: (0, -1), Qt.Key.Key_Down: (0, 1)}
+_EDIT_KEYS = {Qt.Key.Key_Plus, Qt.Key.Key_Equal, Qt.Key.Key_Minus, Qt.Key.Key_Underscore,
+              Qt.Key.Key_Space, Qt.Key.Key_Delete, Qt.Key.Key_Backspace}
 
 KEYBOARD_HELP = (
     "Editing with the keyboard:\n"
@@ -674,6 +679,25 @@ class BoardView(QWidget):
 
     # ---- keyboard ---------------------------------------------------------
 
+    def event(self, event: QEvent) -> bool:
+        # In edit mode the board's own keys win over window shortcuts that use
+        # the same keys (arrows, Home/End, Esc for other purposes).
+        if (event.type() == QEvent.Type.ShortcutOverride and self._editable
+                and isinstance(event, QKeyEvent) and self._wants_key(event)):
+            event.accept()
+            return True
+        return super().event(event)
+
+    def _wants_key(self, event: QKeyEvent) -> bool:
+        """True when :meth:`_handle_key` would use this key."""
+        if event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+                                | Qt.KeyboardModifier.MetaModifier):
+            return False
+        key = event.key()
+        if key == Qt.Key.Key_Escape:
+            return self._selected is not None
+        return key in _ARROWS or key in _LETTER_KEYS or key in _EDIT_KEYS
+
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
         if not self._editable or not self._handle_key(event):
             super().keyPressEvent(event)
@@ -684,10 +708,8 @@ class BoardView(QWidget):
         if event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
                                 | Qt.KeyboardModifier.MetaModifier):
             return False
-        arrows = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0),
-                  Qt.Key.Key_Up: (0, -1), Qt.Key.Key_Down: (0, 1)}
-        if key in arrows:
-            self._move_cursor(*arrows[key])
+        if key in _ARROWS:
+            self._move_cursor(*_ARROWS[key])
             return True
         if key == Qt.Key.Key_Escape and self._selected is not None:
             self._selected = None

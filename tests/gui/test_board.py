@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics, QImage, QTransform, qGray
+from PySide6.QtGui import QAction, QKeySequence, QFont, QFontDatabase, QFontMetrics, QImage, QTransform, qGray
 
 from tsume_studio.core.moves import Move
 from tsume_studio.core.position import Position
@@ -296,3 +296,23 @@ def test_read_only_stands_list_only_pieces_in_hand(view: BoardView) -> None:
     assert view.hand_rect(BLACK, PAWN).top() > view.hand_rect(BLACK, GOLD).top()
     assert view.hand_rect(BLACK, ROOK).isEmpty() and view.hand_rect(WHITE, PAWN).isEmpty()
     assert view.spot_at(view.hand_rect(BLACK, GOLD).center()) == Spot.hand(BLACK, GOLD)
+
+
+def test_board_keys_win_over_window_shortcuts_only_in_edit_mode(qtbot, view: BoardView) -> None:
+    fired: list[str] = []
+    for key in ("Left", "Delete"):
+        act = QAction(key, view)
+        act.setShortcut(QKeySequence(key))
+        act.triggered.connect(lambda _checked=False, k=key: fired.append(k))
+        view.addAction(act)
+    view.set_position(Position.from_sfen("9/9/9/9/3G5/9/9/9/9 b - 1"))
+    view.setFocus()
+    view.set_cursor_spot(Spot.board(square(5, 5)))
+    qtbot.keyClick(view, Qt.Key.Key_Left)
+    qtbot.keyClick(view, Qt.Key.Key_Delete)
+    assert fired == []
+    assert view.cursor_spot() == Spot.board(square(6, 5))
+    assert view.position().sfen() == "9/9/9/9/9/9/9/9/9 b - 1"
+    view.set_editable(False)
+    qtbot.keyClick(view, Qt.Key.Key_Left)
+    assert fired == ["Left"]
