@@ -52,6 +52,8 @@ class Move:
         Raises:
             InvalidMoveError: the text is not a USI move.
         """
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a USI move is text, not {type(text).__name__}: {text!r}")
         try:
             if len(text) == 4 and text[1] == "*":
                 pt = LETTER_TYPES.get(text[0])
@@ -83,7 +85,7 @@ class Move:
 
     def to_cshogi(self, board: cshogi.Board) -> int:
         """The cshogi move integer of this move on ``board`` (0 if it cannot be encoded)."""
-        return board.move_from_usi(self.usi())
+        return int(board.move_from_usi(self.usi()))
 
     def __str__(self) -> str:
         return self.usi()

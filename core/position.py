@@ -15,16 +15,19 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import cshogi
 
 from .types import (
-    BLACK, EMPTY_HAND, GOLD, HAND_INDEX, HAND_MAX, HAND_TYPES, KING, KNIGHT, LANCE,
-    LETTER_TYPES, PAWN, PIECE_LETTERS, PROMOTE, UNPROMOTE, WHITE, Color, Hand, Piece,
+    BISHOP, BLACK, EMPTY_HAND, GOLD, HAND_INDEX, HAND_MAX, HAND_TYPES, KING, KNIGHT, LANCE,
+    LETTER_TYPES, PAWN, PIECE_LETTERS, PROMOTE, ROOK, SILVER, UNPROMOTE, WHITE, Color, Hand, Piece,
     Square, make_piece, opponent, piece_color, piece_type, relative_rank, square,
     square_japanese,
 )
+
+if TYPE_CHECKING:
+    from .moves import Move
 
 STARTING_SFEN = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 
@@ -72,8 +75,8 @@ class Problem:
     message: str
 
 
-_KIND_NAMES = {PAWN: "pawns", LANCE: "lances", KNIGHT: "knights", 4: "silvers", GOLD: "golds",
-               5: "bishops", 6: "rooks"}
+_KIND_NAMES = {PAWN: "pawns", LANCE: "lances", KNIGHT: "knights", SILVER: "silvers", GOLD: "golds",
+               BISHOP: "bishops", ROOK: "rooks"}
 
 
 class Position:
@@ -244,7 +247,7 @@ class Position:
             rows.append(row)
         hand = ""
         for color in (BLACK, WHITE):
-            for pt in (6, 5, GOLD, 4, KNIGHT, LANCE, PAWN):
+            for pt in (ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE, PAWN):
                 n = self._hands[color][HAND_INDEX[pt]]
                 if n:
                     letter = PIECE_LETTERS[pt] if color == BLACK else PIECE_LETTERS[pt].lower()
@@ -454,7 +457,7 @@ class Position:
         if problems:
             raise IllegalPositionError(problems)
 
-    def push(self, move: "int | object") -> None:
+    def push(self, move: "Move | int") -> None:
         """Play ``move`` (a :class:`~.moves.Move` or a cshogi move int).
 
         The move is assumed legal; an ``assert`` checks it (promotion flag
@@ -466,7 +469,7 @@ class Position:
         from .moves import Move  # local: moves imports position
 
         b = self.board()
-        m = move.to_cshogi(b) if isinstance(move, Move) else int(move)  # type: ignore[arg-type]
+        m = move.to_cshogi(b) if isinstance(move, Move) else int(move)
         assert m in b.legal_moves, f"illegal move {cshogi.move_to_usi(m) if m else move!r} in {self.sfen()}"
         self._stack.append((list(self._squares), [list(self._hands[0]), list(self._hands[1])],
                             self._turn, self.move_number))

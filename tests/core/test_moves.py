@@ -254,3 +254,8 @@ def test_japanese_needs_the_moving_piece() -> None:
         japanese(Position.from_sfen(START), Move.from_usi("5e5d"))
     with pytest.raises(IllegalMoveError, match=r"^no piece of the side to move on 3c for '3c3d'$"):
         japanese(Position.from_sfen(START), Move.from_usi("3c3d"))
+
+
+def test_usi_must_be_text() -> None:
+    with pytest.raises(InvalidMoveError, match=r"^a USI move is text, not int: 7776$"):
+        Move.from_usi(7776)  # type: ignore[arg-type]
