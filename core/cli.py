@@ -12,7 +12,7 @@ import sys
 from typing import Sequence
 
 # Subcommand modules, in the order `tsume --help` lists them.
-_COMMANDS = ("cli_position", "cli_solve", "cli_records", "cli_usi")
+_COMMANDS = ("cli_position", "cli_solve", "cli_records", "cli_usi", "cli_helpmate")
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 

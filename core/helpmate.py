@@ -91,6 +91,8 @@ class HelpmateOptions:
             (None: no bound).
         max_solutions: with ``all_solutions``, how many shortest solutions
             are listed at most.
+        table_entries: the table's size in positions, as in the paper's
+            Table 1; None derives it from ``Limits.memory_mb``.
     """
 
     table: bool = True
@@ -101,6 +103,7 @@ class HelpmateOptions:
     delta: int = 2
     max_plies: int | None = None
     max_solutions: int = 100
+    table_entries: int | None = None
 
     def __post_init__(self) -> None:
         if self.delta not in (1, 2):
@@ -111,6 +114,8 @@ class HelpmateOptions:
             raise ValueError("protect_gc needs decided=True: it unprotects what lies below decided positions")
         if self.max_plies is not None and self.max_plies < 1:
             raise ValueError(f"max_plies must be at least 1, not {self.max_plies!r}")
+        if self.table_entries is not None and self.table_entries < 1:
+            raise ValueError(f"table_entries must be at least 1, not {self.table_entries!r}")
         if self.max_solutions < 1:
             raise ValueError(f"max_solutions must be at least 1, not {self.max_solutions!r}")
 
@@ -160,7 +165,10 @@ class _Search:
         self.opt = options
         self.limits = limits
         self.cancel = cancel
-        self.capacity = max(1024, limits.memory_mb * 2**20 // BYTES_PER_ENTRY)
+        if options.table_entries is not None:
+            self.capacity = options.table_entries
+        else:
+            self.capacity = max(1024, limits.memory_mb * 2**20 // BYTES_PER_ENTRY)
         self.table: dict[int, int] = {}
         self.unprot_fifo: deque[int] = deque()   # candidates for overwriting, oldest first
         self.unprot_count = 0
@@ -170,6 +178,7 @@ class _Search:
         self.registered = 0                      # positions stored, overwritten ones counted again
         self.evicted = 0
         self.unstored = 0                        # positions not stored because the table was full
+        self.generated = 0                       # move generations (the single-move cache saves some)
         self.max_protected = 0
         self.limit = 0
         self.start = time.monotonic()
@@ -199,7 +208,8 @@ class _Search:
         stored = len(self.table)
         return (("depth", self.limit), ("scanned", self.nodes), ("stored", stored),
                 ("protected", stored - self.unprot_count), ("registered", self.registered),
-                ("evicted", self.evicted), ("unstored", self.unstored))
+                ("evicted", self.evicted), ("unstored", self.unstored),
+                ("generated", self.generated))
 
     def progress(self) -> Progress:
         elapsed = time.monotonic() - self.start
@@ -400,10 +410,9 @@ class _Search:
 
             if cached_move:
                 moves = [cached_move]
-            elif defender:
-                moves = list(board.legal_moves)
             else:
-                moves = list(board.check_moves)
+                self.generated += 1
+                moves = list(board.legal_moves) if defender else list(board.check_moves)
             if not moves:
                 if defender:
                     return list(path), False      # mate before the horizon
