@@ -115,8 +115,8 @@ _READERS: dict[str, Callable[[str], Record]] = {
     "bod": _bod_record,
 }
 _WRITERS: dict[str, Callable[[Record], str]] = {
-    "kif": to_kif, "ki2": to_ki2, "csa": to_csa, "sfen": to_sfen,
-    "usi": lambda r: to_sfen(r, usi=True), "bod": _bod_text,
+    "kif": to_kif, "ki2": to_ki2, "csa": to_csa, "sfen": lambda r: to_sfen(r) + "\n",
+    "usi": lambda r: to_sfen(r, usi=True) + "\n", "bod": _bod_text,
 }
 
 
