@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from .kif import check_no_king_capture
 from .moves import Move
 from .position import STARTING_SFEN, Position
 from .record import Record, RecordNode
@@ -291,6 +292,10 @@ class _CsaReader:
             raise self.err(where, str(exc), st) from None
         if mv not in legal:
             raise self.err(where, "illegal move", st)
+        try:
+            check_no_king_capture(self.play, mv)
+        except ValueError as exc:
+            raise self.err(where, str(exc), st) from None
         self.play.push(mv)
         node = RecordNode(move=mv)
         self.current.children.append(node)

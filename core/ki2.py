@@ -17,7 +17,7 @@ import re
 
 from .bod import BodBuilder, is_bod_line
 from .kif import (
-    KifError, _TreeBuilder, _decode_start, filter_relative, header_lines, pad,
+    BranchPoint, KifError, _TreeBuilder, _decode_start, filter_relative, header_lines, pad,
     parse_move_spec, result_line,
 )
 from .moves import Move
@@ -80,9 +80,9 @@ def ki2_move_text(position: Position, move: Move, previous_to: Square | None,
     return f"{mark}{dest}{name}{rel}{promo}"
 
 
-def _ki2_line(out: list[str], parent: RecordNode, idx: int, pos: Position) -> list[tuple]:
-    """Write the line from ``parent.children[idx]``; return its branch points."""
-    entries: list[tuple[RecordNode, int, Position, int]] = []
+def _ki2_line(out: list[str], parent: RecordNode, idx: int, pos: Position) -> list[BranchPoint]:
+    """Write the line from ``parent.children[idx]``; return its branch points (ply = depth in the line)."""
+    entries: list[BranchPoint] = []
     pos = pos.copy()
     row: list[str] = []
 
@@ -121,7 +121,7 @@ def to_ki2(record: Record) -> str:
     if summary:
         out.append(summary)
 
-    def branches(entries: list[tuple], base: int) -> None:
+    def branches(entries: list[BranchPoint], base: int) -> None:
         for parent, idx, pos, depth in reversed(entries):
             if idx + 1 < len(parent.children):
                 ply = base + depth

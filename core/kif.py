@@ -26,7 +26,7 @@ from .types import (
 
 __all__ = ["KifError", "to_kif", "parse_kif", "kif_move_text", "display_width", "pad",
            "SPECIAL_WORDS", "HANDICAPS", "MoveSpec", "parse_move_spec", "resolve_move",
-           "result_line"]
+           "result_line", "check_no_king_capture"]
 
 
 class KifError(ValueError):
@@ -81,6 +81,7 @@ _MOVE_SPEC_RE = re.compile(
 _MOVE_LINE_RE = re.compile(r"^\s*([0-9]+)(?:\s+|(?=[^\s0-9]))(.*)$")
 _HEADER_RE = re.compile(r"^([^\s：:]+?)\s*[：:](.*)$")
 _VARIATION_RE = re.compile(r"^変化\s*[：:]\s*([0-9]+)\s*手?")
+_MOVE_COUNT_RE = re.compile(r"^手数\s*[＝=]")
 
 
 def display_width(text: str) -> int:
@@ -119,10 +120,14 @@ def _comment_lines(node: RecordNode) -> list[str]:
     return ["*" + part for c in node.comments for part in c.split("\n")]
 
 
+# A branch point of a written line: parent, child index, position before the child, ply.
+BranchPoint = tuple[RecordNode, int, Position, int]
+
+
 def _emit_line(out: list[str], parent: RecordNode, idx: int, pos: Position, ply: int,
-               line_text: Callable[[Position, RecordNode, RecordNode], str]) -> list[tuple]:
+               line_text: Callable[[Position, RecordNode, RecordNode], str]) -> list[BranchPoint]:
     """Write the line starting at ``parent.children[idx]``; return its branch points."""
-    entries: list[tuple[RecordNode, int, Position, int]] = []
+    entries: list[BranchPoint] = []
     pos = pos.copy()
     while True:
         node = parent.children[idx]
@@ -144,7 +149,7 @@ def _kif_text(pos: Position, parent: RecordNode, node: RecordNode) -> str:
     return kif_move_text(pos, node.move, prev)
 
 
-def _emit_branches(out: list[str], entries: list[tuple]) -> None:
+def _emit_branches(out: list[str], entries: list[BranchPoint]) -> None:
     # Deepest branch point first; each alternative is followed by its own branches
     # (the order of tsshogi's Record.forEach and of Kifu for Windows).
     for parent, idx, pos, ply in reversed(entries):
@@ -329,6 +334,18 @@ def resolve_move(position: Position, spec: MoveSpec, previous_to: Square | None,
     return cands[0]
 
 
+def check_no_king_capture(position: Position, move: Move) -> None:
+    """Refuse a move that takes a king (cshogi generates one when the side not to move is in check).
+
+    Raises:
+        ValueError: the move captures a king.
+    """
+    target = position.piece_at(move.to_square)
+    if target and piece_type(target) == KING:
+        raise ValueError(f"{move.usi()} captures the king on {square_japanese(move.to_square)}; "
+                         "the side not to move is in check")
+
+
 def _legal(position: Position) -> list[Move]:
     return [Move.from_cshogi(m) for m in position.board().legal_moves]
 
@@ -370,6 +387,7 @@ class _TreeBuilder:
         prev = parent.move.to_square if parent.move is not None else None
         try:
             move = resolve_move(self.pos, spec, prev, _legal(self.pos))
+            check_no_king_capture(self.pos, move)
         except ValueError as exc:
             raise self.error(f"{where}: {exc}: {text!r}") from None
         self.pos.push(move)
@@ -446,8 +464,8 @@ def parse_kif(text: str) -> Record:
             except ValueError as exc:
                 raise KifError(str(exc)) from None
             continue
-        if s.startswith("手数") and "指手" in s:
-            continue
+        if (s.startswith("手数") and "指手" in s) or _MOVE_COUNT_RE.match(s):
+            continue  # the move-list header, or a BOD's 手数＝N … まで trailer
         if _VARIATION_RE.match(s):
             continue  # keyed on the ply numbers of the move lines instead
         if s.startswith("まで") or s.startswith("　まで"):

@@ -29,8 +29,8 @@ from typing import Callable
 from .bod import parse_bod, to_bod
 from .csa import parse_csa, to_csa
 from .ki2 import parse_ki2, to_ki2
-from .kif import parse_kif, to_kif
-from .moves import parse_move
+from .kif import check_no_king_capture, parse_kif, to_kif
+from .moves import IllegalMoveError, parse_move
 from .position import STARTING_SFEN, Position, SfenError
 from .record import Record, RecordNode
 
@@ -95,6 +95,10 @@ def parse_sfen(text: str) -> Record:
     pos, node = start, record.root
     for usi in moves:
         mv = parse_move(pos, usi)
+        try:
+            check_no_king_capture(pos, mv)
+        except ValueError as exc:
+            raise IllegalMoveError(str(exc)) from None
         child = RecordNode(move=mv)
         node.children.append(child)
         node = child

@@ -204,3 +204,16 @@ def test_convert_from_standard_input(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert main(["convert", "-", str(out)]) == 0
     assert read_record(out).main_line() == [Move.from_usi("N*3c")]
     assert os.path.getsize(out) > 0
+
+
+def test_king_captures_are_refused_everywhere() -> None:
+    # The side not to move is in check: cshogi would let the king be taken.
+    sfen = "8k/8R/9/9/9/9/9/9/4K4 b - 1"
+    from tsume_studio.core.csa import CsaError, parse_csa
+
+    with pytest.raises(IllegalMoveError, match="1b1a captures the king on １一"):
+        parse_sfen(f"sfen {sfen} moves 1b1a")
+    with pytest.raises(KifError, match="line 16: 1b1a captures the king on １一"):
+        parse_kif(Position.from_sfen(sfen).bod() + "   1 １一飛(12)\n")
+    with pytest.raises(CsaError, match="line 4: 1b1a captures the king"):
+        parse_csa("P-11OU\nP+12HI59OU\n+\n+1211HI\n")
