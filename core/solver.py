@@ -13,7 +13,15 @@ solver; extend them, do not rename fields).
 from __future__ import annotations
 
 import enum
+import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generator
+
+if TYPE_CHECKING:
+    import cshogi
+
+    from .dfpn import DfPn, Options
+    from .position import Position
 
 
 class SolveStatus(str, enum.Enum):
@@ -95,3 +103,144 @@ class SolveResult:
     peak_memory_mb: float = 0.0
     proof: object | None = None
     extra: dict = field(default_factory=dict)
+
+
+# ---- the direct-mate solver ---------------------------------------------------
+
+def _progress(searcher: "DfPn", board: "cshogi.Board", start: float, nodes0: int = 0,
+              stats: tuple[tuple[str, float], ...] = ()) -> Progress:
+    """A frozen snapshot of ``searcher`` for the progress report."""
+    import cshogi
+
+    elapsed = time.monotonic() - start
+    nodes = searcher.nodes - nodes0
+    pn, dn = searcher.lookup(board)
+    frames = searcher.snapshot_path
+    levels = frames[:_PATH_LEVELS]
+
+    def ranked(frame: tuple) -> tuple[ChildInfo, ...]:
+        _sel, moves, cpn, cdn, or_node = frame
+        order = sorted(range(len(moves)), key=(lambda j: (cpn[j], -cdn[j])) if or_node
+                       else (lambda j: (cdn[j], -cpn[j])))
+        return tuple(ChildInfo(cshogi.move_to_usi(moves[j]), _clip(cpn[j]), _clip(cdn[j]))
+                     for j in order[:_PATH_CHILDREN])
+
+    path = []
+    for k, frame in enumerate(levels):
+        sel, moves, cpn, cdn, _or = frame
+        if sel < 0:
+            break
+        below = ranked(levels[k + 1]) if k + 1 < len(levels) else ()
+        path.append(PathEntry(cshogi.move_to_usi(moves[sel]), _clip(cpn[sel]), _clip(cdn[sel]), below))
+    root_children = ranked(frames[0]) if frames else ()
+    return Progress(nodes=nodes, nps=nodes / elapsed if elapsed > 0 else 0.0, elapsed=elapsed,
+                    root_pn=_clip(pn), root_dn=_clip(dn), path=tuple(path),
+                    root_children=root_children, table_fill=searcher.tt.fill,
+                    table_entries=searcher.tt.entries, stats=stats)
+
+
+_PATH_LEVELS = 256       # deepest level a progress snapshot describes
+_PATH_CHILDREN = 24      # children listed per level
+
+
+def _clip(x: int) -> int:
+    """pn/dn for display: the table's infinity becomes ``INFINITY``."""
+    return INFINITY if x >= INFINITY else x
+
+
+INFINITY = 10**12
+
+
+def solve_iter(position: "Position", limits: Limits = Limits(), cancel: Any = None, *,
+               options: "Options | None" = None, exact: bool = True,
+               progress_interval: float = 0.1) -> Generator[Progress, None, SolveResult]:
+    """Solve a direct-mate problem; yields :class:`Progress`, returns :class:`SolveResult`.
+
+    The side to move is the attacker.  df-pn (core.dfpn) proves or disproves
+    mate; after a proof, core.exact computes the official main line and its
+    exact length under tsume rules when ``exact`` is true.
+
+    Args:
+        position: the problem (not modified).
+        limits: nodes, seconds and memory.
+        cancel: anything with ``is_set()``; honoured within 100 ms.
+        options: df-pn enhancements (core.dfpn.Options).
+        exact: compute the official answer after the proof.
+        progress_interval: seconds between progress snapshots.
+
+    Raises:
+        IllegalPositionError: the position is not a valid problem; the
+            message lists every problem.
+    """
+    from .dfpn import DfPn, Options as DfPnOptions, Outcome
+
+    position.require_valid()
+    board = position.board().copy()
+    searcher = DfPn(position.turn, limits.memory_mb, options or DfPnOptions())
+    start = time.monotonic()
+    deadline = start + limits.seconds if limits.seconds is not None else None
+    peak_entries = 0
+    sfen = position.sfen()
+
+    def finish(status: SolveStatus, **kw: Any) -> SolveResult:
+        return SolveResult(status, sfen, nodes=searcher.nodes, seconds=time.monotonic() - start,
+                           table_entries=searcher.tt.entries,
+                           peak_memory_mb=peak_entries * _bytes_per_entry() / 2**20, **kw)
+
+    while True:
+        outcome = searcher.search(board, node_limit=limits.nodes, deadline=deadline, cancel=cancel,
+                                  pause_at=time.monotonic() + progress_interval)
+        peak_entries = max(peak_entries, searcher.tt.entries)
+        if outcome == Outcome.UNKNOWN and searcher.paused:
+            yield _progress(searcher, board, start)
+            continue
+        break
+    if cancel is not None and cancel.is_set() and outcome == Outcome.UNKNOWN:
+        return finish(SolveStatus.CANCELLED)
+    if outcome == Outcome.DISPROVEN:
+        return finish(SolveStatus.NO_MATE)
+    if outcome == Outcome.UNKNOWN:
+        return finish(SolveStatus.UNKNOWN)
+
+    import cshogi
+
+    raw_pv = tuple(cshogi.move_to_usi(m) for m in searcher.principal_variation(board))
+    proof = None
+    if exact:
+        proof = yield from _exact_answer(position, searcher, deadline, cancel, limits)
+        if cancel is not None and cancel.is_set() and proof is None:
+            return finish(SolveStatus.CANCELLED, pv=raw_pv, length=len(raw_pv),
+                          extra={"exact": False})
+    if proof is not None:
+        pv = tuple(proof.main_line)
+        return finish(SolveStatus.MATE, pv=pv, length=proof.length, proof=proof,
+                      extra={"exact": proof.exact, "dfpn_pv": raw_pv})
+    return finish(SolveStatus.MATE, pv=raw_pv, length=len(raw_pv),
+                  extra={"exact": False, "dfpn_pv": raw_pv})
+
+
+def _exact_answer(position: "Position", searcher: "DfPn", deadline: float | None, cancel: Any,
+                  limits: Limits) -> Generator[Progress, None, Any]:
+    """Run core.exact's official-answer search, if it is installed."""
+    try:
+        from .exact import build_proof
+    except ImportError:
+        return None
+    return (yield from build_proof(position, searcher, deadline=deadline, cancel=cancel,
+                                   node_limit=limits.nodes))
+
+
+def _bytes_per_entry() -> int:
+    from .tt import BYTES_PER_ENTRY
+
+    return BYTES_PER_ENTRY
+
+
+def solve(position: "Position", limits: Limits = Limits(), cancel: Any = None, **kw: Any) -> SolveResult:
+    """Run :func:`solve_iter` to the end and return its result."""
+    gen = solve_iter(position, limits, cancel, **kw)
+    while True:
+        try:
+            next(gen)
+        except StopIteration as stop:
+            return stop.value

@@ -1,0 +1,589 @@
+"""Depth-first proof-number search (df-pn) for direct mates.
+
+The search follows seed dfpn-hash-table-tca: every node keeps a proof number
+(pn) and a disproof number (dn); a node is searched while both stay under
+thresholds handed down by its parent, and its best child gets thresholds
+derived from the second-best sibling.  On top of the plain algorithm:
+
+* **Transposition table with hand dominance** (core.tt, core.hand): proof and
+  disproof hands let one entry answer many hands (seed
+  iterative-deepening-mate-futile-interposition-hand-dominance).
+* **Loops.**  A child that repeats a position on the current path is not a mate
+  for the attacker (連続王手の千日手).  Such a verdict depends on the path, so a
+  disproof built on it is never written to the table until the search has
+  backed up to the repeated position itself, where it becomes a true
+  disproof; proofs never rest on a repetition, so the search never reports a
+  position both proven and disproven (no GHI mistakes).  The TCA rule of the
+  seed is applied as well: when a child is an unresolved position first met
+  nearer the root than this node (a possible loop), the node's thresholds are
+  raised once (inc_flag) so the search is not trapped by it.
+* **1-ply mate test** at OR nodes (cshogi's ``mate_move_in_1ply``), applied when
+  a node is entered and when an AND node first looks at its children.
+* **Initial pn/dn from move categories**: an unexpanded child starts with pn
+  (AND children: the number of evasions) or dn (OR children: 1) plus a cost
+  per move category, a log-probability added like depth as in
+  realization-probability search (seed realization-probability-search).
+* **1+ε thresholds** (optional) to cut re-expansions.
+* **Bounded memory**: the table collects its cheapest entries when full.
+
+Boards are cshogi ``Board`` objects (C++); the side to move at an OR node is
+the attacker.  The search is a plain recursive function; it stops cleanly
+when told to (cancel flag, deadline, node limit or a pause for a progress
+report) and can be resumed from the root with the table intact.
+"""
+
+from __future__ import annotations
+
+import enum
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import cshogi
+
+from .hand import GUARD, HAND_OF_PIECE_TYPE, HAND_ZOBRIST, MASK64, UNIT, hand_key, hand_max, pack
+from .tt import INF, NO_LENGTH, TranspositionTable
+
+NOREP = 1 << 30            # "this value does not depend on a repetition"
+_HAND_MASKS = tuple(((1 << 5) - 1 if i == 0 else (1 << 3) - 1 if i < 5 else (1 << 2) - 1) * UNIT[i]
+                    for i in range(7))
+
+
+class Outcome(enum.IntEnum):
+    """What a (possibly interrupted) search established about its root."""
+
+    UNKNOWN = 0
+    PROVEN = 1
+    DISPROVEN = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Switches for the enhancements, so each can be measured on and off.
+
+    Attributes:
+        mate1: the 1-ply mate test at OR nodes.
+        dominance: proof/disproof hands and hand dominance in the table.
+        tca: raise thresholds once when a child is an old unresolved position.
+        rps: initial pn/dn from move categories (else pn = evasion count, dn = 1).
+        epsilon: the 1+ε trick's ε for the best child's threshold (0: off).
+        max_ply: deepest ply searched; deeper nodes count as not mate on that path.
+    """
+
+    mate1: bool = True
+    dominance: bool = True
+    tca: bool = True
+    rps: bool = True
+    epsilon: float = 0.25
+    max_ply: int = 4000
+
+
+# Move-category costs (log2 of how unlikely a move of the category is to be
+# the right one, rounded), added to a child's initial pn (attacker moves) or
+# dn (defender moves).  Categories and weights follow the usual shape of
+# tsume solutions: checks next to the king and captures first, distant and
+# non-promoting checks last; king moves and captures of the checker are the
+# defender's likeliest refutations, distant drop interpositions the least.
+ATTACK_COST = {"near": 0, "capture": 0, "promote": 0, "far": 1, "drop_far": 1, "no_promote": 2}
+DEFENCE_COST = {"king": 0, "capture": 0, "interpose_move": 1, "interpose_near": 1, "interpose_far": 2}
+
+# Which pieces gain from promotion so much that declining it is rarely right.
+_STRONG_PROMOTION = frozenset((1, 5, 6))     # pawn, bishop, rook (cshogi piece types)
+
+
+def _distance(a: int, b: int) -> int:
+    """King-move distance between two squares."""
+    return max(abs(a // 9 - b // 9), abs(a % 9 - b % 9))
+
+
+class DfPn:
+    """A df-pn searcher with its table; the table is kept between searches.
+
+    Args:
+        attacker: the attacker's colour (0 Black, 1 White).
+        memory_mb: the table's memory bound.
+        options: which enhancements are on.
+    """
+
+    def __init__(self, attacker: int, memory_mb: int = 1024, options: Options = Options()) -> None:
+        self.attacker = attacker
+        self.options = options
+        self.tt = TranspositionTable(memory_mb)
+        self.nodes = 0
+        self.max_depth_reached = 0
+        # Stop conditions of the running search.
+        self._abort = False
+        self._paused = False
+        self._next_check = 0
+        self._node_limit: int | None = None
+        self._deadline: float | None = None
+        self._pause_at: float | None = None
+        self._cancel: Any = None
+        self._onpath: dict[int, int] = {}
+        # Frames of the current path, for progress snapshots:
+        # [moves, cpn, cdn, or_node, selected index]
+        self._frames: list[list[Any]] = []
+        self.snapshot_path: list[tuple[int, list[int], list[int], list[int], bool]] = []
+        self._eps = 1.0 + options.epsilon
+        self._hz = HAND_ZOBRIST
+
+    # ---- public API ----------------------------------------------------
+
+    def search(self, board: cshogi.Board, *, or_node: bool = True, node_limit: int | None = None,
+               deadline: float | None = None, cancel: Any = None,
+               pause_at: float | None = None) -> Outcome:
+        """Search ``board`` (attacker to move when ``or_node``) until decided or stopped.
+
+        Args:
+            node_limit: stop after this many nodes in total (``self.nodes``).
+            deadline: stop at this ``time.monotonic()`` time.
+            cancel: anything with ``is_set()``; checked every 1024 nodes.
+            pause_at: return ``UNKNOWN`` at this monotonic time with
+                :attr:`paused` set, so the caller can report progress and
+                call again; the table keeps what was learnt.
+        """
+        self._abort = False
+        self._paused = False
+        self._node_limit = node_limit
+        self._deadline = deadline
+        self._cancel = cancel
+        self._pause_at = pause_at
+        self._next_check = self.nodes
+        self.snapshot_path = []
+        key, hand, zob, hc = self._root_keys(board)
+        old_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old_limit, self.options.max_ply * 2 + 1000))
+        try:
+            self._onpath = {}
+            self._frames = []
+            pn, dn, _rep, _len, _hand = self._search(board, or_node, key, hand, zob, hc, INF, INF, 0, False)
+        finally:
+            sys.setrecursionlimit(old_limit)
+        if pn == 0:
+            return Outcome.PROVEN
+        if dn == 0 and _rep == NOREP:
+            return Outcome.DISPROVEN
+        return Outcome.UNKNOWN
+
+    @property
+    def paused(self) -> bool:
+        """True when the last :meth:`search` returned to let the caller report progress."""
+        return self._paused
+
+    def lookup(self, board: cshogi.Board, or_node: bool = True) -> tuple[int, int]:
+        """(pn, dn) of ``board`` from the table; ``(1, 1)`` when it holds nothing."""
+        e = self._probe_board(board)
+        if e is None:
+            return 1, 1
+        return e[1], e[2]
+
+    def entry(self, board: cshogi.Board) -> "list[int] | None":
+        """The table entry that answers ``board``, or None."""
+        return self._probe_board(board)
+
+    def mate_length(self, board: cshogi.Board) -> int | None:
+        """The length of the proof the table holds for ``board`` (an upper bound), or None."""
+        e = self._probe_board(board)
+        if e is None or e[1] != 0 or e[5] == NO_LENGTH:
+            return None
+        return e[5]
+
+    def principal_variation(self, board: cshogi.Board, or_node: bool = True,
+                            limit: int = 10000) -> list[int]:
+        """A mating line from the table: shortest attacker move, longest defence.
+
+        Follows the stored proof lengths; this is df-pn's line, not
+        necessarily the shortest mate (core.exact computes that).
+        """
+        b = board.copy()
+        pv: list[int] = []
+        seen: set[int] = set()
+        while len(pv) < limit:
+            z = b.zobrist_hash()
+            if z in seen:
+                break
+            seen.add(z)
+            moves = list(b.check_moves) if or_node else list(b.legal_moves)
+            if not moves:
+                break
+            best, best_len = 0, None
+            for m in moves:
+                b.push(m)
+                if or_node and not b.legal_moves:
+                    length: int | None = 0
+                elif not or_node and b.mate_move_in_1ply():
+                    length = 1
+                else:
+                    e = self._probe_board(b)
+                    length = e[5] if (e is not None and e[1] == 0 and e[5] != NO_LENGTH) else None
+                b.pop()
+                if length is None:
+                    if not or_node:
+                        return pv  # a defence the table does not answer
+                    continue
+                if best_len is None or (length < best_len if or_node else length > best_len):
+                    best, best_len = m, length
+            if best_len is None:
+                break
+            pv.append(best)
+            b.push(best)
+            or_node = not or_node
+        return pv
+
+    # ---- keys ------------------------------------------------------------
+
+    def _root_keys(self, board: cshogi.Board) -> tuple[int, int, int, int]:
+        hands = board.pieces_in_hand
+        hc = hand_key(hands[0], hands[1])
+        zob = board.zobrist_hash()
+        return (zob - hc) & MASK64, pack(hands[self.attacker]), zob, hc
+
+    def _probe_board(self, board: cshogi.Board) -> "list[int] | None":
+        key, hand, _zob, _hc = self._root_keys(board)
+        return self.tt.probe(key, hand) if self.options.dominance else self._probe_exact(key, hand)
+
+    def _probe_exact(self, key: int, hand: int) -> "list[int] | None":
+        lst = self.tt.table.get(key)
+        if lst is None:
+            return None
+        for e in lst:
+            if e[0] == hand:
+                return e
+        return None
+
+    # ---- stop conditions --------------------------------------------------
+
+    def _check_stop(self) -> None:
+        self._next_check = self.nodes + 1024
+        if self.tt.over_limit():
+            self.tt.collect()
+        if self._cancel is not None and self._cancel.is_set():
+            self._abort = True
+        elif self._node_limit is not None and self.nodes >= self._node_limit:
+            self._abort = True
+        else:
+            now = time.monotonic()
+            if self._deadline is not None and now >= self._deadline:
+                self._abort = True
+            elif self._pause_at is not None and now >= self._pause_at:
+                self._abort = True
+                self._paused = True
+        if self._abort:
+            # The path as it is now, for the progress report.
+            self.snapshot_path = [(f[4], f[0], list(f[1]), list(f[2]), f[3]) for f in self._frames]
+
+    # ---- proof hands -------------------------------------------------------
+
+    def _defender_gap(self, board: cshogi.Board, hand: int) -> int:
+        """Attacker pieces of the kinds the defender has none of in hand.
+
+        With fewer of those the defender would hold some and might interpose,
+        so a proof at a position where the defender is in check keeps them.
+        """
+        d = board.pieces_in_hand[1 - self.attacker]
+        out = 0
+        for i in range(7):
+            if d[i] == 0:
+                out |= hand & _HAND_MASKS[i]
+        return out
+
+    def _mated_hand(self, board: cshogi.Board, hand: int) -> int:
+        """Proof hand of a position where the defender is mated."""
+        return self._defender_gap(board, hand) if self.options.dominance else hand
+
+    def _or_proof_hand(self, move: int, child_hand: int, hand: int) -> int:
+        """Proof hand of an OR node proved by ``move`` whose child's proof hand is ``child_hand``."""
+        if not self.options.dominance:
+            return hand
+        frm = (move >> 7) & 0x7F
+        if frm >= 81:  # a drop needs the dropped piece
+            return child_hand + UNIT[HAND_OF_PIECE_TYPE[frm - 80]]
+        cap = (move >> 20) & 0xF
+        if cap:
+            u = UNIT[HAND_OF_PIECE_TYPE[cap]]
+            mask = _HAND_MASKS[HAND_OF_PIECE_TYPE[cap]]
+            if child_hand & mask:
+                return child_hand - u
+        return child_hand
+
+    def _mate1_hand(self, board: cshogi.Board, move: int, hand: int) -> int:
+        """Proof hand of an OR node mated in one by ``move``."""
+        if not self.options.dominance:
+            return hand
+        child = self._child_hand(move, hand)
+        board.push(move)
+        mated = self._defender_gap(board, child)
+        board.pop()
+        return self._or_proof_hand(move, mated, hand)
+
+    @staticmethod
+    def _child_hand(move: int, hand: int) -> int:
+        """The attacker's hand after the attacker plays ``move``."""
+        frm = (move >> 7) & 0x7F
+        if frm >= 81:
+            return hand - UNIT[HAND_OF_PIECE_TYPE[frm - 80]]
+        cap = (move >> 20) & 0xF
+        if cap:
+            return hand + UNIT[HAND_OF_PIECE_TYPE[cap]]
+        return hand
+
+    # ---- move categories (realization-probability costs) --------------------
+
+    @staticmethod
+    def _attack_cost(move: int, king: int) -> int:
+        to = move & 0x7F
+        frm = (move >> 7) & 0x7F
+        near = _distance(to, king) <= 1
+        if frm >= 81:
+            return ATTACK_COST["near"] if near else ATTACK_COST["drop_far"]
+        if (move >> 20) & 0xF:
+            return ATTACK_COST["capture"]
+        if move & (1 << 14):
+            return ATTACK_COST["promote"]
+        pt = (move >> 16) & 0xF
+        # A move that could have promoted but did not.
+        if pt in _STRONG_PROMOTION and (to % 9 <= 2 or frm % 9 <= 2 or to % 9 >= 6 or frm % 9 >= 6):
+            return ATTACK_COST["no_promote"]
+        return ATTACK_COST["near"] if near else ATTACK_COST["far"]
+
+    @staticmethod
+    def _defence_cost(move: int, king: int) -> int:
+        frm = (move >> 7) & 0x7F
+        if frm == king:
+            return DEFENCE_COST["king"]
+        if (move >> 20) & 0xF:
+            return DEFENCE_COST["capture"]
+        if frm >= 81:
+            return DEFENCE_COST["interpose_near"] if _distance(move & 0x7F, king) <= 1 \
+                else DEFENCE_COST["interpose_far"]
+        return DEFENCE_COST["interpose_move"]
+
+    # ---- the search ------------------------------------------------------------
+
+    def _search(self, board: cshogi.Board, or_node: bool, key: int, hand: int, zob: int, hc: int,
+                thpn: int, thdn: int, depth: int, inc_flag: bool
+                ) -> tuple[int, int, int, int, int]:
+        """Search one node; returns (pn, dn, repetition depth, proof length, proof/disproof hand)."""
+        self.nodes += 1
+        if self.nodes >= self._next_check:
+            self._check_stop()
+        if depth > self.max_depth_reached:
+            self.max_depth_reached = depth
+        tt = self.tt
+        opts = self.options
+        attacker = self.attacker
+        start_nodes = self.nodes
+
+        if or_node:
+            if opts.mate1:
+                m = board.mate_move_in_1ply()
+                if m:
+                    ph = self._mate1_hand(board, m, hand)
+                    tt.store(key, ph, 0, INF, depth, 1, 1, m)
+                    return 0, INF, NOREP, 1, ph
+            moves = list(board.check_moves)
+            if not moves:
+                tt.store(key, hand, INF, 0, depth, 1)
+                return INF, 0, NOREP, NO_LENGTH, hand
+        else:
+            moves = list(board.legal_moves)
+            if not moves:
+                ph = self._mated_hand(board, hand)
+                tt.store(key, ph, 0, INF, depth, 1, 0)
+                return 0, INF, NOREP, 0, ph
+        if depth >= opts.max_ply:
+            # Too deep: not mate on this path, and never a true disproof.
+            return INF, 0, -1, NO_LENGTH, hand
+
+        # ---- expand: look every child up, or give it initial numbers
+        n = len(moves)
+        ckey = [0] * n
+        chand = [hand] * n
+        czob = [0] * n
+        chc = [0] * n
+        cpn = [1] * n
+        cdn = [1] * n
+        crep = [NOREP] * n
+        clen = [NO_LENGTH] * n
+        cph = [-1] * n           # proof/disproof hand of decided children (-1: compute on demand)
+        probe = tt.probe if opts.dominance else self._probe_exact
+        onpath = self._onpath
+        hz = self._hz[attacker if or_node else 1 - attacker]
+        rps = opts.rps
+        mate1 = opts.mate1
+        tca = opts.tca
+        king = board.king_square(1 - attacker) if rps else 0
+        old_child = False
+        for i in range(n):
+            m = moves[i]
+            # Keys of the child, kept up to date from the move.
+            frm = (m >> 7) & 0x7F
+            c_hc = hc
+            c_hand = hand
+            if frm >= 81:
+                hidx = HAND_OF_PIECE_TYPE[frm - 80]
+                c_hc = (hc - hz[hidx]) & MASK64
+                if or_node:
+                    c_hand = hand - UNIT[hidx]
+            else:
+                cap = (m >> 20) & 0xF
+                if cap:
+                    hidx = HAND_OF_PIECE_TYPE[cap]
+                    c_hc = (hc + hz[hidx]) & MASK64
+                    if or_node:
+                        c_hand = hand + UNIT[hidx]
+            board.push(m)
+            z = board.zobrist_hash()
+            k = (z - c_hc) & MASK64
+            ckey[i] = k
+            chand[i] = c_hand
+            czob[i] = z
+            chc[i] = c_hc
+            rep = onpath.get(z)
+            if rep is not None:
+                # A repetition of a position on the current path: not mate here.
+                cpn[i] = INF
+                cdn[i] = 0
+                crep[i] = rep
+                board.pop()
+                continue
+            e = probe(k, c_hand)
+            if e is not None:
+                cpn[i] = e[1]
+                cdn[i] = e[2]
+                if e[1] == 0 or e[2] == 0:
+                    clen[i] = e[5]
+                    cph[i] = e[0]
+                elif tca and e[3] < depth:
+                    old_child = True
+                board.pop()
+                continue
+            if or_node:
+                # The child is an AND node: its evasions tell how hard it is.
+                ne = len(board.legal_moves)
+                if ne == 0:
+                    cpn[i] = 0
+                    cdn[i] = INF
+                    clen[i] = 0
+                else:
+                    cpn[i] = ne + self._attack_cost(m, king) if rps else ne
+            else:
+                if mate1 and board.mate_move_in_1ply():
+                    cpn[i] = 0
+                    cdn[i] = INF
+                    clen[i] = 1
+                elif rps:
+                    cdn[i] = 1 + self._defence_cost(m, king)
+            board.pop()
+
+        if old_child:
+            inc_flag = True
+        onpath[zob] = depth
+        frame = [moves, cpn, cdn, or_node, -1]
+        self._frames.append(frame)
+        eps = self._eps
+        first = True
+        # ---- the df-pn loop over this node's children
+        while True:
+            if or_node:
+                pn = min(cpn)
+                dn = sum(cdn)
+                if dn > INF:
+                    dn = INF
+            else:
+                pn = sum(cpn)
+                if pn > INF:
+                    pn = INF
+                dn = min(cdn)
+            if pn == 0 or dn == 0:
+                break
+            if first:
+                first = False
+                if inc_flag:
+                    if thpn <= pn:
+                        thpn = pn + 1
+                    if thdn <= dn:
+                        thdn = dn + 1
+            if pn >= thpn or dn >= thdn or self._abort:
+                break
+            if or_node:
+                i1 = cpn.index(pn)
+                second = INF
+                for j in range(n):
+                    if j != i1 and cpn[j] < second:
+                        second = cpn[j]
+                c_thpn = thpn if second >= INF else min(thpn, int(second * eps) + 1)
+                c_thdn = thdn - dn + cdn[i1]
+                if c_thdn > INF:
+                    c_thdn = INF
+            else:
+                i1 = cdn.index(dn)
+                second = INF
+                for j in range(n):
+                    if j != i1 and cdn[j] < second:
+                        second = cdn[j]
+                c_thdn = thdn if second >= INF else min(thdn, int(second * eps) + 1)
+                c_thpn = thpn - pn + cpn[i1]
+                if c_thpn > INF:
+                    c_thpn = INF
+            frame[4] = i1
+            board.push(moves[i1])
+            r = self._search(board, not or_node, ckey[i1], chand[i1], czob[i1], chc[i1],
+                             c_thpn, c_thdn, depth + 1, inc_flag)
+            board.pop()
+            cpn[i1], cdn[i1], crep[i1], clen[i1], cph[i1] = r
+
+        self._frames.pop()
+        del onpath[zob]
+        amount = self.nodes - start_nodes + 1
+
+        if pn == 0:
+            if or_node:
+                # The proven child with the shortest proof.
+                best = -1
+                for j in range(n):
+                    if cpn[j] == 0 and (best < 0 or clen[j] < clen[best]):
+                        best = j
+                m = moves[best]
+                child_hand = cph[best]
+                if child_hand < 0:   # mated child found at expansion
+                    board.push(m)
+                    child_hand = self._mated_hand(board, chand[best])
+                    board.pop()
+                ph = self._or_proof_hand(m, child_hand, hand)
+                length = clen[best] + 1
+                tt.store(key, ph, 0, INF, depth, amount, length, m)
+            else:
+                ph = 0
+                longest = 0
+                for j in range(n):
+                    h = cph[j]
+                    if h < 0:  # mated in one, found at expansion
+                        board.push(moves[j])
+                        mm = board.mate_move_in_1ply()
+                        h = self._mate1_hand(board, mm, hand)
+                        board.pop()
+                    ph = hand_max(ph, h) if opts.dominance else hand
+                    if clen[j] > longest:
+                        longest = clen[j]
+                if opts.dominance:
+                    ph = hand_max(ph, self._defender_gap(board, hand))
+                length = longest + 1
+                tt.store(key, ph, 0, INF, depth, amount, length, 0)
+            return 0, INF, NOREP, length, ph
+        if dn == 0:
+            if or_node:
+                rep = min(crep)
+            else:
+                rep = 0
+                for j in range(n):
+                    if cdn[j] == 0 and crep[j] > rep:
+                        rep = crep[j]
+            if rep >= depth:
+                # Only repetitions of this very node (or none): a true disproof.
+                tt.store(key, hand, INF, 0, depth, amount)
+                return INF, 0, NOREP, NO_LENGTH, hand
+            return INF, 0, rep, NO_LENGTH, hand
+        tt.store(key, hand, pn, dn, depth, amount)
+        return pn, dn, NOREP, NO_LENGTH, hand

@@ -1,0 +1,152 @@
+"""The df-pn transposition table: pn/dn per (board key, attacker hand), bounded.
+
+Entries of one board live in a short list.  A proven entry stores its *proof
+hand* (証明駒: the fewest attacker pieces that still mate), so it also answers
+every hand that holds at least those pieces; a disproven entry stores its
+*disproof hand* (反証駒) and answers every hand with at most those pieces
+(seed iterative-deepening-mate-futile-interposition-hand-dominance).  An
+unresolved entry answers only its own hand.
+
+Memory is bounded by an entry count derived from the configured megabytes;
+when it is reached, :meth:`TranspositionTable.collect` drops the entries
+that cost the least search to rebuild (smallest ``amount``), unresolved ones
+first, so a search that would outgrow the bound keeps going inside it.
+"""
+
+from __future__ import annotations
+
+from .hand import GUARD
+
+INF = 10**12          # pn/dn of a decided node
+NO_LENGTH = -1
+
+# Entry layout (a list, mutated in place).
+HAND, PN, DN, DEPTH, AMOUNT, LENGTH, MOVE = range(7)
+
+# Bytes one entry costs in CPython (list of 7, ints, its slot in the dict
+# list), measured with tracemalloc on this design; used to turn megabytes
+# into a maximum entry count.
+BYTES_PER_ENTRY = 230
+
+
+class TranspositionTable:
+    """pn/dn values keyed by board, with hand dominance.
+
+    Args:
+        memory_mb: the memory the table may use; its entry limit follows.
+    """
+
+    __slots__ = ("table", "entries", "max_entries", "collections", "memory_mb")
+
+    def __init__(self, memory_mb: int = 1024) -> None:
+        if memory_mb < 1:
+            raise ValueError(f"memory must be at least 1 MB, got {memory_mb!r}")
+        self.table: dict[int, list[list[int]]] = {}
+        self.entries = 0
+        self.memory_mb = memory_mb
+        self.max_entries = max(1000, memory_mb * 1024 * 1024 // BYTES_PER_ENTRY)
+        self.collections = 0
+
+    @property
+    def fill(self) -> float:
+        """How full the table is, 0.0 .. 1.0 of its bound."""
+        return min(1.0, self.entries / self.max_entries)
+
+    def probe(self, key: int, hand: int) -> "list[int] | None":
+        """The entry that answers ``hand`` on board ``key``, or None.
+
+        A proof for a hand the attacker dominates, or a disproof for a hand
+        that dominates the attacker's, is returned before an exact entry.
+        """
+        lst = self.table.get(key)
+        if lst is None:
+            return None
+        exact = None
+        for e in lst:
+            h = e[0]
+            if e[1] == 0:
+                if ((hand | GUARD) - h) & GUARD == GUARD:
+                    return e
+            elif e[2] == 0:
+                if ((h | GUARD) - hand) & GUARD == GUARD:
+                    return e
+            elif h == hand:
+                exact = e
+        return exact
+
+    def store(self, key: int, hand: int, pn: int, dn: int, depth: int, amount: int,
+              length: int = NO_LENGTH, move: int = 0) -> None:
+        """Record a node's values.
+
+        ``hand`` is the attacker's hand, or the proof hand when ``pn == 0``,
+        or the disproof hand when ``dn == 0``.  A decided entry replaces the
+        unresolved entries it now answers.
+        """
+        lst = self.table.get(key)
+        if lst is None:
+            self.table[key] = [[hand, pn, dn, depth, amount, length, move]]
+            self.entries += 1
+            return
+        if pn == 0 or dn == 0:
+            keep = []
+            for e in lst:
+                h = e[0]
+                if e[1] != 0 and e[2] != 0:
+                    if pn == 0 and ((h | GUARD) - hand) & GUARD == GUARD:
+                        amount += e[4]
+                        continue
+                    if dn == 0 and ((hand | GUARD) - h) & GUARD == GUARD:
+                        amount += e[4]
+                        continue
+                keep.append(e)
+            self.entries -= len(lst) - len(keep)
+            keep.append([hand, pn, dn, depth, amount, length, move])
+            self.entries += 1
+            self.table[key] = keep
+            return
+        for e in lst:
+            if e[0] == hand and e[1] != 0 and e[2] != 0:
+                e[1] = pn
+                e[2] = dn
+                if depth < e[3]:
+                    e[3] = depth
+                e[4] += amount
+                return
+        lst.append([hand, pn, dn, depth, amount, length, move])
+        self.entries += 1
+
+    def over_limit(self) -> bool:
+        """True when the table holds more entries than its bound allows."""
+        return self.entries > self.max_entries
+
+    def collect(self, target: float = 0.7) -> int:
+        """Drop the cheapest entries until at most ``target`` of the bound is used.
+
+        Unresolved entries go before decided ones of the same cost; returns
+        how many entries were removed.
+        """
+        goal = int(self.max_entries * target)
+        if self.entries <= goal:
+            return 0
+        # A cost per entry: search amount, decided entries counted double.
+        costs = sorted(e[4] * (2 if (e[1] == 0 or e[2] == 0) else 1)
+                       for lst in self.table.values() for e in lst)
+        cutoff = costs[self.entries - goal - 1]
+        removed = 0
+        for key in list(self.table):
+            lst = self.table[key]
+            keep = [e for e in lst if e[4] * (2 if (e[1] == 0 or e[2] == 0) else 1) > cutoff]
+            if len(keep) != len(lst):
+                removed += len(lst) - len(keep)
+                if keep:
+                    self.table[key] = keep
+                else:
+                    del self.table[key]
+        self.entries -= removed
+        self.collections += 1
+        return removed
+
+    def clear(self) -> None:
+        """Forget everything."""
+        self.table.clear()
+        self.entries = 0
