@@ -99,16 +99,17 @@ def _convert(pnode: "ProofNode", pos: Position, rnode: RecordNode,
         node = RecordNode(move=move)
         if Role(child.role) == Role.ALTERNATIVE:
             node.comments.append(f"余詰：{child.length + 1}手で詰み" if child.length is not None else "余詰")
-        if child.comment:
+        if child.comment and not any(child.comment in c for c in node.comments):
             node.comments.append(child.comment)
         rnode.children.append(node)
         pos.push(move)
         if child.children:
             _convert(child, pos, node, futile_keys, path + (child.move,), start)
-        # Mate, or every defence left is a futile interposition (tsume rules).
+        # Mate: the proof says so (length 0), or every defence left is a futile
+        # interposition (tsume rules), or there is no legal reply.
         only_futile = all(Role(c.role) == Role.FUTILE for c in child.children) and (
             bool(child.children) or any(p == path + (child.move,) for p, _ in futile_keys))
-        if not node.children and (only_futile or _is_mate(pos)):
+        if not node.children and (child.length == 0 or only_futile or _is_mate(pos)):
             node.children.append(RecordNode(special="詰み"))
         pos.pop()
 

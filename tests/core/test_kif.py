@@ -141,6 +141,7 @@ def test_futile_interpositions_are_comments_and_alternatives_are_variations() ->
         "変化：1手\n"
         "   1 ４一飛打     ( 0:00/00:00:00)+\n"
         "*余詰：1手で詰み\n"
+        "   2 詰み         ( 0:00/00:00:00)\n"
         "\n"
         "変化：1手\n"
         "   1 ６一飛打     ( 0:00/00:00:00)\n"
