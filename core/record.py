@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING
 
 from .moves import Move, japanese, parse_move
 from .position import Position
+from .types import KANJI_MOVE
 
 if TYPE_CHECKING:
-    from .proof import Proof, ProofNode
+    from .proof import Proof, ProofNode  # noqa: F401
 
 
 @dataclass
@@ -75,6 +76,17 @@ def _line_japanese(start: Position, path: "tuple[str, ...]", moves: "tuple[str, 
     return " ".join(out)
 
 
+def _futile_text(start: Position, path: "tuple[str, ...]", moves: "tuple[str, ...]", reason: str) -> str:
+    """``無駄合：△１四合（歩・香・桂）（reason）`` for drops on one square, else the moves listed."""
+    drops = [Move.from_usi(m) for m in moves]
+    if len(drops) > 1 and all(d.drop is not None for d in drops) and len({d.to_square for d in drops}) == 1:
+        first = _line_japanese(start, path, (moves[0],))
+        text = first[:3] + "合（" + "・".join(KANJI_MOVE[d.drop] for d in drops if d.drop is not None) + "）"
+    else:
+        text = "、".join(_line_japanese(start, path, (m,)) for m in moves)
+    return f"無駄合：{text}" + (f"（{reason}）" if reason else "")
+
+
 def _is_mate(pos: Position) -> bool:
     board = pos.board()
     return bool(board.is_check()) and not any(True for _ in board.legal_moves)
@@ -87,13 +99,20 @@ def _convert(pnode: "ProofNode", pos: Position, rnode: RecordNode,
     from .proof import Role
 
     kids = sorted(pnode.children, key=lambda c: _ORDER.get(Role(c.role).value, 9))
+    # Futile interpositions are pruned from the count: a comment on the position,
+    # unless Proof.futile reports them (then record_from_proof writes it).
+    futile = [c for c in kids if Role(c.role) == Role.FUTILE and (path, c.move) not in futile_keys]
+    by_square: dict[tuple[int, bool], list[ProofNode]] = {}
+    for c in futile:
+        assert c.move is not None
+        mv = Move.from_usi(c.move)
+        by_square.setdefault((mv.to_square, mv.drop is not None), []).append(c)
+    for group in by_square.values():
+        rnode.comments.append(_futile_text(start, path, tuple(c.move for c in group if c.move is not None),
+                                           group[0].comment))
     for child in kids:
         assert child.move is not None
         if Role(child.role) == Role.FUTILE:
-            # Pruned from the count: a comment on the position, unless Proof.futile has it.
-            if (path, child.move) not in futile_keys:
-                text = _line_japanese(start, path, (child.move,))
-                rnode.comments.append(f"無駄合：{text}" + (f"（{child.comment}）" if child.comment else ""))
             continue
         move = parse_move(pos, child.move)
         node = RecordNode(move=move)
@@ -142,7 +161,7 @@ def record_from_proof(proof: "Proof", header: "dict[str, str] | None" = None) ->
     start = Position.from_sfen(proof.sfen)
     record = Record(start=start.copy(), header=dict(header or {}))
     record.header.setdefault("手数", str(proof.length))
-    futile_keys = {(tuple(f.path), f.move) for f in proof.futile}
+    futile_keys = {(tuple(f.path), m) for f in proof.futile for m in (getattr(f, "moves", ()) or (f.move,))}
     if proof.root.children:
         _convert(proof.root, start.copy(), record.root, futile_keys, (), start)
     elif proof.main_line:
@@ -157,9 +176,12 @@ def record_from_proof(proof: "Proof", header: "dict[str, str] | None" = None) ->
             node.children.append(RecordNode(special="詰み"))
     for f in proof.futile:
         node, depth = _find(record.root, start, tuple(f.path))
-        rest = tuple(f.path[depth:])
-        text = _line_japanese(start, tuple(f.path[:depth]), rest + (f.move,))
-        node.comments.append(f"無駄合：{text}" + (f"（{f.reason}）" if f.reason else ""))
+        moves = tuple(getattr(f, "moves", ()) or (f.move,))
+        if depth < len(f.path):  # off the tree: name the whole line
+            text = _line_japanese(start, tuple(f.path[:depth]), tuple(f.path[depth:]) + (f.move,))
+            node.comments.append(f"無駄合：{text}" + (f"（{f.reason}）" if f.reason else ""))
+        else:
+            node.comments.append(_futile_text(start, tuple(f.path), moves, f.reason))
     for alt in proof.alternatives:
         node, depth = _find(record.root, start, tuple(alt.path))
         if depth < len(alt.path) or any(c.move is not None and c.move.usi() == alt.move for c in node.children):

@@ -121,11 +121,15 @@ FUTILE_SFEN = "8k/9/6NG1/9/9/9/9/9/9 b Rr2b3g4s3n4l18p 1"
 def test_futile_interpositions_are_comments_and_alternatives_are_variations() -> None:
     root = ProofNode(None, Role.MAIN, children=(
         ProofNode("R*5a", Role.MAIN, length=0, children=(
-            ProofNode("P*2a", Role.FUTILE, comment="captured by the knight"),)),
+            ProofNode("P*2a", Role.FUTILE, comment="captured by the knight"),
+            ProofNode("G*2a", Role.FUTILE, comment="captured by the knight"),
+            ProofNode("L*3a", Role.FUTILE))),
         ProofNode("R*4a", Role.ALTERNATIVE, length=0),
     ))
     proof = Proof(FUTILE_SFEN, root, ("R*5a",), 1,
-                  futile=(FutileInterposition(("R*5a",), "P*3a", "futile: captured and returned, still mate in 1"),),
+                  futile=(FutileInterposition(("R*5a",), "P*3a", "futile: captured and returned, still mate in 1",
+                                              ("P*3a", "L*3a", "N*3a")),
+                          FutileInterposition(("R*5a",), "G*4a", "omitted: distance rule")),
                   alternatives=(Alternative((), "R*6a", 1),))
     rec = record_from_proof(proof)
     assert rec.header == {"手数": "1"}
@@ -133,8 +137,9 @@ def test_futile_interpositions_are_comments_and_alternatives_are_variations() ->
     moves = text.split("手数----指手---------消費時間--\n")[1]
     assert moves == (
         "   1 ５一飛打     ( 0:00/00:00:00)+\n"
-        "*無駄合：△２一歩打（captured by the knight）\n"
-        "*無駄合：△３一歩打（futile: captured and returned, still mate in 1）\n"
+        "*無駄合：△２一合（歩・金）（captured by the knight）\n"
+        "*無駄合：△３一合（歩・香・桂）（futile: captured and returned, still mate in 1）\n"
+        "*無駄合：△４一金打（omitted: distance rule）\n"
         "   2 詰み         ( 0:00/00:00:00)\n"
         "まで1手で詰み\n"
         "\n"
