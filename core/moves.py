@@ -205,10 +205,36 @@ def _attack_lines(pc: int, sq: Square, position: Position) -> list[Square]:
     return out
 
 
+_LINES = ((0, -1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, 1), (1, 1), (-1, 1))
+
+
 def attackers(position: Position, target: Square, color: Color) -> list[Square]:
-    """Squares of ``color``'s pieces that attack ``target``."""
-    return [sq for sq, pc in position.pieces()
-            if piece_color(pc) == color and target in _attack_lines(pc, sq, position)]
+    """Squares of ``color``'s pieces that attack ``target``, in square order.
+
+    Only the first piece on each of the eight lines out of ``target``, and
+    the two squares a knight would jump from, can attack it.
+    """
+    f0, r0 = square_file(target), square_rank(target)
+    candidates = []
+    for df, dr in _LINES:
+        f, r = f0 + df, r0 + dr
+        while 1 <= f <= 9 and 1 <= r <= 9:
+            sq = (f - 1) * 9 + r - 1
+            if position.piece_at(sq):
+                candidates.append(sq)
+                break
+            f, r = f + df, r + dr
+    back = 2 if color == BLACK else -2  # a knight attacks two ranks forward
+    for df in (1, -1):
+        f, r = f0 + df, r0 + back
+        if 1 <= f <= 9 and 1 <= r <= 9:
+            candidates.append((f - 1) * 9 + r - 1)
+    out = []
+    for sq in candidates:
+        pc = position.piece_at(sq)
+        if pc and piece_color(pc) == color and target in _attack_lines(pc, sq, position):
+            out.append(sq)
+    return sorted(out)
 
 
 def between(a: Square, b: Square) -> list[Square]:
