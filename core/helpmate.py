@@ -303,6 +303,8 @@ class _Search:
         if protect:
             visited.append(key)
 
+        nodes = self.nodes          # kept local in the loop, written back before leaving it
+        next_check = self.next_check
         while st_moves:
             top = len(st_moves) - 1
             moves = st_moves[top]
@@ -322,6 +324,7 @@ class _Search:
                     if protect:
                         self._unprotect_below(mark)
                 if top == 0:
+                    self.nodes = nodes
                     return None, resolved
                 board.pop()
                 path.pop()
@@ -334,9 +337,11 @@ class _Search:
             board.push(m)
             path.append(m)
             ply = top + 1
-            self.nodes += 1
-            if self.nodes >= self.next_check:
+            nodes += 1
+            if nodes >= next_check:
+                self.nodes = nodes
                 snap = self._check()
+                next_check = self.next_check
                 if snap is not None:
                     yield snap
             defender = ply & 1
@@ -344,6 +349,7 @@ class _Search:
             if ply == limit:
                 # ---- the horizon (打ち切り局面): only the mate test ----------------
                 if defender and board.is_game_over():
+                    self.nodes = nodes
                     return list(path), False
                 resolved = False
                 if use_table:
@@ -415,6 +421,7 @@ class _Search:
                 moves = list(board.legal_moves) if defender else list(board.check_moves)
             if not moves:
                 if defender:
+                    self.nodes = nodes
                     return list(path), False      # mate before the horizon
                 # The attacker cannot check: a leaf with no mate, decided.
                 if stored and decided:
