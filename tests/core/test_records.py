@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import cshogi
+import cshogi.CSA
 import cshogi.KIF
 import pytest
 import shogi
@@ -217,3 +218,26 @@ def test_king_captures_are_refused_everywhere() -> None:
         parse_kif(Position.from_sfen(sfen).bod() + "   1 １一飛(12)\n")
     with pytest.raises(CsaError, match="line 4: 1b1a captures the king"):
         parse_csa("P-11OU\nP+12HI59OU\n+\n+1211HI\n")
+
+
+def test_solved_problems_read_back_everywhere(tmp_path: Path) -> None:
+    from tsume_studio.core.csa import parse_csa, to_csa
+    from tsume_studio.core.ki2 import parse_ki2, to_ki2
+    from test_records_helpers import main_line_only, solved_records
+
+    recs = solved_records()
+    assert len(recs) == 12 and any(len(r.root.children[0].children) > 1 for r in recs)
+    for rec in recs:
+        for ext in (".kif", ".kifu", ".ki2"):
+            out = tmp_path / f"p{ext}"
+            write_record(out, rec)
+            assert tree(read_record(out)) == tree(rec)
+        assert parse_ki2(to_ki2(rec)).main_line() == rec.main_line()
+        csa = to_csa(rec)
+        assert parse_csa(csa).main_line() == rec.main_line()
+        theirs = cshogi.CSA.Parser.parse_str(csa)[0]
+        assert Position.from_sfen(theirs.sfen) == rec.start
+        assert [cshogi.move_to_usi(m) for m in theirs.moves] == [m.usi() for m in rec.main_line()]
+        parsed = shogi.KIF.Parser.parse_str(to_kif(main_line_only(rec)))[0]
+        assert parsed["moves"] == [m.usi() for m in rec.main_line()]
+        assert Position.from_sfen(parsed["sfen"]).sfen().split()[0] == rec.start.sfen().split()[0]

@@ -87,3 +87,37 @@ def _sfen_after(start: Position, usis: list[str]) -> str:
     for u in usis:
         board.push_usi(u)
     return board.sfen()
+
+
+def solved_records(per_length: int = 3) -> list[Record]:
+    """Records of solved problems from the shared set (3 to 9 plies), via the project's solver."""
+    from tsume_studio.core.record import record_from_proof
+    from tsume_studio.core.solver import Limits, SolveStatus, solve
+
+    rows = [r.split("\t") for r in (DATA / "mate.tsv").read_text(encoding="utf-8").splitlines()[1:]]
+    out: list[Record] = []
+    for length in ("3", "5", "7", "9"):
+        taken = 0
+        for row in rows:
+            if row[2] != length or taken == per_length:
+                continue
+            pos = Position.from_sfen(row[1])
+            if not pos.is_valid():
+                continue
+            result = solve(pos, Limits(seconds=10))
+            assert result.status == SolveStatus.MATE, row[0]
+            out.append(record_from_proof(result.proof, {"作品名": row[0], "出典": row[3]}))
+            taken += 1
+    return out
+
+
+def main_line_only(record: Record) -> Record:
+    """A copy of ``record`` keeping only the first child at each node."""
+    rec = Record(start=record.start.copy(), header=dict(record.header))
+    src, dst = record.root, rec.root
+    while src.children:
+        src = src.children[0]
+        node = RecordNode(move=src.move, special=src.special, comments=list(src.comments))
+        dst.children.append(node)
+        dst = node
+    return rec

@@ -5,6 +5,7 @@ Skipped where node or the package is missing; ``npm install`` in tests/js sets i
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import shutil
@@ -22,7 +23,7 @@ from tsume_studio.core.record import Record, RecordNode, record_from_proof
 from tsume_studio.core.records import read_record
 
 from conftest import DATA
-from test_records_helpers import random_record, tsume_sfens
+from test_records_helpers import random_record, solved_records, tsume_sfens
 
 JS = Path(__file__).parents[1] / "js"
 NODE = shutil.which("node")
@@ -66,7 +67,13 @@ def records() -> list[Record]:
     recs.append(record_from_proof(Proof("8k/9/6NG1/9/9/9/9/9/9 b Rr2b3g4s3n4l18p 1", root, ("R*5a",), 1,
                                         futile=(FutileInterposition(("R*5a",), "P*3a", "futile"),))))
     recs += [random_record(rng, rng.choice(sfens) if i % 2 else None, branches=4, length=14) for i in range(16)]
-    return recs
+    return recs + _solved()
+
+
+@functools.cache
+def _solved() -> list[Record]:
+    """Solutions of shared problems, with variations and futile-interposition comments."""
+    return solved_records()
 
 
 def test_kif_trees_match(tmp_path: Path) -> None:
