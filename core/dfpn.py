@@ -18,7 +18,9 @@ derived from the second-best sibling.  On top of the plain algorithm:
   nearer the root than this node (a possible loop), the node's thresholds are
   raised once (inc_flag) so the search is not trapped by it.
 * **1-ply mate test** at OR nodes (cshogi's ``mate_move_in_1ply``), applied when
-  a node is entered and when an AND node first looks at its children.
+  a node is entered and when an AND node first looks at its children; never
+  when the attacker is in check (a defence that checks back), where cshogi's
+  test may answer a move that is not legal.
 * **Initial pn/dn from move categories**: an unexpanded child starts with pn
   (AND children: the number of evasions) or dn (OR children: 1) plus a cost
   per move category, a log-probability added like depth as in
@@ -212,7 +214,7 @@ class DfPn:
                 b.push(m)
                 if or_node and not b.legal_moves:
                     length: int | None = 0
-                elif not or_node and b.mate_move_in_1ply():
+                elif not or_node and not b.is_check() and b.mate_move_in_1ply():
                     length = 1
                 else:
                     e = self._probe_board(b)
@@ -376,7 +378,8 @@ class DfPn:
         start_nodes = self.nodes
 
         if or_node:
-            if opts.mate1:
+            # cshogi's 1-ply mate test assumes the attacker is not in check.
+            if opts.mate1 and not board.is_check():
                 m = board.mate_move_in_1ply()
                 if m:
                     ph = self._mate1_hand(board, m, hand)
@@ -469,7 +472,7 @@ class DfPn:
                 else:
                     cpn[i] = ne + self._attack_cost(m, king) if rps else ne
             else:
-                if mate1 and board.mate_move_in_1ply():
+                if mate1 and not board.is_check() and board.mate_move_in_1ply():
                     cpn[i] = 0
                     cdn[i] = INF
                     clen[i] = 1

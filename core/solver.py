@@ -153,7 +153,7 @@ INFINITY = 10**12
 
 def solve_iter(position: "Position", limits: Limits = Limits(), cancel: Any = None, *,
                options: "Options | None" = None, exact: bool = True,
-               progress_interval: float = 0.1) -> Generator[Progress, None, SolveResult]:
+               progress_interval: float = 0.1, force: bool = False) -> Generator[Progress, None, SolveResult]:
     """Solve a direct-mate problem; yields :class:`Progress`, returns :class:`SolveResult`.
 
     The side to move is the attacker.  df-pn (core.dfpn) proves or disproves
@@ -167,14 +167,21 @@ def solve_iter(position: "Position", limits: Limits = Limits(), cancel: Any = No
         options: df-pn enhancements (core.dfpn.Options).
         exact: compute the official answer after the proof.
         progress_interval: seconds between progress snapshots.
+        force: solve despite editor problems that leave the position
+            searchable (二歩 on the board, a piece that can never move);
+            some published problem sets contain such positions.
 
     Raises:
         IllegalPositionError: the position is not a valid problem; the
             message lists every problem.
     """
     from .dfpn import DfPn, Options as DfPnOptions, Outcome
+    from .position import IllegalPositionError, Status
 
-    position.require_valid()
+    tolerated = (Status.NIFU | Status.DEAD_PIECE) if force else Status.VALID
+    blocking = [p for p in position.problems() if not p.flag & tolerated]
+    if blocking:
+        raise IllegalPositionError(blocking)
     board = position.board().copy()
     searcher = DfPn(position.turn, limits.memory_mb, options or DfPnOptions())
     start = time.monotonic()

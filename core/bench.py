@@ -1,0 +1,146 @@
+"""``tsume bench``: this solver and cshogi's C++ df-pn on the same problems, in one run.
+
+Figures per problem set: solved, median and total seconds, nodes per second,
+peak table memory, and the time ratio to cshogi on the rows both solved.
+cshogi's ``DfPn`` cannot be stopped by a clock (it holds the interpreter
+lock), so it gets a node limit worth the same time at its measured speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import cshogi
+
+from .dfpn import Options
+from .position import Position
+from .solver import Limits, SolveStatus, solve
+
+# cshogi's df-pn speed on this kind of machine, measured on the Microcosmos
+# tails (20 million nodes in about 160 s); used to turn seconds into nodes.
+CSHOGI_NPS = 125_000
+
+
+@dataclass
+class SetFigures:
+    """What one problem set measured, for one solver."""
+
+    solved: int = 0
+    wrong: int = 0
+    times: list[float] = field(default_factory=list)
+    nodes: int = 0
+    peak_mb: float = 0.0
+    longest: int | None = None
+
+    def line(self, name: str, rows: int) -> str:
+        med = statistics.median(self.times) if self.times else 0.0
+        total = sum(self.times)
+        nps = self.nodes / total if total > 0 else 0.0
+        longest = f"  longest proven {self.longest}" if self.longest is not None else ""
+        return (f"  {name:<8} solved {self.solved}/{rows}  wrong length {self.wrong}  "
+                f"median {med * 1000:8.1f} ms  total {total:8.2f} s  nps {nps:10,.0f}  "
+                f"peak table {self.peak_mb:7.1f} MB{longest}")
+
+
+def _cshogi_solve(sfen: str, seconds: float, max_depth: int) -> tuple[bool, float, int, int]:
+    board = cshogi.Board(sfen)
+    dfpn = cshogi.DfPn()
+    dfpn.set_max_depth(max_depth)
+    dfpn.set_max_search_node(max(1000, int(seconds * CSHOGI_NPS)))
+    start = time.perf_counter()
+    ok = dfpn.search(board)
+    elapsed = time.perf_counter() - start
+    length = len(dfpn.get_pv(board)) if ok else 0
+    return bool(ok), elapsed, dfpn.searched_node, length
+
+
+def machine() -> str:
+    """A one-line description of this machine."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return (f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+            f"cshogi {getattr(cshogi, '__version__', '?')}, {platform.system()} {platform.release()}")
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    """Run the benchmark described by the ``tsume bench`` arguments."""
+    from .cli_solve import _expected, iter_rows
+
+    off = {w.strip() for w in args.options.split(",") if w.strip()}
+    unknown = off - {"mate1", "dominance", "tca", "rps", "epsilon"}
+    if unknown:
+        raise ValueError(f"unknown df-pn switch in --options: {', '.join(sorted(unknown))}")
+    options = Options(mate1="mate1" not in off, dominance="dominance" not in off, tca="tca" not in off,
+                      rps="rps" not in off, epsilon=0.0 if "epsilon" in off else Options().epsilon)
+    print(f"machine: {machine()}")
+    print(f"limit {args.seconds:g} s per problem; df-pn switches off: {', '.join(sorted(off)) or 'none'}; "
+          f"{'df-pn only' if args.raw else 'with the exact main-line search'}")
+    records: list[dict[str, Any]] = []
+    for path, rows in iter_rows(args.files, args):
+        ours, theirs = SetFigures(), SetFigures()
+        both_ours = both_theirs = 0.0
+        for row in rows:
+            expected = _expected(row)
+            position = Position.from_sfen(row["sfen"])
+            result = solve(position, Limits(seconds=args.seconds, memory_mb=args.memory),
+                           options=options, exact=not args.raw, force=True)
+            ok = result.status in (SolveStatus.MATE, SolveStatus.NO_MATE)
+            rec: dict[str, Any] = {"file": os.path.basename(path), "id": row["id"], "expected": expected,
+                                   "status": result.status.value, "length": result.length,
+                                   "seconds": round(result.seconds, 4), "nodes": result.nodes}
+            if ok:
+                ours.solved += 1
+                ours.times.append(result.seconds)
+                ours.nodes += result.nodes
+                if result.status == SolveStatus.MATE and expected is not None:
+                    if result.length != expected:
+                        ours.wrong += 1
+                    ours.longest = max(ours.longest or 0, expected)
+            ours.peak_mb = max(ours.peak_mb, result.peak_memory_mb)
+            if not args.no_cshogi:
+                depth = max(31, (expected or 0) + 10)
+                c_ok, c_sec, c_nodes, c_len = _cshogi_solve(row["sfen"], args.seconds, depth)
+                mate_row = expected is not None
+                c_solved = c_ok if mate_row else not c_ok and c_nodes < args.seconds * CSHOGI_NPS
+                rec.update(cshogi_solved=c_solved, cshogi_seconds=round(c_sec, 4),
+                           cshogi_nodes=c_nodes, cshogi_length=c_len)
+                if c_solved:
+                    theirs.solved += 1
+                    theirs.times.append(c_sec)
+                    theirs.nodes += c_nodes
+                    if mate_row:
+                        theirs.longest = max(theirs.longest or 0, expected or 0)
+                        if c_len != expected:
+                            theirs.wrong += 1
+                    if ok:
+                        both_ours += result.seconds
+                        both_theirs += c_sec
+            records.append(rec)
+            print(json.dumps(rec, ensure_ascii=False), flush=True)
+        print(f"{os.path.basename(path)}: {len(rows)} problems")
+        print(ours.line("tsume", len(rows)))
+        if not args.no_cshogi:
+            print(theirs.line("cshogi", len(rows)))
+            if both_theirs > 0:
+                print(f"  time ratio tsume/cshogi on rows both solved: {both_ours / both_theirs:,.1f}x")
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"  process peak RSS so far: {rss:.0f} MB", flush=True)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"machine": machine(), "rows": records}, f, ensure_ascii=False, indent=1)
+    return 0
