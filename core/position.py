@@ -322,18 +322,21 @@ class Position:
     def set_hand(self, color: Color, hand: "tuple[int, ...] | list[int]") -> None:
         """Replace ``color``'s hand (7 counts in hand order); this forgets the push/pop history.
 
+        Counts up to 18 are accepted for every kind, as in SFEN; more pieces
+        of a kind than exist (5 golds) is an editor problem that
+        :meth:`status` reports as ``TOO_MANY_PIECES``.
+
         Raises:
-            ValueError: ``color`` is not BLACK/WHITE, or ``hand`` is not 7 counts each
-                between 0 and the number of pieces of that kind (18 pawns, 4 lances,
-                knights, silvers, golds, 2 bishops, rooks).
+            ValueError: ``color`` is not BLACK/WHITE, or ``hand`` is not 7 counts
+                each between 0 and 18.
         """
         if color not in (BLACK, WHITE):
             raise ValueError(f"colour must be BLACK (0) or WHITE (1), not {color!r}")
         if len(hand) != 7 or any((not isinstance(n, int)) or isinstance(n, bool) or n < 0 for n in hand):
             raise ValueError(f"a hand is 7 non-negative counts (P L N S G B R), not {hand!r}")
         for i, n in enumerate(hand):
-            if n > HAND_MAX[i]:
-                raise ValueError(f"a hand holds at most {HAND_MAX[i]} {_KIND_NAMES[HAND_TYPES[i]]}, "
+            if n > 18:
+                raise ValueError(f"at most 18 {_KIND_NAMES[HAND_TYPES[i]]} in a hand (as in SFEN), "
                                  f"not {n!r}: {hand!r}")
         self._hands[color] = list(hand)
         self._edited()

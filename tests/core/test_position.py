@@ -216,13 +216,20 @@ def test_set_piece_errors(sq: int, piece: int, message: str) -> None:
     (BLACK, (0,) * 6, r"a hand is 7 non-negative counts \(P L N S G B R\), not \(0, 0, 0, 0, 0, 0\)"),
     (BLACK, (0, 0, 0, -1, 0, 0, 0), r"a hand is 7 non-negative counts .*, not \(0, 0, 0, -1, 0, 0, 0\)"),
     (BLACK, (0, 0, 0, 0.5, 0, 0, 0), r"not \(0, 0, 0, 0\.5, 0, 0, 0\)"),
-    (WHITE, (19, 0, 0, 0, 0, 0, 0), r"a hand holds at most 18 pawns, not 19: \(19, 0, 0, 0, 0, 0, 0\)"),
-    (WHITE, (0, 0, 0, 0, 5, 0, 0), r"a hand holds at most 4 golds, not 5"),
-    (WHITE, (0, 0, 0, 0, 0, 0, 3), r"a hand holds at most 2 rooks, not 3"),
+    (WHITE, (19, 0, 0, 0, 0, 0, 0), r"at most 18 pawns in a hand \(as in SFEN\), not 19: \(19, 0, 0, 0, 0, 0, 0\)"),
+    (WHITE, (0, 0, 0, 0, 0, 0, 20), r"at most 18 rooks in a hand \(as in SFEN\), not 20"),
 ])
 def test_set_hand_errors(color: int, hand: tuple, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Position.empty().set_hand(color, hand)
+
+
+def test_impossible_hands_load_and_are_flagged() -> None:
+    pos = Position.from_sfen("4k4/9/9/9/9/9/9/9/9 b - 1")
+    pos.set_hand(BLACK, (0, 0, 0, 0, 5, 0, 3))
+    assert pos.sfen() == "4k4/9/9/9/9/9/9/9/9 b 3R5G 1"
+    assert pos.status() == Status.TOO_MANY_PIECES
+    assert Position.from_sfen(pos.sfen()) == pos
 
 
 def test_turn_error() -> None:
