@@ -432,6 +432,8 @@ class BoardView(QWidget):
         self._drag_pos: QPointF | None = None
         self._renderers: dict[str, QSvgRenderer] = {}
         self._pixmaps: dict[tuple[str, int, int, bool, float], QPixmap] = {}
+        self._backdrop_key: tuple[int, int, bool, bool, float] | None = None
+        self._backdrop_pixmap: QPixmap | None = None
         try:
             self._family = register_fonts()
         except RuntimeError:  # pragma: no cover - the font ships with the package
@@ -858,7 +860,10 @@ class BoardView(QWidget):
         dragging = self._drag_pos is not None and self._press_spot is not None and not diagram
         drag_src = self._press_spot if dragging else None
 
-        self._paint_wood(painter, layout)
+        if cached:
+            painter.drawPixmap(rect.topLeft(), self._backdrop(layout, rect))
+        else:
+            self._paint_backdrop(painter, layout)
         self._paint_square_marks(painter, layout, diagram)
         self._paint_grid(painter, layout)
         # Pieces on the board.
@@ -881,9 +886,48 @@ class BoardView(QWidget):
                 cell.moveCenter(self._drag_pos)
                 self._draw_piece(painter, pc, cell, cached)
 
-    def _paint_wood(self, painter: QPainter, layout: _Layout) -> None:
+    def _backdrop(self, layout: _Layout, rect: QRectF) -> QPixmap:
+        """The wooden parts (board, stands, box) as a pixmap, redrawn only when the layout changes.
+
+        Antialiased rounded rectangles with gradients are by far the slowest
+        part of a paint, and they only change with the size, flip and mode.
+        """
+        dpr = self.devicePixelRatioF()
+        key = (round(rect.width()), round(rect.height()), layout.flipped, layout.with_box, dpr)
+        if self._backdrop_key != key:
+            image = QImage(max(1, round(rect.width() * dpr)), max(1, round(rect.height() * dpr)),
+                           QImage.Format.Format_ARGB32_Premultiplied)
+            image.fill(Qt.GlobalColor.transparent)
+            p = QPainter(image)
+            p.setRenderHint(QPainter.RenderHint.Antialiasing)
+            p.scale(dpr, dpr)
+            p.translate(-rect.topLeft())
+            self._paint_backdrop(p, layout)
+            p.end()
+            pixmap = QPixmap.fromImage(image)
+            pixmap.setDevicePixelRatio(dpr)
+            self._backdrop_pixmap = pixmap
+            self._backdrop_key = key
+        assert self._backdrop_pixmap is not None
+        return self._backdrop_pixmap
+
+    def _paint_backdrop(self, painter: QPainter, layout: _Layout) -> None:
         u = layout.unit
         frame = layout.frame
+        for stand in layout.stands.values():
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(0, 0, 0, 50))
+            painter.drawRoundedRect(stand.translated(0.06 * u, 0.08 * u), 0.12 * u, 0.12 * u)
+            gradient = QLinearGradient(stand.topLeft(), stand.bottomRight())
+            gradient.setColorAt(0.0, _STAND_LIGHT)
+            gradient.setColorAt(1.0, _STAND_DARK)
+            painter.setBrush(gradient)
+            painter.setPen(QPen(QColor("#7a4d1e"), max(1.0, 0.03 * u)))
+            painter.drawRoundedRect(stand, 0.12 * u, 0.12 * u)
+        if layout.with_box:
+            painter.setPen(QPen(QColor("#7a4d1e"), max(1.0, 0.03 * u)))
+            painter.setBrush(QColor("#c9a47a"))
+            painter.drawRoundedRect(layout.box, 0.12 * u, 0.12 * u)
         # Shadow, then the wood.
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QColor(0, 0, 0, 50))
@@ -949,16 +993,6 @@ class BoardView(QWidget):
     def _paint_stand(self, painter: QPainter, layout: _Layout, color: Color, cached: bool,
                      diagram: bool, drag_src: Spot | None) -> None:
         u = layout.unit
-        stand = layout.stands[color]
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor(0, 0, 0, 50))
-        painter.drawRoundedRect(stand.translated(0.06 * u, 0.08 * u), 0.12 * u, 0.12 * u)
-        gradient = QLinearGradient(stand.topLeft(), stand.bottomRight())
-        gradient.setColorAt(0.0, _STAND_LIGHT)
-        gradient.setColorAt(1.0, _STAND_DARK)
-        painter.setBrush(gradient)
-        painter.setPen(QPen(QColor("#7a4d1e"), max(1.0, 0.03 * u)))
-        painter.drawRoundedRect(stand, 0.12 * u, 0.12 * u)
         # The side's name; the side to move is marked with a filled band.
         header = layout.header_rect(color)
         to_move = self._position.turn == color
@@ -993,9 +1027,6 @@ class BoardView(QWidget):
     def _paint_box(self, painter: QPainter, layout: _Layout, cached: bool, drag_src: Spot | None) -> None:
         u = layout.unit
         box = layout.box
-        painter.setPen(QPen(QColor("#7a4d1e"), max(1.0, 0.03 * u)))
-        painter.setBrush(QColor("#c9a47a"))
-        painter.drawRoundedRect(box, 0.12 * u, 0.12 * u)
         painter.setPen(_INK)
         painter.setFont(self._font(0.3 * u, bold=True))
         painter.drawText(QRectF(box.left(), box.top(), 1.3 * u, box.height()),
