@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from .kif import check_no_king_capture
+from .kif import _one_line, check_no_king_capture
 from .moves import Move
 from .position import STARTING_SFEN, Position
 from .record import Record, RecordNode
@@ -65,7 +65,7 @@ def _csa_row(pos: Position, rank: int) -> str:
 def to_csa(record: Record) -> str:
     """The main line of ``record`` as CSA V2.2 text (``\\n`` line ends)."""
     out = ["V2.2"]
-    h = record.header
+    h = {_one_line(k): _one_line(v) for k, v in record.header.items()}
     out.append("N+" + h.get("先手", h.get("下手", "")))
     out.append("N-" + h.get("後手", h.get("上手", "")))
     for key, value in h.items():

@@ -183,14 +183,20 @@ def result_line(record: Record) -> str | None:
 
 def header_lines(record: Record) -> list[str]:
     """Preamble, header keys, start position and player lines, as KIF and KI2 write them."""
-    out = ["#" + c for c in record.preamble]
-    out += [f"{k}：{v}" for k, v in record.header.items() if k not in PLAYER_KEYS and k != "手合割"]
+    out = ["#" + _one_line(c) for c in record.preamble]
+    out += [f"{_one_line(k)}：{_one_line(v)}" for k, v in record.header.items()
+            if k not in PLAYER_KEYS and k != "手合割"]
     out += _start_lines(record.start)
     players = [k for k in PLAYER_KEYS if k in record.header]
     if not any(k in players for k in ("先手", "後手", "下手", "上手")):
         players = ["先手", "後手"] + players
-    out += [f"{k}：{record.header.get(k, '')}" for k in players]
+    out += [f"{k}：{_one_line(record.header.get(k, ''))}" for k in players]
     return out
+
+
+def _one_line(text: str) -> str:
+    # A header value cannot span lines: later lines would be read as something else.
+    return " ".join(str(text).splitlines())
 
 
 def to_kif(record: Record) -> str:

@@ -366,3 +366,12 @@ def test_illegal_non_promotion_is_rejected() -> None:
     with pytest.raises(KifError, match="line 16: illegal move 2b2a: '1 ２一歩\\(22\\)'"):
         parse_kif(text)
     assert parse_kif(text.replace("２一歩(22)", "２一歩成(22)")).main_line() == [Move.from_usi("2b2a+")]
+
+
+def test_header_values_stay_on_one_line() -> None:
+    rec = read_record(GOLDEN)
+    rec.header["備考"] = "一行目\n   1 ７六歩(77)"
+    rec.header["先手"] = "名前\r\n二行目"
+    text = to_kif(rec)
+    assert "備考：一行目    1 ７六歩(77)\n" in text and "先手：名前 二行目\n" in text
+    assert parse_kif(text).header["備考"] == "一行目    1 ７六歩(77)"
