@@ -83,6 +83,7 @@ i18n.add_translations("ja", {
     "Black": "先手",
     "White": "後手",
     "Piece box": "駒箱",
+    "Shogi board": "将棋盤",
     KEYBOARD_HELP: (
         "キーボードでの編集:\n"
         "矢印キーでカーソルを盤上と駒台の間で動かします。\n"
@@ -780,6 +781,8 @@ class BoardView(QWidget):
 
     def _retranslate(self, _lang: str = "") -> None:
         self.setToolTip(tr(KEYBOARD_HELP) if self._editable else "")
+        self.setAccessibleName(tr("Shogi board"))
+        self.setAccessibleDescription(tr(KEYBOARD_HELP) if self._editable else "")
         self.update()
 
     def _layout(self, rect: QRectF | None = None, diagram: bool = False) -> _Layout:

@@ -388,7 +388,9 @@ class EditorController(QObject):
             act.setCheckable(True)
             act.setChecked(self._position.turn == color)
             group.addAction(act)
-        make("paste", self._paste_clipboard, "Ctrl+Shift+V")
+        paste = make("paste", self._paste_clipboard)
+        # Ctrl+V as in other shogi GUIs; a focused text field still takes its own paste.
+        paste.setShortcuts([QKeySequence(QKeySequence.StandardKey.Paste), QKeySequence("Ctrl+Shift+V")])
         make("copy_sfen", self.copy_sfen, "Ctrl+Shift+C")
         make("copy_bod", self.copy_bod)
         make("open", self._open_dialog, "Ctrl+O")

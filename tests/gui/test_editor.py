@@ -169,6 +169,11 @@ def test_paste_action_reports_errors_by_signal(qtbot, editor: EditorController) 
     with qtbot.assertNotEmitted(editor.errorOccurred):
         editor.action("paste").trigger()
     assert editor.position().sfen() == MATE1
+    # Ctrl+V on the board pastes too.
+    QGuiApplication.clipboard().setText(TSUME)
+    editor.view().setFocus()
+    qtbot.keyClick(editor.view(), Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    assert editor.position().sfen() == TSUME
 
 
 def test_copy(editor: EditorController) -> None:
