@@ -75,7 +75,8 @@ KEYBOARD_HELP = (
     "On a hand stand: + or the piece letter adds one, - takes one back to the box,\n"
     "Delete empties that slot.\n"
     "Mouse: drag pieces between board, hands and box (or click, then click the target);\n"
-    "right-click or double-click a piece to promote and change owner;\n"
+    "right-click or double-click a piece to promote and change owner\n"
+    "(Shift+right-click only changes the owner);\n"
     "click a side's name to give it the move."
 )
 
@@ -92,7 +93,7 @@ i18n.add_translations("ja", {
         "Delete か Backspace で升を空にします。\n"
         "駒台では + か駒の文字で一枚増やし、- で一枚駒箱へ戻し、Delete でその駒をなくします。\n"
         "マウス: 盤・駒台・駒箱の間で駒をドラッグ（またはクリックしてから行き先をクリック）。\n"
-        "右クリックかダブルクリックで成と先後を切り替え、\n"
+        "右クリックかダブルクリックで成と先後を切り替え（Shift+右クリックは先後だけ）、\n"
         "手番の名前をクリックするとその側の手番になります。"
     ),
 })
@@ -607,7 +608,10 @@ class BoardView(QWidget):
                 self._selected = None
                 if spot.kind == "board":
                     self._cursor = spot
-                    self._apply(cycle_piece(self._position, spot.square))
+                    if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+                        self._apply(toggle_owner(self._position, spot.square))
+                    else:
+                        self._apply(cycle_piece(self._position, spot.square))
                 elif spot.kind == "hand" and spot.piece_type:
                     # One piece of this kind goes back to the box.
                     self._apply(add_to_hand(self._position, spot.color, spot.piece_type, -1))

@@ -131,6 +131,8 @@ def test_right_click_and_double_click_cycle(qtbot, view: BoardView) -> None:
     assert view.position().sfen() == "4k4/9/4+R4/9/9/9/9/9/9 b - 1"
     qtbot.mouseDClick(view, Qt.MouseButton.LeftButton, pos=at)
     assert view.position().sfen() == "4k4/9/4r4/9/9/9/9/9/9 b - 1"
+    qtbot.mouseClick(view, Qt.MouseButton.RightButton, Qt.KeyboardModifier.ShiftModifier, pos=at)
+    assert view.position().sfen() == "4k4/9/4R4/9/9/9/9/9/9 b - 1"
 
 
 def test_click_then_click_moves_and_turn_header(qtbot, view: BoardView) -> None:
