@@ -23,8 +23,8 @@ class UserError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> "NoReturn":  # type: ignore[name-defined]  # noqa: F821
-        self.print_usage(sys.stderr)
-        print(f"tsume: error: {message}", file=sys.stderr)
+        # One line, like every other user mistake; the usage is one --help away.
+        print(f"tsume: error: {message} (see '{self.prog} --help')", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
 
 
