@@ -332,3 +332,18 @@ def test_painting_keeps_none_alive(view: BoardView) -> None:
     for _ in range(5):
         view.grab()
     assert sys.getrefcount(None) > before - 100
+
+
+def test_flipped_stands_swap_and_editing_still_works(qtbot, view: BoardView) -> None:
+    white_stand_x = view.hand_rect(WHITE, PAWN).center().x()
+    view.set_flipped(True)
+    # White's stand moves from the left to the right; 5一 is now near the bottom.
+    assert view.hand_rect(WHITE, PAWN).center().x() > white_stand_x
+    drag(qtbot, view, centre(view.hand_rect(WHITE, PAWN)), centre(view.square_rect(square(5, 2))))
+    assert view.position().sfen() == "4k4/4p4/9/9/9/9/9/9/9 b 2r2b4g4s4n4l17p 1"
+    view.setFocus()
+    view.set_cursor_spot(Spot.board(square(5, 2)))
+    qtbot.keyClick(view, Qt.Key.Key_Up)   # up the screen on a flipped board: towards rank 九
+    assert view.cursor_spot() == Spot.board(square(5, 3))
+    qtbot.keyClick(view, Qt.Key.Key_Left)  # left on a flipped board: towards file 1
+    assert view.cursor_spot() == Spot.board(square(4, 3))
