@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Slot
+from PySide6.QtGui import QBrush, QColor, QFont, QStandardItem, QStandardItemModel
 
 from ..core.moves import Move, japanese
 from ..core.position import Position
 from ..core.proof import Proof, ProofNode, Role
 from ..core.solver import ChildInfo, Progress
+from . import i18n
 from .i18n import add_translations, tr
 
 # Values at or above this are shown as infinity (the solver clips to 10**12; proofs may hold 2**31-1).
@@ -30,6 +31,11 @@ COL_LENGTH = 4        # proof tree only
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1        # tuple[str, ...]: USI moves from the start
 ON_PATH_ROLE = Qt.ItemDataRole.UserRole + 2     # bool: on the current search path / main line
 ROLE_ROLE = Qt.ItemDataRole.UserRole + 3        # core.proof.Role of a proof node
+MOVE_ROLE = Qt.ItemDataRole.UserRole + 4        # str: the node's USI move (search tree)
+RANK_ROLE = Qt.ItemDataRole.UserRole + 5        # int: the search's ranking among siblings
+
+_UNRANKED = 1_000_000   # rank of children no snapshot has ranked yet
+_RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 _PATH_BRUSH = QBrush(QColor("#ffe9a8"))
 _MAIN_BRUSH = QBrush(QColor("#e3f0ff"))
@@ -255,7 +261,7 @@ class _TreeModel(QAbstractItemModel):
         return None
 
 
-class SearchTreeModel(_TreeModel):
+class SearchTreeModel(QStandardItemModel):
     """The df-pn search tree as the progress snapshots reveal it.
 
     Each :meth:`update` adds the nodes of the current path and the ranked
@@ -263,123 +269,182 @@ class SearchTreeModel(_TreeModel):
     the current path (``ON_PATH_ROLE``, bold, tinted) and puts each reported
     node's children in the order the search ranks them (best first).  Nodes
     seen earlier but not in the latest report keep their last numbers and go
-    after the ranked ones.  At most ``max_nodes`` nodes are kept; beyond that
-    only known nodes are updated.
+    after the ranked ones.  At most ``max_nodes`` nodes are kept, and paths
+    are followed ``max_depth`` plies deep; beyond that only known nodes are
+    updated (a person browses the top of the tree; the status line has the rest).
+
+    The items live in C++ (a ``QStandardItemModel``): while the solver thread
+    runs Python, views read the tree without waiting for the interpreter lock,
+    which keeps the window responsive.
     """
 
-    def __init__(self, parent: Any = None, max_nodes: int = 20000) -> None:
-        super().__init__(parent)
+    def __init__(self, parent: Any = None, max_nodes: int = 20000, max_depth: int = 48) -> None:
+        super().__init__(0, 3, parent)
         self.max_nodes = max_nodes
-        self._count = 0
-        self._path_nodes: list[_Node] = []
+        self.max_depth = max_depth
+        self.setSortRole(RANK_ROLE)
+        self._start = Position.empty()
+        self._items: dict[tuple[str, ...], QStandardItem] = {}
+        self._path: list[tuple[str, ...]] = []
         self.root_pn = 1
         self.root_dn = 1
+        self._set_headers()
+        i18n.notifier.language_changed.connect(self._set_headers)
 
-    def reset(self, start: Position) -> None:
-        """Empty the tree for a new search from ``start``."""
-        self.beginResetModel()
-        self._root = _Node(None, None)
-        self._start = start.copy()
-        self._count = 0
-        self._path_nodes = []
-        self.root_pn = self.root_dn = 1
-        self.endResetModel()
+    @Slot(str)
+    def _set_headers(self, _lang: str = "") -> None:
+        self.setHorizontalHeaderLabels([tr(h) for h in _TreeModel.HEADERS])
+
+    # ---- queries -------------------------------------------------------------
+
+    def start_position(self) -> Position:
+        """The position the moves are played from."""
+        return self._start.copy()
+
+    def path(self, index: QModelIndex) -> tuple[str, ...]:
+        """USI moves from the start position to the node of ``index`` (``()`` for the root)."""
+        if not index.isValid():
+            return ()
+        item = self.itemFromIndex(index.siblingAtColumn(0))
+        out: list[str] = []
+        while item is not None:
+            out.append(item.data(MOVE_ROLE))
+            item = item.parent()
+        return tuple(reversed(out))
+
+    def position_at(self, index: QModelIndex) -> Position:
+        """The position after the node's move (the start position for an invalid index)."""
+        pos = self._start.copy()
+        for usi in self.path(index):
+            pos.push(Move.from_usi(usi))
+        return pos
+
+    def index_of_path(self, path: Iterable[str]) -> QModelIndex:
+        """The index of the node reached by ``path`` (invalid if there is none)."""
+        item = self._items.get(tuple(path))
+        return item.index() if item is not None else QModelIndex()
+
+    def node_count(self) -> int:
+        """Nodes in the tree."""
+        return len(self._items)
 
     def current_path(self) -> tuple[str, ...]:
         """The USI moves of the current search path (as far as the tree holds it)."""
-        return self._path_nodes[-1].path() if self._path_nodes else ()
+        return self._path[-1] if self._path else ()
+
+    # ---- feeding ---------------------------------------------------------------
+
+    def reset(self, start: Position) -> None:
+        """Empty the tree for a new search from ``start``."""
+        self.removeRows(0, self.rowCount())
+        self._items.clear()
+        self._start = start.copy()
+        self._path = []
+        self.root_pn = self.root_dn = 1
 
     def update(self, progress: Progress) -> None:
         """Merge one snapshot into the tree."""
         self.root_pn, self.root_dn = progress.root_pn, progress.root_dn
-        # Levels: (node, its ranked children); then the path entry chosen below it.
-        levels: list[tuple[_Node, tuple[ChildInfo, ...]]] = [(self._root, progress.root_children)]
-        new_path: list[_Node] = []
-        node = self._root
-        for entry in progress.path:
-            child = node.by_move.get(entry.move) or self._insert(node, [entry.move])
-            if child is None:
+        # Walk down the current path with its position, so that every level's
+        # new children get their Japanese text from the position they are played in.
+        pos = self._start.copy()
+        prev: int | None = None
+        prefix: tuple[str, ...] = ()
+        new_path: list[tuple[str, ...]] = []
+        self._merge_level(prefix, pos, prev, progress.root_children)
+        for entry in progress.path[:self.max_depth]:
+            child = prefix + (entry.move,)
+            if child not in self._items and not self._insert(prefix, [entry.move], pos, prev):
                 break
-            self._set_numbers(child, entry.pn, entry.dn)
+            self._set_numbers(self._items[child], entry.pn, entry.dn)
             new_path.append(child)
-            levels.append((child, entry.children))
-            node = child
-        for parent, ranked in levels:
-            missing = [c.move for c in ranked if c.move not in parent.by_move]
-            if missing:
-                self._insert(parent, missing)
-            for c in ranked:
-                child = parent.by_move.get(c.move)
-                if child is not None:
-                    self._set_numbers(child, c.pn, c.dn)
+            try:
+                move = Move.from_usi(entry.move)
+                pos.push(move)   # asserts legality
+            except (ValueError, AssertionError):
+                break
+            prev = move.to_square
+            prefix = child
+            self._merge_level(prefix, pos, prev, entry.children)
         self._mark_path(new_path)
-        self._rank([(parent, [c.move for c in ranked]) for parent, ranked in levels if ranked])
 
-    # ---- steps of update -------------------------------------------------
+    # ---- steps of update ---------------------------------------------------------
 
-    def _insert(self, parent: _Node, moves: list[str]) -> _Node | None:
-        room = self.max_nodes - self._count
-        moves = moves[:max(room, 0)]
-        if not moves:
-            return None
-        first = len(parent.children)
-        self.beginInsertRows(self._index(parent), first, first + len(moves) - 1)
-        for usi in moves:
-            parent.add(usi)
-        self._count += len(moves)
-        self.endInsertRows()
-        return parent.children[first]
+    def _parent_item(self, parent: tuple[str, ...]) -> QStandardItem:
+        return self._items[parent] if parent else self.invisibleRootItem()
 
-    def _set_numbers(self, node: _Node, pn: int, dn: int) -> None:
-        if (node.pn, node.dn) != (pn, dn):
-            node.pn, node.dn = pn, dn
-            self.dataChanged.emit(self._index(node, COL_PN), self._index(node, COL_DN),
-                                  [Qt.ItemDataRole.DisplayRole])
-
-    def _mark_path(self, new_path: list[_Node]) -> None:
-        old = set(map(id, self._path_nodes))
-        new = set(map(id, new_path))
-        changed = [n for n in self._path_nodes if id(n) not in new] + [n for n in new_path if id(n) not in old]
-        for n in self._path_nodes:
-            n.on_path = False
-        for n in new_path:
-            n.on_path = True
-        self._path_nodes = new_path
-        last = self.columnCount() - 1
-        for n in changed:
-            self.dataChanged.emit(self._index(n, 0), self._index(n, last))
-
-    def _rank(self, orders: list[tuple[_Node, list[str]]]) -> None:
-        """Put each parent's children in the reported order, moving persistent indexes along."""
-        todo = []
-        for parent, ranked in orders:
-            front = [parent.by_move[m] for m in ranked if m in parent.by_move]
-            chosen = set(map(id, front))
-            wanted = front + [c for c in parent.children if id(c) not in chosen]
-            if wanted != parent.children:
-                todo.append((parent, wanted))
-        if not todo:
+    def _merge_level(self, parent: tuple[str, ...], pos: Position, prev: int | None,
+                     ranked: tuple[ChildInfo, ...]) -> None:
+        if not ranked:
             return
-        self.layoutAboutToBeChanged.emit()
-        old = self.persistentIndexList()
-        nodes = [(self._node(i), i.column()) for i in old]
-        for parent, wanted in todo:
-            parent.children = wanted
-        self.changePersistentIndexList(old, [self._index(n, c) if n is not self._root else QModelIndex()
-                                             for n, c in nodes])
-        self.layoutChanged.emit()
+        missing = [c.move for c in ranked if parent + (c.move,) not in self._items]
+        if missing:
+            self._insert(parent, missing, pos, prev)
+        for c in ranked:
+            item = self._items.get(parent + (c.move,))
+            if item is not None:
+                self._set_numbers(item, c.pn, c.dn)
+        self._rank(parent, [c.move for c in ranked])
 
-    # ---- display ---------------------------------------------------------
+    def _insert(self, parent: tuple[str, ...], moves: list[str], pos: Position, prev: int | None) -> bool:
+        moves = moves[:max(self.max_nodes - len(self._items), 0)]
+        if not moves:
+            return False
+        holder = self._parent_item(parent)
+        base = holder.rowCount()
+        for k, usi in enumerate(moves):
+            try:
+                text = japanese(pos, Move.from_usi(usi), prev)
+            except ValueError:
+                text = usi
+            first = QStandardItem(text)
+            first.setData(usi, MOVE_ROLE)
+            first.setData(False, ON_PATH_ROLE)
+            first.setData(base + k + _UNRANKED, RANK_ROLE)
+            pn, dn = QStandardItem("1"), QStandardItem("1")
+            pn.setTextAlignment(_RIGHT)
+            dn.setTextAlignment(_RIGHT)
+            holder.appendRow([first, pn, dn])
+            self._items[parent + (usi,)] = first
+        return True
 
-    def _extra_data(self, node: _Node, col: int, role: int) -> Any:
-        if node.on_path:
-            if role == Qt.ItemDataRole.BackgroundRole:
-                return _PATH_BRUSH
-            if role == Qt.ItemDataRole.FontRole:
-                font = QFont()
-                font.setBold(True)
-                return font
-        return None
+    def _set_numbers(self, first: QStandardItem, pn: int, dn: int) -> None:
+        holder = first.parent() or self.invisibleRootItem()
+        row = first.row()
+        for col, value in ((COL_PN, pn), (COL_DN, dn)):
+            cell = holder.child(row, col)
+            text = number_text(value)
+            if cell.text() != text:
+                cell.setText(text)
+
+    def _rank(self, parent: tuple[str, ...], ranked: list[str]) -> None:
+        """Sort the children of ``parent``: reported ones in report order, then the rest as they were."""
+        holder = self._parent_item(parent)
+        order = {usi: k for k, usi in enumerate(ranked)}
+        current = [holder.child(r, 0) for r in range(holder.rowCount())]
+        wanted = sorted(range(len(current)),
+                        key=lambda r: (order.get(current[r].data(MOVE_ROLE), len(order) + r)))
+        if wanted == list(range(len(current))):
+            return
+        for rank, r in enumerate(wanted):
+            current[r].setData(rank, RANK_ROLE)
+        holder.sortChildren(COL_MOVE)   # by RANK_ROLE; Qt moves persistent indexes along
+
+    def _mark_path(self, new_path: list[tuple[str, ...]]) -> None:
+        old, new = set(self._path), set(new_path)
+        for path, on in [(p, False) for p in self._path if p not in new] + [(p, True) for p in new_path if p not in old]:
+            first = self._items.get(path)
+            if first is None:
+                continue
+            holder = first.parent() or self.invisibleRootItem()
+            first.setData(on, ON_PATH_ROLE)
+            for col in range(self.columnCount()):
+                cell = holder.child(first.row(), col)
+                font = cell.font()
+                font.setBold(on)
+                cell.setFont(font)
+                cell.setBackground(_PATH_BRUSH if on else QBrush())
+        self._path = new_path
 
 
 class ProofTreeModel(_TreeModel):

@@ -10,6 +10,8 @@ that the generator polls, and never touches a widget.
 
 from __future__ import annotations
 
+import gc
+import sys
 import threading
 import time
 from typing import Any, Callable, Generator
@@ -20,6 +22,12 @@ from ..core.position import Position
 from ..core.solver import Limits
 
 SolveFunction = Callable[[Position, Limits, threading.Event], Generator[Any, None, Any]]
+
+# Stack of a solver thread (address space only; pages are used as the search goes deep).
+STACK_SIZE = 512 * 1024 * 1024
+
+# Interpreter switch interval while a search runs (seconds; Python's default is 0.005).
+SWITCH_INTERVAL = 0.001
 
 # Workers whose thread is still running: Python must keep their wrappers
 # alive until the thread has finished, whoever else drops them.
@@ -37,8 +45,9 @@ class _Runner(QObject):
     finished = Signal()
 
     def __init__(self, function: SolveFunction, position: Position, limits: Limits,
-                 cancel: threading.Event, interval: float) -> None:
+                 cancel: threading.Event, interval: float, responsive: bool) -> None:
         super().__init__()
+        self._responsive = responsive
         self._function = function
         self._position = position
         self._limits = limits
@@ -49,6 +58,17 @@ class _Runner(QObject):
     @Slot()
     def run(self) -> None:
         self.started.emit()
+        # The solver's table holds millions of small containers; a full cyclic
+        # collection walks them all while holding the interpreter lock, which
+        # freezes the window for hundreds of milliseconds.  Reference counting
+        # still frees memory; collection resumes when the search ends.
+        collecting = gc.isenabled()
+        # A thread waiting for the lock gets it after the switch interval; the
+        # GUI thread waits once per call into Python, so keep it short.
+        interval = sys.getswitchinterval()
+        if self._responsive:
+            gc.disable()
+            sys.setswitchinterval(min(interval, SWITCH_INTERVAL))
         try:
             result = self._drive()
         except Exception as exc:  # reported, never raised into Qt
@@ -59,6 +79,10 @@ class _Runner(QObject):
             else:
                 self.returned.emit(result)
         finally:
+            if self._responsive:
+                sys.setswitchinterval(interval)
+                if collecting:
+                    gc.enable()
             # Hand the runner back to the starting thread, which deletes it
             # (Python owns it) once the thread has finished.
             self.moveToThread(self._home)
@@ -97,6 +121,11 @@ class SolverWorker(QObject):
     snapshot before the end is always sent).  The result is emitted only if
     the search was not aborted.
 
+    With ``responsive`` (the default) the search runs with cyclic garbage
+    collection paused and a short interpreter switch interval, both restored
+    afterwards, so that the GUI thread never waits long for the interpreter
+    lock (the solver is pure Python and holds it while it computes).
+
     Signals:
         started(): the generator is about to run.
         progress(object): a frozen Progress snapshot.
@@ -114,11 +143,12 @@ class SolverWorker(QObject):
     finished = Signal()
 
     def __init__(self, function: SolveFunction, position: Position, limits: Limits,
-                 interval: float = 0.1, parent: QObject | None = None) -> None:
+                 interval: float = 0.1, parent: QObject | None = None, responsive: bool = True) -> None:
         super().__init__(parent)
         self._cancel = threading.Event()
         # The runner owns its copy of the position; the GUI keeps editing its own.
-        self._runner: _Runner | None = _Runner(function, position.copy(), limits, self._cancel, interval)
+        self._runner: _Runner | None = _Runner(function, position.copy(), limits, self._cancel, interval,
+                                                responsive)
         self._thread: QThread | None = None
         self._running = False
 
@@ -146,6 +176,9 @@ class SolverWorker(QObject):
             raise RuntimeError("a SolverWorker runs only once")
         thread = QThread()
         thread.setObjectName("solver")
+        # The df-pn search recurses once per ply (thousands deep on long
+        # problems); a secondary thread's default stack is too small for that.
+        thread.setStackSize(STACK_SIZE)
         self._thread = thread
         runner.moveToThread(thread)
         for name in ("started", "progress", "returned", "errored", "aborted", "finished"):

@@ -1,0 +1,408 @@
+"""The panels around the board: result and stepping, proof tree, futile interpositions, 余詰, search tree.
+
+Each panel shows data and reports what the user picked as a position to
+show (``positionRequested(position, last_move)``); the main window decides
+what the board does with it.  No solver logic here.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelection, QModelIndex, Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem, QToolButton,
+    QTreeView, QVBoxLayout, QWidget,
+)
+
+from ..core.moves import Move
+from ..core.position import Position
+from ..core.proof import Alternative, FutileInterposition, Proof
+from ..core.solver import Progress, SolveResult, SolveStatus
+from . import i18n
+from .i18n import add_translations, tr
+from .models import COL_MOVE, COL_ROLE, ProofTreeModel, SearchTreeModel, move_texts
+
+add_translations("ja", {
+    "Result": "結果",
+    "Mate in %1": "%1手詰",
+    "Mate in %1 (not proved shortest)": "%1手詰（最短は未証明）",
+    "No mate": "不詰",
+    "Unknown (limit reached)": "不明（制限に達しました）",
+    "Stopped": "中断",
+    "Searching…": "探索中…",
+    "Press Solve to search.": "「解く」で探索します。",
+    "First": "最初へ",
+    "Back": "1手戻る",
+    "Forward": "1手進む",
+    "Last": "最後へ",
+    "Start position": "開始局面",
+    "Futile interpositions": "無駄合",
+    "Alternative mates (余詰)": "余詰",
+    "Proof tree": "証明木",
+    "Search tree": "探索木",
+    "No futile interpositions were pruned.": "無駄合はありません。",
+    "No alternative mates found.": "余詰は見つかりませんでした。",
+    "%1 plies": "%1手",
+    "also": "同じく",
+})
+
+
+def _play(start: Position, line: tuple[str, ...] | list[str]) -> tuple[Position, Move | None]:
+    """The position after ``line`` and its last move (ValueError if a move does not fit)."""
+    pos = start.copy()
+    last: Move | None = None
+    for usi in line:
+        last = Move.from_usi(usi)
+        try:
+            pos.push(last)
+        except AssertionError as e:   # push asserts legality
+            raise ValueError(f"illegal move {usi!r} in {pos.sfen()!r}") from e
+    return pos, last
+
+
+def status_text(result: SolveResult | None) -> str:
+    """What the search found, for people: ``3手詰``, ``不詰``, ``unknown (limit reached)``."""
+    if result is None:
+        return ""
+    if result.status is SolveStatus.MATE:
+        n = result.length if result.length is not None else len(result.pv)
+        exact = result.extra.get("exact", True) if isinstance(result.extra, dict) else True
+        return tr("Mate in %1" if exact else "Mate in %1 (not proved shortest)").replace("%1", str(n))
+    if result.status is SolveStatus.NO_MATE:
+        return tr("No mate")
+    if result.status is SolveStatus.UNKNOWN:
+        return tr("Unknown (limit reached)")
+    return tr("Stopped")
+
+
+class ResultPanel(QWidget):
+    """The search's answer and the main line, with stepping.
+
+    Row 0 of the move list is the start position, row ``n`` the position after
+    the ``n``-th move.  Step with the buttons or by clicking a move; the
+    window adds arrow keys and Home/End through :meth:`step`.
+
+    Signals:
+        plyChanged(int): the ply shown changed (0 = start position).
+    """
+
+    plyChanged = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._start = Position.empty()
+        self._line: tuple[str, ...] = ()
+        self._result: SolveResult | None = None
+        self._searching = False
+        self.summary = QLabel(self)
+        self.summary.setObjectName("summary")
+        font = self.summary.font()
+        font.setPointSizeF(font.pointSizeF() * 1.4)
+        font.setBold(True)
+        self.summary.setFont(font)
+        self.summary.setWordWrap(True)
+        self.moves = QListWidget(self)
+        self.moves.setObjectName("moves")
+        self.moves.currentRowChanged.connect(self._on_row_changed)
+        self.buttons: dict[str, QToolButton] = {}
+        row = QHBoxLayout()
+        for key, glyph, delta in (("first", "|◀", -10**6), ("back", "◀", -1), ("forward", "▶", 1),
+                                  ("last", "▶|", 10**6)):
+            button = QToolButton(self)
+            button.setText(glyph)
+            button.setObjectName(key)
+            button.clicked.connect(lambda _c=False, d=delta: self.step(d))
+            row.addWidget(button)
+            self.buttons[key] = button
+        row.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addLayout(row)
+        layout.addWidget(self.moves, 1)
+        i18n.notifier.language_changed.connect(self._retranslate)
+        self._retranslate()
+
+    # ---- state -------------------------------------------------------------
+
+    def result(self) -> SolveResult | None:
+        """The result shown (None before a search ends)."""
+        return self._result
+
+    def line(self) -> tuple[str, ...]:
+        """The main line shown, USI."""
+        return self._line
+
+    def ply(self) -> int:
+        """The ply shown (0 = start)."""
+        return max(0, self.moves.currentRow())
+
+    def move_texts(self) -> list[str]:
+        """The move list's texts after the start row."""
+        return [self.moves.item(i).text() for i in range(1, self.moves.count())]
+
+    def position_at(self, ply: int) -> tuple[Position, Move | None]:
+        """The position after ``ply`` moves of the main line, and the last move."""
+        return _play(self._start, self._line[:ply])
+
+    # ---- commands -----------------------------------------------------------
+
+    def set_searching(self, start: Position) -> None:
+        """A search from ``start`` began: no result yet."""
+        self._start = start.copy()
+        self._result = None
+        self._line = ()
+        self._searching = True
+        self._fill()
+
+    def set_result(self, start: Position, result: SolveResult | None) -> None:
+        """Show ``result`` of a search from ``start`` (None clears the panel)."""
+        self._start = start.copy()
+        self._result = result
+        self._searching = False
+        self._line = tuple(result.pv) if result is not None and result.status is SolveStatus.MATE else ()
+        self._fill()
+
+    def set_ply(self, ply: int) -> None:
+        """Show the position after ``ply`` moves (clamped to the line)."""
+        if not self._line:
+            return
+        ply = max(0, min(ply, len(self._line)))
+        if ply != self.moves.currentRow():
+            self.moves.setCurrentRow(ply)
+
+    def step(self, delta: int) -> None:
+        """Step ``delta`` plies along the main line (large values go to an end)."""
+        self.set_ply(self.ply() + delta)
+
+    # ---- internals --------------------------------------------------------
+
+    def _fill(self) -> None:
+        self.moves.blockSignals(True)
+        self.moves.clear()
+        if self._line:
+            self.moves.addItem(QListWidgetItem(tr("Start position")))
+            for n, text in enumerate(move_texts(self._start, self._line), start=1):
+                self.moves.addItem(QListWidgetItem(f"{n:>3}  {text}"))
+            self.moves.setCurrentRow(0)
+        self.moves.blockSignals(False)
+        for button in self.buttons.values():
+            button.setEnabled(bool(self._line))
+        self._update_summary()
+
+    def _update_summary(self) -> None:
+        if self._searching:
+            self.summary.setText(tr("Searching…"))
+        elif self._result is None:
+            self.summary.setText(tr("Press Solve to search."))
+        else:
+            self.summary.setText(status_text(self._result))
+
+    @Slot(int)
+    def _on_row_changed(self, row: int) -> None:
+        if row >= 0:
+            self.plyChanged.emit(row)
+
+    def _retranslate(self, _lang: str = "") -> None:
+        for key, text in (("first", "First"), ("back", "Back"), ("forward", "Forward"), ("last", "Last")):
+            self.buttons[key].setToolTip(tr(text))
+        if self._line and self.moves.count():
+            self.moves.item(0).setText(tr("Start position"))
+        self._update_summary()
+
+
+class _PositionList(QWidget):
+    """A list of positions to look at; clicking one asks to show it.
+
+    Signals:
+        positionRequested(object, object): a Position and the Move to highlight (or None).
+    """
+
+    positionRequested = Signal(object, object)
+
+    def __init__(self, empty_text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._empty_text = empty_text
+        self._start = Position.empty()
+        self._lines: list[tuple[str, ...]] = []
+        self.list = QListWidget(self)
+        self.list.setWordWrap(True)
+        self.list.currentRowChanged.connect(self._on_row)
+        self.list.itemClicked.connect(lambda item: self._on_row(self.list.row(item)))
+        self.note = QLabel(self)
+        self.note.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.note)
+        layout.addWidget(self.list, 1)
+        i18n.notifier.language_changed.connect(self._retranslate)
+
+    def count(self) -> int:
+        return self.list.count()
+
+    def texts(self) -> list[str]:
+        return [self.list.item(i).text() for i in range(self.list.count())]
+
+    def _set_rows(self, start: Position, rows: list[tuple[tuple[str, ...], str, str]]) -> None:
+        """Rows of (line to show, text, tooltip)."""
+        self._start = start.copy()
+        self._lines = [line for line, _t, _tip in rows]
+        self.list.blockSignals(True)
+        self.list.clear()
+        for _line, text, tip in rows:
+            item = QListWidgetItem(text)
+            item.setToolTip(tip)
+            self.list.addItem(item)
+        self.list.blockSignals(False)
+        self._retranslate()
+
+    def select(self, row: int) -> None:
+        """Pick row ``row`` as a click would."""
+        self.list.setCurrentRow(row)
+        self._on_row(row)
+
+    @Slot(int)
+    def _on_row(self, row: int) -> None:
+        if 0 <= row < len(self._lines):
+            try:
+                pos, last = _play(self._start, self._lines[row])
+            except ValueError:
+                return
+            self.positionRequested.emit(pos, last)
+
+    def _retranslate(self, _lang: str = "") -> None:
+        self.note.setText(tr(self._empty_text) if not self._lines else "")
+        self.note.setVisible(not self._lines)
+
+
+class FutilePanel(_PositionList):
+    """The futile interpositions (無駄合) the proof pruned, each with its reason.
+
+    Clicking one shows the position after the interposition, the
+    interposed piece highlighted.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("No futile interpositions were pruned.", parent)
+
+    def set_proof(self, proof: Proof | None) -> None:
+        """List the futile interpositions of ``proof`` (None empties the list)."""
+        if proof is None:
+            self._set_rows(Position.empty(), [])
+            return
+        start = Position.from_sfen(proof.sfen)
+        rows = []
+        for f in proof.futile:
+            rows.append(self._row(start, f))
+        self._set_rows(start, rows)
+
+    @staticmethod
+    def _row(start: Position, f: FutileInterposition) -> tuple[tuple[str, ...], str, str]:
+        texts = move_texts(start, list(f.path) + [f.move])
+        where = texts[-2] if len(texts) >= 2 else ""
+        others = [m for m in f.moves if m != f.move]
+        also = ""
+        if others:
+            alt = [move_texts(start, list(f.path) + [m])[-1] for m in others]
+            also = " (" + tr("also") + " " + " ".join(t.lstrip("△▲") for t in alt) + ")"
+        text = f"{len(f.path) + 1}: {texts[-1]}{also}  —  {f.reason}"
+        tip = (f"{where} → {texts[-1]}\n" if where else "") + " ".join(f.path + (f.move,))
+        return (tuple(f.path) + (f.move,), text, tip)
+
+
+class AlternativesPanel(_PositionList):
+    """余詰 candidates: other attacker moves that also mate within the stated length."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("No alternative mates found.", parent)
+
+    def set_alternatives(self, start: Position | None, alternatives: tuple[Alternative, ...]) -> None:
+        """List ``alternatives`` found from ``start`` (None empties the list)."""
+        if start is None:
+            self._set_rows(Position.empty(), [])
+            return
+        rows = []
+        for a in alternatives:
+            text = move_texts(start, list(a.path) + [a.move])[-1]
+            length = tr("%1 plies").replace("%1", str(a.length)) if a.length is not None else "?"
+            rows.append((tuple(a.path) + (a.move,), f"{len(a.path) + 1}: {text}  ({length})",
+                         " ".join(a.path + (a.move,))))
+        self._set_rows(start, rows)
+
+
+class _TreePanel(QWidget):
+    """A tree view over one of the models; selecting a node asks to show its position.
+
+    Signals:
+        positionRequested(object, object): a Position and the Move to highlight (or None).
+    """
+
+    positionRequested = Signal(object, object)
+
+    def __init__(self, model: SearchTreeModel | ProofTreeModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.view = QTreeView(self)
+        self.view.setModel(model)
+        self.view.setUniformRowHeights(True)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setAlternatingRowColors(False)
+        header = self.view.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(COL_MOVE, QHeaderView.ResizeMode.Stretch)
+        # Fixed widths: sizing to contents would read every row on every change.
+        width = self.fontMetrics().horizontalAdvance("000000")
+        for col in range(1, model.columnCount()):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(col, width if col != COL_ROLE else 2 * width)
+        self.view.selectionModel().selectionChanged.connect(self._on_selection)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.view)
+
+    def select(self, index: QModelIndex) -> None:
+        """Select (and show) the node of ``index``."""
+        self.view.setCurrentIndex(index)
+        self.view.scrollTo(index)
+
+    @Slot(QItemSelection, QItemSelection)
+    def _on_selection(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
+        indexes = selected.indexes()
+        if not indexes:
+            return
+        path = self.model.path(indexes[0])
+        try:
+            pos, last = _play(self.model.start_position(), path)
+        except ValueError:
+            return
+        self.positionRequested.emit(pos, last)
+
+
+class ProofTreePanel(_TreePanel):
+    """The proof-tree browser: every defence with its answer, pn/dn, role."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(ProofTreeModel(), parent)
+
+    def set_proof(self, proof: Proof | None) -> None:
+        """Show ``proof`` with its main line opened (None empties the view)."""
+        model: ProofTreeModel = self.model  # type: ignore[assignment]
+        model.set_proof(proof)
+        if proof is not None:
+            for ply in range(1, min(len(proof.main_line), 40) + 1):
+                self.view.expand(model.main_line_index(ply))
+
+
+class SearchTreePanel(_TreePanel):
+    """The live pn/dn tree of a running search."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(SearchTreeModel(), parent)
+        self.follow = True   # keep the current path expanded
+
+    def update_progress(self, progress: Progress) -> None:
+        """Merge a snapshot; with ``follow`` the current path stays open."""
+        model: SearchTreeModel = self.model  # type: ignore[assignment]
+        model.update(progress)
+        if self.follow:
+            path = model.current_path()
+            for n in range(1, min(len(path), 12) + 1):
+                self.view.expand(model.index_of_path(path[:n]))

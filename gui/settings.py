@@ -1,0 +1,139 @@
+"""Persistent settings (QSettings) and the solver-limits dialog.
+
+Keys: ``solve/seconds`` (0 = no limit), ``solve/nodes`` (0 = no limit),
+``solve/memory_mb``, ``solve/mode`` (``"mate"`` or ``"helpmate"``) and
+``ui/language`` (``"ja"`` or ``"en"``).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QLocale, QSettings
+from PySide6.QtWidgets import (
+    QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QSpinBox, QWidget,
+)
+
+from ..core.solver import Limits
+from .i18n import LANGUAGES, add_translations, tr
+
+ORGANIZATION = "TsumeStudio"
+APPLICATION = "tsume-studio"
+
+DEFAULT_LIMITS = Limits(nodes=None, seconds=60.0, memory_mb=512)
+MODES = ("mate", "helpmate")
+
+add_translations("ja", {
+    "Solver limits": "探索の制限",
+    "Time limit": "制限時間",
+    "Node limit": "探索局面数の上限",
+    "Memory for the table": "置換表のメモリ",
+    "no limit": "制限なし",
+    " s": " 秒",
+    " MB": " MB",
+})
+
+
+def settings() -> QSettings:
+    """The application's settings store (INI format, per user)."""
+    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION)
+
+
+def _number(value: object, default: float) -> float:
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return default
+
+
+def load_limits(store: QSettings | None = None) -> Limits:
+    """The saved solver limits (defaults where nothing valid is saved)."""
+    s = store or settings()
+    seconds = _number(s.value("solve/seconds", DEFAULT_LIMITS.seconds), DEFAULT_LIMITS.seconds or 0.0)
+    nodes = int(_number(s.value("solve/nodes", 0), 0))
+    memory = int(_number(s.value("solve/memory_mb", DEFAULT_LIMITS.memory_mb), DEFAULT_LIMITS.memory_mb))
+    return Limits(nodes=nodes if nodes > 0 else None,
+                  seconds=seconds if seconds > 0 else None,
+                  memory_mb=max(16, memory))
+
+
+def save_limits(limits: Limits, store: QSettings | None = None) -> None:
+    """Save solver limits (``None`` is stored as 0, no limit)."""
+    s = store or settings()
+    s.setValue("solve/seconds", float(limits.seconds or 0.0))
+    s.setValue("solve/nodes", int(limits.nodes or 0))
+    s.setValue("solve/memory_mb", int(limits.memory_mb))
+    s.sync()
+
+
+def load_mode(store: QSettings | None = None) -> str:
+    """The saved solve mode, ``"mate"`` or ``"helpmate"``."""
+    mode = str((store or settings()).value("solve/mode", "mate"))
+    return mode if mode in MODES else "mate"
+
+
+def save_mode(mode: str, store: QSettings | None = None) -> None:
+    """Save the solve mode.
+
+    Raises:
+        ValueError: ``mode`` is not one of MODES.
+    """
+    if mode not in MODES:
+        raise ValueError(f"solve mode must be one of {', '.join(MODES)}, not {mode!r}")
+    s = store or settings()
+    s.setValue("solve/mode", mode)
+    s.sync()
+
+
+def load_language(store: QSettings | None = None) -> str:
+    """The saved interface language, else Japanese when the system locale is Japanese, else English."""
+    lang = (store or settings()).value("ui/language", "")
+    if lang in LANGUAGES:
+        return str(lang)
+    return "ja" if QLocale.system().language() == QLocale.Language.Japanese else "en"
+
+
+def save_language(lang: str, store: QSettings | None = None) -> None:
+    """Save the interface language."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {lang!r}")
+    s = store or settings()
+    s.setValue("ui/language", lang)
+    s.sync()
+
+
+class LimitsDialog(QDialog):
+    """Edit the solver limits: seconds, nodes and table memory (0 means no limit)."""
+
+    def __init__(self, limits: Limits, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(tr("Solver limits"))
+        self.seconds = QDoubleSpinBox(self)
+        self.seconds.setRange(0.0, 24 * 3600.0)
+        self.seconds.setDecimals(1)
+        self.seconds.setSuffix(tr(" s"))
+        self.seconds.setSpecialValueText(tr("no limit"))
+        self.seconds.setValue(limits.seconds or 0.0)
+        self.nodes = QSpinBox(self)
+        self.nodes.setRange(0, 2_000_000_000)
+        self.nodes.setSingleStep(100_000)
+        self.nodes.setSpecialValueText(tr("no limit"))
+        self.nodes.setValue(limits.nodes or 0)
+        self.memory = QSpinBox(self)
+        self.memory.setRange(16, 64 * 1024)
+        self.memory.setSingleStep(64)
+        self.memory.setSuffix(tr(" MB"))
+        self.memory.setValue(limits.memory_mb)
+        form = QFormLayout(self)
+        form.addRow(tr("Time limit"), self.seconds)
+        form.addRow(tr("Node limit"), self.nodes)
+        form.addRow(tr("Memory for the table"), self.memory)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
+                                   parent=self)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def limits(self) -> Limits:
+        """The limits as edited."""
+        seconds = self.seconds.value()
+        nodes = self.nodes.value()
+        return Limits(nodes=nodes or None, seconds=seconds or None, memory_mb=self.memory.value())

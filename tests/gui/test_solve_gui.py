@@ -1,0 +1,223 @@
+"""Solving through the main window: result shown, stepping, stop, responsiveness, export, close.
+
+The short problems use the real df-pn solver; the long search is the full
+Microcosmos (1525 plies), which no limit here lets finish.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from PySide6.QtCore import QElapsedTimer, Qt, QTimer
+from pytestqt.qtbot import QtBot
+
+from tsume_studio.core.moves import Move
+from tsume_studio.core.position import Position
+from tsume_studio.core.records import read_record
+from tsume_studio.core.solver import Limits, SolveStatus
+from tsume_studio.gui.mainwindow import MainWindow, default_solver
+from tsume_studio.gui.settings import save_limits
+from tsume_studio.gui.worker import running_workers
+
+THREE = "7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"
+FUTILE = "8k/6G2/R7P/9/9/9/9/9/9 b r2b3g4s4n4l17p 1"
+DATA = Path(__file__).parent.parent / "data"
+
+# The offscreen platform says so whenever a main window with docks is shown.
+pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints")
+
+
+def microcosmos() -> str:
+    for line in (DATA / "microcosmos.tsv").read_text(encoding="utf-8").splitlines():
+        fields = line.split("\t")
+        if fields[0] == "microcosmos":
+            return fields[1]
+    raise AssertionError("microcosmos row missing from tests/data/microcosmos.tsv")
+
+
+@pytest.fixture
+def window(qtbot: QtBot) -> Iterator[MainWindow]:
+    save_limits(Limits(seconds=60.0, memory_mb=64))
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    yield w
+    if w.is_searching():
+        w.stop()
+        qtbot.waitUntil(lambda: not w.is_searching(), timeout=5000)
+    qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
+
+
+def solve(qtbot: QtBot, w: MainWindow, sfen: str, timeout: int = 30000) -> Any:
+    w.editor.set_position(Position.from_sfen(sfen))
+    assert w.actions_["solve"].isEnabled()
+    with qtbot.waitSignal(w.searchFinished, timeout=timeout) as blocker:
+        w.actions_["solve"].trigger()
+    return blocker.args[0]
+
+
+def test_solve_three_plies_shows_main_line(qtbot: QtBot, window: MainWindow) -> None:
+    result = solve(qtbot, window, THREE)
+    assert result.status is SolveStatus.MATE
+    assert window.result_panel.summary.text() == "Mate in 3"
+    assert [t.split(maxsplit=1)[1] for t in window.result_panel.move_texts()] == \
+        ["▲３三桂打", "△１一玉", "▲１二銀打"]
+    # The proof tree holds the other defence too.
+    model = window.proof_panel.model
+    first = model.index(0, 0)
+    assert [model.data(model.index(r, 0, first)) for r in range(model.rowCount(first))] == ["△１一玉", "△３一玉"]
+    assert window.actions_["solve"].isEnabled() and not window.actions_["stop"].isEnabled()
+    assert window.board.is_editable()
+
+
+def test_step_through_the_proof(qtbot: QtBot, window: MainWindow) -> None:
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+    solve(qtbot, window, THREE)
+    start = Position.from_sfen(THREE)
+    keys = window.result_panel.moves
+    assert keys.hasFocus()
+    qtbot.keyClick(keys, Qt.Key.Key_Right)
+    after1 = start.copy()
+    after1.push(Move.from_usi("N*3c"))
+    assert window.board.position() == after1
+    assert window.board.last_move() == Move.from_usi("N*3c")
+    assert not window.board.is_editable()
+    qtbot.keyClick(keys, Qt.Key.Key_End)
+    assert window.result_panel.ply() == 3
+    assert window.board.last_move() == Move.from_usi("S*1b")
+    assert window.board.position().is_check()
+    qtbot.keyClick(window.board, Qt.Key.Key_Left)   # the board, not editable now, leaves arrows to the window
+    assert window.board.last_move() == Move.from_usi("2a1a")
+    qtbot.mouseClick(window.result_panel.buttons["first"], Qt.MouseButton.LeftButton)
+    assert window.board.position() == start and window.board.is_editable()
+    # Clicking a move in the list shows the position after it.
+    moves = window.result_panel.moves
+    rect = moves.visualItemRect(moves.item(2))
+    qtbot.mouseClick(moves.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.board.last_move() == Move.from_usi("2a1a")
+    # Selecting a node of the proof tree shows its position.
+    tree = window.proof_panel
+    other = tree.model.index(1, 0, tree.model.index(0, 0))
+    tree.select(other)
+    assert window.board.last_move() == Move.from_usi("2a3a")
+
+
+def test_futile_interpositions_listed_and_shown(qtbot: QtBot, window: MainWindow) -> None:
+    result = solve(qtbot, window, FUTILE)
+    assert result.length == 1
+    panel = window.futile_panel
+    assert panel.count() == len(result.proof.futile) > 0
+    assert "captured and returned" in panel.texts()[0]
+    assert "△２一歩打" in panel.texts()[0]
+    panel.select(0)
+    futile = result.proof.futile[0]
+    assert window.board.last_move() == Move.from_usi(futile.move)
+    assert window.board.position().piece_at(Move.from_usi(futile.move).to_square) != 0
+
+
+def test_export_kif_and_read_it_back(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    result = solve(qtbot, window, FUTILE)
+    assert window.actions_["export_kif"].isEnabled()
+    path = tmp_path / "solution.kif"
+    window.export_kif(str(path))
+    record = read_record(path)
+    assert record.start == Position.from_sfen(FUTILE)
+    assert [m.usi() for m in record.main_line()] == list(result.pv)
+    text = path.read_bytes().decode("cp932")
+    assert "無駄合" in text
+    # A three-ply solution with a variation, as UTF-8.
+    solve(qtbot, window, THREE)
+    path = tmp_path / "solution.kifu"
+    window.export_kif(str(path))
+    record = read_record(path)
+    assert [m.usi() for m in record.main_line()] == ["N*3c", "2a1a", "S*1b"]
+    assert len(record.root.children[0].children) == 2   # 2a1a and the 変化 2a3a
+
+
+def test_stop_a_long_search_returns_nothing(qtbot: QtBot, window: MainWindow) -> None:
+    window.editor.set_position(Position.from_sfen(microcosmos()))
+    with qtbot.waitSignal(window.searchStarted, timeout=5000):
+        window.actions_["solve"].trigger()
+    worker = window._worker
+    assert worker is not None
+    with qtbot.waitSignal(worker.progress, timeout=5000):
+        pass
+    assert window.search_panel.model.rowCount() > 0     # the live tree grows
+    assert "pn/dn" in window.stats_label.text()
+    with qtbot.assert_not_emitted(worker.returned), \
+            qtbot.waitSignal(window.searchFinished, timeout=2000) as blocker:
+        t0 = time.monotonic()
+        window.actions_["stop"].trigger()
+    assert time.monotonic() - t0 < 1.0
+    assert blocker.args == [None]
+    assert window.result() is None
+    assert window.actions_["solve"].isEnabled()
+
+
+def test_event_loop_stays_responsive(qtbot: QtBot, window: MainWindow) -> None:
+    window.editor.set_position(Position.from_sfen(microcosmos()))
+    with qtbot.waitSignal(window.searchStarted, timeout=5000):
+        window.actions_["solve"].trigger()
+    gaps: list[int] = []
+    clock = QElapsedTimer()
+    clock.start()
+    timer = QTimer()
+    timer.setInterval(10)
+
+    def tick() -> None:
+        gaps.append(clock.restart())
+
+    timer.timeout.connect(tick)
+    timer.start()
+    qtbot.waitUntil(lambda: len(gaps) >= 60, timeout=10000)
+    timer.stop()
+    assert window.is_searching()
+    assert max(gaps) < 200, f"event loop stalled: {max(gaps)} ms"
+    with qtbot.waitSignal(window.searchFinished, timeout=2000):
+        window.stop()
+
+
+def test_close_during_search_stops_it(qtbot: QtBot, window: MainWindow) -> None:
+    window.editor.set_position(Position.from_sfen(microcosmos()))
+    with qtbot.waitSignal(window.searchStarted, timeout=5000):
+        window.actions_["solve"].trigger()
+    worker = window._worker
+    assert worker is not None
+    with qtbot.waitSignal(worker.progress, timeout=5000):
+        pass
+    t0 = time.monotonic()
+    with qtbot.assert_not_emitted(worker.returned):
+        window.close()
+        assert time.monotonic() - t0 < 2.0
+        assert not worker.is_running or worker.wait(0)
+        qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
+
+
+def test_solve_disabled_while_invalid(qtbot: QtBot, window: MainWindow) -> None:
+    window.editor.set_position(Position.from_sfen("9/9/9/9/9/9/9/9/9 b - 1"))
+    assert not window.actions_["solve"].isEnabled()
+    assert window.problem_bar.problems()
+    window.solve()   # even when called directly
+    assert not window.is_searching()
+    window.editor.set_position(Position.from_sfen(THREE))
+    assert window.actions_["solve"].isEnabled()
+
+
+def test_worker_error_is_reported(qtbot: QtBot, standins: Any) -> None:
+    w = MainWindow(solver_for=lambda mode: standins.failing)
+    qtbot.addWidget(w)
+    w.editor.set_position(Position.from_sfen(THREE))
+    with qtbot.waitSignal(w.searchFinished, timeout=5000) as blocker:
+        w.solve()
+    assert blocker.args == [None]
+    assert "solver broke" in w.last_error
+    qtbot.waitUntil(lambda: not w.is_searching(), timeout=5000)
+
+
+def test_default_solvers_exist() -> None:
+    assert callable(default_solver("mate"))
+    assert callable(default_solver("helpmate"))
