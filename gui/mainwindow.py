@@ -112,7 +112,7 @@ class MainWindow(QMainWindow):
         self._result: SolveResult | None = None
         self._result_start: Position | None = None
         self._viewing = False
-        self._last_status = 0.0
+        self._search_mode = "mate"
         self.last_error = ""
         self.setObjectName("MainWindow")
         self.setWindowTitle("Tsume Studio")
@@ -354,6 +354,7 @@ class MainWindow(QMainWindow):
         self.result_panel.set_searching(start)
         self.search_panel.model.reset(start)   # type: ignore[union-attr]
         self._result_start = start
+        self._search_mode = mode
         worker = SolverWorker(function, start, load_limits(), parent=None)
         worker.progress.connect(self._on_progress)
         worker.returned.connect(self._on_returned)
@@ -400,7 +401,8 @@ class MainWindow(QMainWindow):
     def _on_returned(self, result: SolveResult) -> None:
         start = self._result_start or Position.from_sfen(result.sfen)
         self._result = result
-        self.result_panel.set_result(start, result)
+        helpmate = self._search_mode == "helpmate"
+        self.result_panel.set_result(start, result, helpmate)
         proof = result.proof if isinstance(result.proof, Proof) else None
         self.proof_panel.set_proof(proof)
         self.futile_panel.set_proof(proof)
@@ -411,7 +413,7 @@ class MainWindow(QMainWindow):
             self.result_panel.moves.setFocus()
         if proof is not None:
             self.docks["proof"].raise_()
-        summary = tr("%1, %2 nodes in %3 s").replace("%1", status_text(result)) \
+        summary = tr("%1, %2 nodes in %3 s").replace("%1", status_text(result, helpmate)) \
             .replace("%2", f"{result.nodes:,}").replace("%3", f"{result.seconds:.2f}")
         self.stats_label.setText(summary)
 

@@ -26,6 +26,8 @@ add_translations("ja", {
     "Mate in %1": "%1手詰",
     "Mate in %1 (not proved shortest)": "%1手詰（最短は未証明）",
     "No mate": "不詰",
+    "Helpmate in %1": "協力詰 %1手",
+    "No helpmate": "協力詰なし",
     "Unknown (limit reached)": "不明（制限に達しました）",
     "Stopped": "中断",
     "Searching…": "探索中…",
@@ -59,16 +61,18 @@ def _play(start: Position, line: tuple[str, ...] | list[str]) -> tuple[Position,
     return pos, last
 
 
-def status_text(result: SolveResult | None) -> str:
-    """What the search found, for people: ``3手詰``, ``不詰``, ``unknown (limit reached)``."""
+def status_text(result: SolveResult | None, helpmate: bool = False) -> str:
+    """What the search found, for people: ``3手詰``, ``協力詰 3手``, ``不詰``, ``unknown (limit reached)``."""
     if result is None:
         return ""
     if result.status is SolveStatus.MATE:
         n = result.length if result.length is not None else len(result.pv)
+        if helpmate:
+            return tr("Helpmate in %1").replace("%1", str(n))
         exact = result.extra.get("exact", True) if isinstance(result.extra, dict) else True
         return tr("Mate in %1" if exact else "Mate in %1 (not proved shortest)").replace("%1", str(n))
     if result.status is SolveStatus.NO_MATE:
-        return tr("No mate")
+        return tr("No helpmate" if helpmate else "No mate")
     if result.status is SolveStatus.UNKNOWN:
         return tr("Unknown (limit reached)")
     return tr("Stopped")
@@ -93,6 +97,7 @@ class ResultPanel(QWidget):
         self._line: tuple[str, ...] = ()
         self._result: SolveResult | None = None
         self._searching = False
+        self._helpmate = False
         self.summary = QLabel(self)
         self.summary.setObjectName("summary")
         font = self.summary.font()
@@ -153,10 +158,11 @@ class ResultPanel(QWidget):
         self._searching = True
         self._fill()
 
-    def set_result(self, start: Position, result: SolveResult | None) -> None:
+    def set_result(self, start: Position, result: SolveResult | None, helpmate: bool = False) -> None:
         """Show ``result`` of a search from ``start`` (None clears the panel)."""
         self._start = start.copy()
         self._result = result
+        self._helpmate = helpmate
         self._searching = False
         self._line = tuple(result.pv) if result is not None and result.status is SolveStatus.MATE else ()
         self._fill()
@@ -194,7 +200,7 @@ class ResultPanel(QWidget):
         elif self._result is None:
             self.summary.setText(tr("Press Solve to search."))
         else:
-            self.summary.setText(status_text(self._result))
+            self.summary.setText(status_text(self._result, self._helpmate))
 
     @Slot(int)
     def _on_row_changed(self, row: int) -> None:
