@@ -441,7 +441,6 @@ class BoardView(QWidget):
         except RuntimeError:  # pragma: no cover - the font ships with the package
             self._family = QFont().family()
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.setMouseTracking(False)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.setMinimumSize(320, 240)
         i18n.notifier.language_changed.connect(self._retranslate)
@@ -586,7 +585,6 @@ class BoardView(QWidget):
         """Show an edited position and announce it; False when nothing changed."""
         if new is None or new == self._position:
             return False
-        new.move_number = self._position.move_number
         self._position = new
         self.update()
         self.positionEdited.emit(new.copy())
