@@ -75,6 +75,7 @@ class Problem:
     message: str
 
 
+_SIDE_NAMES = ("Black (sente)", "White (gote)")
 _KIND_NAMES = {PAWN: "pawns", LANCE: "lances", KNIGHT: "knights", SILVER: "silvers", GOLD: "golds",
                BISHOP: "bishops", ROOK: "rooks"}
 
@@ -371,14 +372,37 @@ class Position:
         out: list[Problem] = []
         kings = [[sq for sq, pc in self.pieces() if pc == make_piece(c, KING)] for c in (BLACK, WHITE)]
         defender = self.defender
-        side_name = ("Black (sente)", "White (gote)")
         if not kings[defender]:
             out.append(Problem(Status.NO_DEFENDER_KING, None,
-                               f"the defender, {side_name[defender]}, has no king"))
+                               f"the defender, {_SIDE_NAMES[defender]}, has no king"))
+        out += self._king_and_count_problems(kings)
+        for c in (BLACK, WHITE):
+            pawn = make_piece(c, PAWN)
+            for file in range(1, 10):
+                sqs = [square(file, r) for r in range(1, 10) if self._squares[square(file, r)] == pawn]
+                if len(sqs) > 1:
+                    out.append(Problem(Status.NIFU, sqs[1],
+                                       f"{'two' if len(sqs) == 2 else len(sqs)} pawns of {_SIDE_NAMES[c]} "
+                                       f"on file {file} (二歩): " + " and ".join(square_japanese(s) for s in sqs)))
+        for sq, pc in self.pieces():
+            pt = piece_type(pc)
+            rr = relative_rank(piece_color(pc), sq)
+            if (pt in (PAWN, LANCE) and rr == 1) or (pt == KNIGHT and rr <= 2):
+                out.append(Problem(Status.DEAD_PIECE, sq,
+                                   f"the {_KIND_NAMES[pt][:-1]} on {square_japanese(sq)} can never move"))
+        if len(kings[defender]) == 1 and len(kings[self._turn]) <= 1:
+            if self._side_in_check(defender):
+                out.append(Problem(Status.NOT_TO_MOVE_IN_CHECK, kings[defender][0],
+                                   f"the side not to move is in check (king on {square_japanese(kings[defender][0])})"))
+        return out
+
+    def _king_and_count_problems(self, kings: list[list[Square]]) -> list[Problem]:
+        """Two kings of a side, or more pieces of a kind than exist: what no board can hold."""
+        out: list[Problem] = []
         for c in (BLACK, WHITE):
             if len(kings[c]) > 1:
                 out.append(Problem(Status.TOO_MANY_KINGS, kings[c][1],
-                                   f"{side_name[c]} has {len(kings[c])} kings"))
+                                   f"{_SIDE_NAMES[c]} has {len(kings[c])} kings"))
         counts = [0] * 7
         for _, pc in self.pieces():
             pt = piece_type(pc)
@@ -392,24 +416,6 @@ class Position:
             if counts[i] > HAND_MAX[i]:
                 out.append(Problem(Status.TOO_MANY_PIECES, None,
                                    f"{counts[i]} {_KIND_NAMES[pt]} in all, at most {HAND_MAX[i]}"))
-        for c in (BLACK, WHITE):
-            pawn = make_piece(c, PAWN)
-            for file in range(1, 10):
-                sqs = [square(file, r) for r in range(1, 10) if self._squares[square(file, r)] == pawn]
-                if len(sqs) > 1:
-                    out.append(Problem(Status.NIFU, sqs[1],
-                                       f"two pawns of {side_name[c]} on file {file} (二歩): "
-                                       + " and ".join(square_japanese(s) for s in sqs)))
-        for sq, pc in self.pieces():
-            pt = piece_type(pc)
-            rr = relative_rank(piece_color(pc), sq)
-            if (pt in (PAWN, LANCE) and rr == 1) or (pt == KNIGHT and rr <= 2):
-                out.append(Problem(Status.DEAD_PIECE, sq,
-                                   f"the {_KIND_NAMES[pt][:-1]} on {square_japanese(sq)} can never move"))
-        if len(kings[defender]) == 1 and len(kings[self._turn]) <= 1:
-            if self._side_in_check(defender):
-                out.append(Problem(Status.NOT_TO_MOVE_IN_CHECK, kings[defender][0],
-                                   f"the side not to move is in check (king on {square_japanese(kings[defender][0])})"))
         return out
 
     def status(self) -> Status:
@@ -448,7 +454,8 @@ class Position:
                 them).
         """
         if self._cboard is None:
-            bad = [p for p in self.problems() if p.flag in (Status.TOO_MANY_KINGS, Status.TOO_MANY_PIECES)]
+            kings = [[sq for sq, pc in self.pieces() if pc == make_piece(c, KING)] for c in (BLACK, WHITE)]
+            bad = self._king_and_count_problems(kings)
             if bad:
                 raise IllegalPositionError(bad)
             self._cboard = cshogi.Board(self.sfen())

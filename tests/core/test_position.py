@@ -154,6 +154,9 @@ def test_check_and_king_messages() -> None:
     assert problem.message == "the knight on ９二 can never move"
     (problem,) = Position.from_sfen("4k4/9/9/9/9/9/9/9/9 b 3B 1").problems()
     assert problem.message == "3 bishops in all, at most 2"
+    (problem,) = Position.from_sfen("4k4/9/4P4/9/4P4/9/4P4/9/9 b - 1").problems()
+    assert problem.square == parse_square("5e")
+    assert problem.message == "3 pawns of Black (sente) on file 5 (二歩): ５三 and ５五 and ５七"
 
 
 def test_board_refuses_what_cshogi_cannot_hold() -> None:
