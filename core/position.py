@@ -524,6 +524,10 @@ class Position:
             return False
         return bool(self.board().is_check())
 
+    def is_checkmate(self) -> bool:
+        """True when the side to move is in check and has no legal move (詰み)."""
+        return self.is_check() and next(iter(self.board().legal_moves), None) is None
+
 
 def tsume_hands(position: Position) -> Position:
     """The 詰将棋 convention: a copy where the defender holds every remaining piece.

@@ -259,3 +259,17 @@ def test_japanese_needs_the_moving_piece() -> None:
 def test_usi_must_be_text() -> None:
     with pytest.raises(InvalidMoveError, match=r"^a USI move is text, not int: 7776$"):
         Move.from_usi(7776)  # type: ignore[arg-type]
+
+
+def test_checkmate() -> None:
+    pos = Position.from_sfen("kn7/9/PG7/9/9/9/9/9/9 b - 1")
+    assert not pos.is_checkmate()
+    pos.push(Move.from_usi("9c9b"))  # 突き歩詰め
+    assert pos.is_check() and pos.is_checkmate()
+    pos.pop()
+    pos.push(Move.from_usi("8c8b"))  # check, but the king takes the unguarded gold
+    assert pos.is_check() and not pos.is_checkmate()
+    assert usis(evasions(pos)) == {"9a8b"}
+    # No legal move without check is not mate.
+    stuck = Position.from_sfen("k8/2G6/1G7/9/9/9/9/9/9 w - 1")
+    assert legal_moves(stuck) == [] and not stuck.is_checkmate()
