@@ -492,6 +492,9 @@ class BoardView(QWidget):
         self._selected = None
         self._drag_pos = None
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus if editable else Qt.FocusPolicy.ClickFocus)
+        # Hover feedback (an open hand over pieces that can be picked up) needs move events.
+        self.setMouseTracking(self._editable)
+        self.unsetCursor()
         self._retranslate()
         self.update()
 
@@ -626,6 +629,10 @@ class BoardView(QWidget):
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
         if not (event.buttons() & Qt.MouseButton.LeftButton) or self._press_spot is None:
+            if self._editable:
+                spot = self.spot_at(event.position())
+                grabbable = spot is not None and bool(_piece_at_spot(self._position, spot))
+                self.setCursor(Qt.CursorShape.OpenHandCursor if grabbable else Qt.CursorShape.ArrowCursor)
             return
         if not self._editable or not _piece_at_spot(self._position, self._press_spot):
             return
@@ -635,12 +642,15 @@ class BoardView(QWidget):
             if distance < QApplication.startDragDistance():
                 return
         self._drag_pos = pos
+        self.setCursor(Qt.CursorShape.ClosedHandCursor)
         self.update()
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
         if event.button() != Qt.MouseButton.LeftButton:
             return
         src, dragging = self._press_spot, self._drag_pos is not None
+        if dragging:
+            self.setCursor(Qt.CursorShape.OpenHandCursor)
         self._press_spot, self._drag_pos = None, None
         dst = self.spot_at(event.position())
         if dragging:

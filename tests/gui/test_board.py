@@ -104,6 +104,10 @@ def test_drag_from_hand_to_board_and_back(qtbot, view: BoardView) -> None:
     edits: list[Position] = []
     view.positionEdited.connect(edits.append)
     s23 = square(2, 3)
+    qtbot.mouseMove(view, centre(view.hand_rect(WHITE, GOLD)))
+    assert view.cursor().shape() == Qt.CursorShape.OpenHandCursor
+    qtbot.mouseMove(view, centre(view.square_rect(s23)))
+    assert view.cursor().shape() == Qt.CursorShape.ArrowCursor
     drag(qtbot, view, centre(view.hand_rect(WHITE, GOLD)), centre(view.square_rect(s23)))
     assert view.position().sfen() == "4k4/9/7g1/9/9/9/9/9/9 b 2r2b3g4s4n4l18p 1"
     assert len(edits) == 1 and edits[0] == view.position()
@@ -226,6 +230,8 @@ def test_render_png_and_svg(qtbot, view: BoardView, tmp_path: Path) -> None:
     assert text.lstrip().startswith("<?xml") and "<svg" in text and len(text) > 10_000
     with pytest.raises(ValueError, match="'.jpg'"):
         view.render_image(str(tmp_path / "board.jpg"))
+    with pytest.raises(OSError):
+        view.render_image(str(tmp_path / "missing" / "board.png"))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["board.png", "board.svg"]
 
 
