@@ -148,6 +148,7 @@ class MainWindow(QMainWindow):
             dock.setWidget(widget)
             self.addDockWidget(area, dock)
             self.docks[key] = dock
+        self.resizeDocks([self.docks["search"], self.docks["result"]], [290, 400], Qt.Orientation.Horizontal)
         self.tabifyDockWidget(self.docks["proof"], self.docks["futile"])
         self.tabifyDockWidget(self.docks["futile"], self.docks["alternatives"])
         self.docks["proof"].raise_()
@@ -364,6 +365,7 @@ class MainWindow(QMainWindow):
         self._worker = worker
         self._search_started = time.monotonic()
         self.board.set_editable(False)
+        self.statusBar().clearMessage()
         self.docks["search"].raise_()
         self._update_actions()
         self.stats_label.setText(tr("Searching"))

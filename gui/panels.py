@@ -7,6 +7,8 @@ what the board does with it.  No solver logic here.
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QItemSelection, QModelIndex, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem, QToolButton,
@@ -17,6 +19,7 @@ from ..core.moves import Move
 from ..core.position import Position
 from ..core.proof import Alternative, FutileInterposition, Proof
 from ..core.solver import Progress, SolveResult, SolveStatus
+from ..core.types import KANJI_MOVE, LETTER_TYPES
 from . import i18n
 from .i18n import add_translations, tr
 from .models import COL_MOVE, COL_ROLE, ProofTreeModel, SearchTreeModel, move_texts
@@ -44,7 +47,9 @@ add_translations("ja", {
     "No futile interpositions were pruned.": "無駄合はありません。",
     "No alternative mates found.": "余詰は見つかりませんでした。",
     "%1 plies": "%1手",
-    "also": "同じく",
+    "futile: captured and returned, still mate in %1": "無駄合（取って返しても%1手詰）",
+    "futile: captured and returned, still mate": "無駄合（取って返しても詰み）",
+    "omitted: distance rule": "省略（遠い合駒）",
 })
 
 
@@ -303,15 +308,26 @@ class FutilePanel(_PositionList):
     @staticmethod
     def _row(start: Position, f: FutileInterposition) -> tuple[tuple[str, ...], str, str]:
         texts = move_texts(start, list(f.path) + [f.move])
-        where = texts[-2] if len(texts) >= 2 else ""
-        others = [m for m in f.moves if m != f.move]
-        also = ""
-        if others:
-            alt = [move_texts(start, list(f.path) + [m])[-1] for m in others]
-            also = " (" + tr("also") + " " + " ".join(t.lstrip("△▲") for t in alt) + ")"
-        text = f"{len(f.path) + 1}: {texts[-1]}{also}  —  {f.reason}"
-        tip = (f"{where} → {texts[-1]}\n" if where else "") + " ".join(f.path + (f.move,))
+        moves = [f.move] + [m for m in f.moves if m != f.move]
+        head = texts[-1]
+        if len(moves) > 1 and all("*" in m and m[2:] == f.move[2:] for m in moves):
+            # Every drop on one square: name the square once, then the pieces.
+            pieces = "・".join(KANJI_MOVE[LETTER_TYPES[m[0]]] for m in moves)
+            head = f"{head[:3]}{pieces}打" if head[:1] in "▲△" else head
+        text = f"{len(f.path) + 1}: {head}  —  {reason_text(f.reason)}"
+        tip = " ".join(f.path + (f.move,)) + "\n" + f.reason
         return (tuple(f.path) + (f.move,), text, tip)
+
+
+_REASON_MATE_IN = re.compile(r"^futile: captured and returned, still mate in (\d+)$")
+
+
+def reason_text(reason: str) -> str:
+    """A futile interposition's reason from the core, in the interface language."""
+    m = _REASON_MATE_IN.match(reason)
+    if m:
+        return tr("futile: captured and returned, still mate in %1").replace("%1", m.group(1))
+    return tr(reason)
 
 
 class AlternativesPanel(_PositionList):
@@ -352,13 +368,22 @@ class _TreePanel(QWidget):
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setAlternatingRowColors(False)
         header = self.view.header()
+        # Numbers first, the moves last: deep nodes indent to the right without
+        # pushing pn/dn out of sight (the view scrolls sideways instead).  Only
+        # the move column sizes to its contents.
+        self.view.setIndentation(12)
         header.setStretchLastSection(False)
-        header.setSectionResizeMode(COL_MOVE, QHeaderView.ResizeMode.Stretch)
-        # Fixed widths: sizing to contents would read every row on every change.
+        header.setSectionResizeMode(COL_MOVE, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionsMovable(False)
         width = self.fontMetrics().horizontalAdvance("000000")
         for col in range(1, model.columnCount()):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, width if col != COL_ROLE else 2 * width)
+        header.moveSection(header.visualIndex(COL_MOVE), model.columnCount() - 1)
+        self.view.setTreePosition(COL_MOVE)
+        header.setMinimumSectionSize(width)
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.selectionModel().selectionChanged.connect(self._on_selection)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)

@@ -1,0 +1,131 @@
+"""Take the README's screenshots from the real application.
+
+    .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--lang ja]
+
+Runs the app offscreen (or on the display given by ``--platform``, e.g.
+under ``xvfb-run``), with settings kept in a temporary folder, and writes:
+
+* ``editor.png``: a bundled sample problem in the editor;
+* ``search.png``: the live pn/dn tree of a long search (Microcosmos) in progress;
+* ``proof.png``: a solved problem stepped to the middle of its main line, the proof tree open;
+* ``futile.png``: the futile interpositions (無駄合) of a solution, one of them on the board.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MICROCOSMOS = ROOT / "tests" / "data" / "microcosmos.tsv"
+FUTILE_SFEN = "8k/6G2/R7P/9/9/9/9/9/9 b r2b3g4s4n4l17p 1"
+
+
+def microcosmos_sfen() -> str:
+    for line in MICROCOSMOS.read_text(encoding="utf-8").splitlines():
+        fields = line.split("\t")
+        if fields[0] == "microcosmos":
+            return fields[1]
+    raise SystemExit(f"no 'microcosmos' row in {MICROCOSMOS}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", default=str(ROOT / "docs" / "screenshots"), help="folder for the PNG files")
+    parser.add_argument("--lang", default="ja", choices=("ja", "en"))
+    parser.add_argument("--platform", default=None, help="Qt platform (default: offscreen unless DISPLAY is set)")
+    parser.add_argument("--search-seconds", type=float, default=4.0, help="how long the search runs before its shot")
+    args = parser.parse_args(argv)
+    if args.platform:
+        os.environ["QT_QPA_PLATFORM"] = args.platform
+    elif not os.environ.get("DISPLAY"):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
+    from PySide6.QtCore import QEventLoop, QSettings, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication([sys.argv[0]])
+    settings_dir = tempfile.mkdtemp(prefix="tsume-shots-")
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, settings_dir)
+
+    from tsume_studio.core.position import Position
+    from tsume_studio.core.solver import Limits
+    from tsume_studio.gui.app import build_parser, create_window
+    from tsume_studio.gui.resources import resource_path
+    from tsume_studio.gui.settings import save_limits
+
+    save_limits(Limits(seconds=120.0, memory_mb=256))
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    window = create_window(build_parser().parse_args(["--sample", "05-mate9.kifu", "--lang", args.lang]))
+    window.resize(1360, 860)
+    window.show()
+
+    def settle(ms: int = 300) -> None:
+        loop = QEventLoop()
+        QTimer.singleShot(ms, loop.quit)
+        loop.exec()
+
+    def shoot(name: str) -> None:
+        settle()
+        path = out / name
+        if not window.grab().save(str(path)):
+            raise SystemExit(f"could not write {path}")
+        print(path)
+
+    def solve_and_wait(limit_ms: int = 120_000) -> object:
+        loop = QEventLoop()
+        got: list[object] = []
+        window.searchFinished.connect(lambda r: (got.append(r), loop.quit()))
+        QTimer.singleShot(limit_ms, loop.quit)
+        window.solve()
+        loop.exec()
+        window.searchFinished.disconnect()
+        return got[0] if got else None
+
+    # 1. The editor with a sample problem.
+    window.docks["result"].raise_()
+    shoot("editor.png")
+
+    # 2. A long search in progress: the live tree follows the current path.
+    window.editor.set_position(Position.from_sfen(microcosmos_sfen()))
+    window.solve()
+    settle(int(args.search_seconds * 1000))
+    model = window.search_panel.model
+    path = model.current_path()
+    window.search_panel.view.scrollTo(model.index_of_path(path[:min(len(path), 10)]))
+    window.search_panel.view.horizontalScrollBar().setValue(0)
+    shoot("search.png")
+    loop = QEventLoop()
+    window.searchFinished.connect(lambda _r: loop.quit())
+    window.stop()
+    loop.exec()
+    window.searchFinished.disconnect()
+
+    # 3. A solved problem, stepped to the middle of the main line.
+    window.open_file(str(resource_path("samples", "05-mate9.kifu")))
+    result = solve_and_wait()
+    if result is None:
+        raise SystemExit("the sample problem was not solved")
+    window.result_panel.set_ply(5)
+    window.docks["proof"].raise_()
+    shoot("proof.png")
+
+    # 4. Futile interpositions of a mate in one, one of them shown on the board.
+    window.show_problem()
+    window.editor.set_position(Position.from_sfen(FUTILE_SFEN))
+    if solve_and_wait() is None:
+        raise SystemExit("the futile-interposition example was not solved")
+    window.docks["futile"].raise_()
+    window.futile_panel.select(0)
+    shoot("futile.png")
+
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
