@@ -26,7 +26,7 @@ from typing import Iterable
 from PySide6.QtCore import QByteArray, QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor, QFont, QImage, QKeyEvent, QLinearGradient, QMouseEvent, QPainter, QPaintEvent,
-    QPen, QPixmap,
+    QPen, QPixmap, QWheelEvent,
 )
 from PySide6.QtSvg import QSvgGenerator, QSvgRenderer
 from PySide6.QtWidgets import QApplication, QSizePolicy, QWidget
@@ -77,6 +77,7 @@ KEYBOARD_HELP = (
     "Mouse: drag pieces between board, hands and box (or click, then click the target);\n"
     "right-click or double-click a piece to promote and change owner\n"
     "(Shift+right-click only changes the owner);\n"
+    "the mouse wheel over a hand piece adds or removes one;\n"
     "click a side's name to give it the move."
 )
 
@@ -94,6 +95,7 @@ i18n.add_translations("ja", {
         "駒台では + か駒の文字で一枚増やし、- で一枚駒箱へ戻し、Delete でその駒をなくします。\n"
         "マウス: 盤・駒台・駒箱の間で駒をドラッグ（またはクリックしてから行き先をクリック）。\n"
         "右クリックかダブルクリックで成と先後を切り替え（Shift+右クリックは先後だけ）、\n"
+        "駒台の駒の上でホイールを回すと一枚ずつ増減し、\n"
         "手番の名前をクリックするとその側の手番になります。"
     ),
 })
@@ -691,6 +693,17 @@ class BoardView(QWidget):
             event.accept()
             return
         super().mouseDoubleClickEvent(event)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt API
+        spot = self.spot_at(event.position())
+        if (self._editable and spot is not None and spot.kind == "hand" and spot.piece_type
+                and event.angleDelta().y()):
+            # Wheel over a hand slot: one more (up) or one less (down).
+            step = 1 if event.angleDelta().y() > 0 else -1
+            self._apply(add_to_hand(self._position, spot.color, spot.piece_type, step))
+            event.accept()
+            return
+        super().wheelEvent(event)
 
     # ---- keyboard ---------------------------------------------------------
 

@@ -38,6 +38,7 @@ i18n.add_translations("ja", {
     "Tsume preset": "詰将棋の初期配置",
     "Two kings preset": "双玉の初期配置",
     "Clear board": "盤面をクリア",
+    "Remaining pieces to the defender's hand": "残り駒を玉方の持駒にする",
     "Flip board": "盤面を反転",
     "Black to move": "先手番",
     "White to move": "後手番",
@@ -288,7 +289,7 @@ class EditorController(QObject):
 
     def fill_defender_hand(self) -> None:
         """Give the defender every piece that is neither on the board nor in the attacker's hand."""
-        self.set_position(tsume_hands(self._position), "Tsume preset")
+        self.set_position(tsume_hands(self._position), "Remaining pieces to the defender's hand")
 
     def paste_text(self, text: str) -> None:
         """Set the position from SFEN, BOD or KIF text (one undoable step).
@@ -336,7 +337,7 @@ class EditorController(QObject):
 
     def edit_actions(self) -> list[QAction]:
         """Actions for menus and toolbars: undo, redo, presets, clear, flip, side to move, paste, copy."""
-        keys = ["undo", "redo", None, "tsume", "two_kings", "clear", None, "black", "white",
+        keys = ["undo", "redo", None, "tsume", "two_kings", "fill_hand", "clear", None, "black", "white",
                 "flip", None, "paste", "copy_sfen", "copy_bod"]
         out: list[QAction] = []
         for key in keys:
@@ -353,7 +354,8 @@ class EditorController(QObject):
         return [self._actions["open"], self._actions["save"]]
 
     def action(self, key: str) -> QAction:
-        """One action by key: undo redo tsume two_kings clear black white flip paste copy_sfen copy_bod open save."""
+        """One action by key: undo redo tsume two_kings fill_hand clear black white flip paste copy_sfen
+        copy_bod open save."""
         return self._actions[key]
 
     def _build_actions(self) -> None:
@@ -379,6 +381,7 @@ class EditorController(QObject):
         stack.redoTextChanged.connect(self._retranslate)
         make("tsume", self.preset_tsume, "Ctrl+Shift+T")
         make("two_kings", self.preset_two_kings, "Ctrl+Shift+K")
+        make("fill_hand", self.fill_defender_hand)
         make("clear", self.clear, "Ctrl+Shift+Delete")
         flip = make("flip", lambda: self._view.set_flipped(a["flip"].isChecked()), "Ctrl+R")
         flip.setCheckable(True)
@@ -406,6 +409,7 @@ class EditorController(QObject):
         a = self._actions
         for key, text in (("tsume", "Tsume preset"), ("two_kings", "Two kings preset"),
                           ("clear", "Clear board"), ("flip", "Flip board"),
+                          ("fill_hand", "Remaining pieces to the defender's hand"),
                           ("black", "Black to move"), ("white", "White to move"),
                           ("paste", "Paste position"), ("copy_sfen", "Copy SFEN"),
                           ("copy_bod", "Copy BOD"), ("open", "Open position..."),

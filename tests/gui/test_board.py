@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QAction, QKeySequence, QFont, QFontDatabase, QFontMetrics, QImage, QTransform, qGray
+from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QAction, QKeySequence, QWheelEvent, QFont, QFontDatabase, QFontMetrics, QImage, QTransform, qGray
 
 from tsume_studio.core.moves import Move
 from tsume_studio.core.position import Position
@@ -353,3 +354,21 @@ def test_flipped_stands_swap_and_editing_still_works(qtbot, view: BoardView) -> 
     assert view.cursor_spot() == Spot.board(square(5, 3))
     qtbot.keyClick(view, Qt.Key.Key_Left)  # left on a flipped board: towards file 1
     assert view.cursor_spot() == Spot.board(square(4, 3))
+
+
+def test_wheel_over_a_hand_slot_adds_and_removes(qtbot, view: BoardView) -> None:
+    def wheel(at: QPointF, dy: int) -> None:
+        event = QWheelEvent(at, view.mapToGlobal(at), QPoint(0, 0), QPoint(0, dy),
+                            Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                            Qt.ScrollPhase.NoScrollPhase, False)
+        QApplication.sendEvent(view, event)
+
+    at = view.hand_rect(BLACK, SILVER).center()
+    wheel(at, 120)
+    wheel(at, 120)
+    wheel(view.hand_rect(WHITE, PAWN).center(), -120)
+    assert view.position().sfen() == "4k4/9/9/9/9/9/9/9/9 b 2S2r2b4g4s4n4l17p 1"
+    wheel(view.square_rect(square(5, 5)).center(), 120)   # not over a hand: nothing
+    view.set_editable(False)
+    wheel(view.hand_rect(WHITE, PAWN).center(), -120)
+    assert view.position().sfen() == "4k4/9/9/9/9/9/9/9/9 b 2S2r2b4g4s4n4l17p 1"

@@ -61,6 +61,9 @@ def test_presets(editor: EditorController) -> None:
     editor.clear()
     assert editor.position().sfen() == "9/9/9/9/9/9/9/9/9 b - 1"
     assert [p.flag for p in editor.problems()] == [Status.NO_DEFENDER_KING]
+    editor.paste_text("4k4/9/9/9/9/9/9/9/9 b 2G 1")
+    editor.action("fill_hand").trigger()
+    assert editor.position().sfen() == "4k4/9/9/9/9/9/9/9/9 b 2G2r2b2g4s4n4l18p 1"
     editor.set_side_to_move(WHITE)
     assert editor.position().turn == WHITE
     with pytest.raises(ValueError, match="not 7"):
