@@ -61,9 +61,14 @@ def random_positions(n: int, seed: int = SEED) -> list[str]:
             moves = list(board.legal_moves)
             if not moves:
                 break
-            checks = list(board.check_moves) if not from_start and board.turn == cshogi.BLACK else []
-            # Tsume attackers mostly check, as a solver's OR nodes do.
-            pool = checks if checks and rng.random() < 0.8 else moves
+            # Tsume attackers mostly check, as a solver's OR nodes do; in games
+            # both sides check now and then, so that a side in check may also
+            # answer with a check of its own.
+            if from_start:
+                checks = list(board.check_moves) if rng.random() < 0.6 else []
+            else:
+                checks = list(board.check_moves) if board.turn == cshogi.BLACK else []
+            pool = checks if checks and (from_start or rng.random() < 0.8) else moves
             board.push(rng.choice(pool))
             out.append(board.sfen())
     return out[:n]
@@ -73,6 +78,29 @@ def random_positions(n: int, seed: int = SEED) -> list[str]:
 def positions(request: pytest.FixtureRequest) -> list[str]:
     n = request.config.getoption("--random-positions")
     return random_positions(n)
+
+
+def counter_check_positions(n: int, seed: int = SEED) -> list[str]:
+    """Positions where the side in check can answer with a check of its own.
+
+    They are rare in random play, so game playouts that prefer checks are
+    searched for them (cshogi plays; its own check generator only picks them,
+    the comparison below does not trust it).
+    """
+    rng = random.Random(seed)
+    out: list[str] = []
+    while len(out) < n:
+        board = cshogi.Board(STARTING_SFEN)
+        for _ in range(rng.randint(10, 120)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            checks = list(board.check_moves)
+            board.push(rng.choice(checks if checks and rng.random() < 0.7 else moves))
+            if board.is_check() and any(True for _ in board.check_moves):
+                out.append(board.sfen())
+                break
+    return out
 
 
 # ---- oracles ------------------------------------------------------------
@@ -122,6 +150,7 @@ def python_shogi_answer(sfen: str) -> Answer:
     legal: set[str] = set()
     checks: set[str] = set()
     fixes = 0
+    blocks: dict[int, bool] = {}
     for move in board.generate_pseudo_legal_moves():
         usi = move.usi()
         drop = move.drop_piece_type
@@ -133,9 +162,12 @@ def python_shogi_answer(sfen: str) -> Answer:
                 & shogi.BB_SQUARES[them_king])
             if not (gives and drop == shogi.PAWN):
                 if in_check:
-                    board.set_piece_at(move.to_square, shogi.Piece(drop, us))
-                    ok = not board.is_attacked_by(us ^ 1, our_king)
-                    board.remove_piece_at(move.to_square)
+                    # Whether a drop answers the check depends on its square only.
+                    ok = blocks.get(move.to_square)
+                    if ok is None:
+                        board.set_piece_at(move.to_square, shogi.Piece(drop, us))
+                        ok = blocks[move.to_square] = not board.is_attacked_by(us ^ 1, our_king)
+                        board.remove_piece_at(move.to_square)
                     if not ok:
                         continue
                 legal.add(usi)
@@ -308,6 +340,19 @@ def test_push_pop_follow_cshogi(positions: list[str]) -> None:
         for expected in reversed(([sfen] + played)[:-1]):
             pos.pop()
             assert pos.sfen() == expected
+
+
+def test_counter_checks() -> None:
+    """Evasions that check back: both oracles agree on positions made for it."""
+    found = counter_check_positions(150)
+    for sfen in found:
+        pos = Position.from_sfen(sfen)
+        ours = project_answer(pos)
+        assert ours.in_check and ours.checks, sfen
+        for ref in (cshogi_answer(sfen), python_shogi_answer(sfen)):
+            assert ours.legal == ref.legal, _diff("legal moves", sfen, ours.legal, ref.legal)
+            assert ours.checks == ref.checks, _diff("checks", sfen, ours.checks, ref.checks)
+        assert ours.checks <= {m.usi() for m in evasions(pos)}
 
 
 # ---- python-shogi's known 打ち歩詰め mistake ----------------------------------
