@@ -112,7 +112,7 @@ def test_futile_interpositions_listed_and_shown(qtbot: QtBot, window: MainWindow
     panel = window.futile_panel
     assert panel.count() == len(result.proof.futile) > 0
     assert "captured and returned" in panel.texts()[0]
-    assert "△２一歩打" in panel.texts()[0]
+    assert "△２一歩・香・桂・銀・金・角・飛打" in panel.texts()[0]   # one square, every piece
     panel.select(0)
     futile = result.proof.futile[0]
     assert window.board.last_move() == Move.from_usi(futile.move)
