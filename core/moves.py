@@ -141,7 +141,13 @@ def check_moves(position: Position) -> list[Move]:
 
 
 def gives_check(position: Position, move: Move) -> bool:
-    """True when the legal ``move`` checks the side not to move."""
+    """True when ``move`` checks the side not to move.
+
+    Raises:
+        IllegalMoveError: ``move`` is not legal in ``position``.
+    """
+    if not is_legal(position, move):
+        raise IllegalMoveError(f"illegal move {move.usi()!r} in position {position.sfen()!r}")
     if position.king_square(position.defender) is None:
         return False
     board = position.board()

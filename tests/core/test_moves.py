@@ -132,6 +132,11 @@ def test_checks_include_declined_promotions(sfen: str, declined: set[str], promo
         assert gives_check(pos, move) == (move.usi() in checks)
 
 
+def test_gives_check_needs_a_legal_move() -> None:
+    with pytest.raises(IllegalMoveError, match=rf"^illegal move '7g7f\+' in position {START!r}$"):
+        gives_check(Position.from_sfen(START), Move.from_usi("7g7f+"))
+
+
 def test_discovered_checks() -> None:
     checks = checks_of("4k4/9/9/9/4S4/9/9/9/4R4 b - 1")
     assert {"5e4d", "5e6d", "5e4f", "5e6f"} <= checks
