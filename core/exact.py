@@ -58,7 +58,6 @@ MAX_TREE_NODES = 20_000
 
 _CHECK_EVERY = 256          # nodes between clock checks
 _YIELD_SECONDS = 0.1        # progress and cancel granularity
-_FUTILITY_NODES = 20_000    # cshogi df-pn budget for one Kakinoki test
 
 
 class Cancel(Protocol):
@@ -78,33 +77,17 @@ def _outcome_name(outcome: object) -> str:
 
 
 class _Mate:
-    """Unbounded mate questions for Kakinoki's test positions.
+    """Unbounded mate questions: is there a mate at all (raw rules decide that)?
 
-    The df-pn oracle's table answers first (``lookup``); otherwise cshogi's
-    C++ df-pn runs with a small node budget (fast enough to ask often).
-    cshogi's df-pn cannot tell "no mate" from "out of nodes", so its False
-    counts as a disproof only when it stopped short of its budget.
+    The df-pn oracle answers when there is one (its table by ``lookup``, its
+    search by ``search``); otherwise cshogi's C++ df-pn, which cannot tell
+    "no mate" from "out of nodes", so its False counts as a disproof only
+    when it stopped short of its budget.
     """
 
     def __init__(self, oracle: "DfPn | None", search: "_Search") -> None:
         self.oracle = oracle
         self.search = search
-        self._cshogi: cshogi.DfPn | None = None
-        self.calls = 0
-
-    def and_node(self, board: cshogi.Board) -> bool | None:
-        """True: the defender to move is mated; False: proved not; None: unknown."""
-        self.calls += 1
-        if not any(True for _ in board.legal_moves):
-            return True
-        pd = self.lookup(board, False)
-        if pd is not None and (pd[0] == 0 or pd[1] == 0):
-            return pd[0] == 0
-        if self._cshogi is None:
-            self._cshogi = cshogi.DfPn(nodes=_FUTILITY_NODES)
-        if self._cshogi.search_andnode(board):
-            return True
-        return False if self._cshogi.searched_node < _FUTILITY_NODES else None
 
     def or_node(self, board: cshogi.Board, nodes: int | None) -> bool | None:
         """Whether the attacker to move mates (None: unknown), by the oracle or cshogi."""
@@ -165,9 +148,8 @@ class _Search:
         self.tt: dict[int, _Entry] = {}
         self.by_board: dict[bytes, list[_Entry]] = {}
         self.squares: dict[int, list[DropSquare]] = {}
-        self.verdicts: dict[int, bool] = {}    # Kakinoki test position -> mate (proved)
-        self.dfpn_tried: set[int] = set()
         self.nodes = 0
+        self.futility_tests = 0
         self.start = time.monotonic()
         self.last_yield = self.start
         self.depth = 0
@@ -189,7 +171,7 @@ class _Search:
         return Progress(nodes=self.nodes, nps=self.nodes / elapsed if elapsed > 0 else 0.0,
                         elapsed=elapsed, root_pn=self.root_pn, root_dn=self.root_dn,
                         table_entries=len(self.tt),
-                        stats=(("depth", float(self.depth)), ("futility_tests", float(self.mate.calls)),
+                        stats=(("depth", float(self.depth)), ("futility_tests", float(self.futility_tests)),
                                ("tree", 1.0 if self.phase == "tree" else 0.0)))
 
     def _tick(self) -> Generator[Progress, None, None]:
@@ -251,7 +233,8 @@ class _Search:
             if pd is not None and pd[1] == 0 and pd[0] != 0:  # df-pn: no mate at all
                 e.lo = INF
                 return False
-            m1 = b.mate_move_in_1ply()
+            # cshogi's 1-ply mate finder assumes the attacker is not in check.
+            m1 = 0 if b.is_check() else b.mate_move_in_1ply()
             if m1:
                 e.hi, e.best = 1, m1
                 return True
@@ -301,38 +284,25 @@ class _Search:
         return got
 
     def verdict(self, ds: DropSquare, d: int) -> Generator[Progress, None, bool | None]:
-        """Is the drop square ``ds`` of the current position futile (Kakinoki's rule)?
+        """Is the drop square ``ds`` of the current position futile when ``d`` plies are allowed?
 
-        Each test position is tried by the table, by this search within ``d``
-        plies, then once by df-pn.  True and False are proofs; None: unknown.
+        Kakinoki's rule with the length made explicit: the capture with the
+        piece handed back must still mate within ``d`` plies, the length asked
+        of this position (see :mod:`.interposition`).  This is the same kind
+        of bounded question as the search's own, so it is answered by proof.
         """
-        tests = ds.tests(self.board)
         unknown = False
-        for t in tests:
-            k = t.zobrist_hash()
-            known = self.verdicts.get(k)
-            if known is True:
-                return True
-            if known is False:
-                continue
+        self.futility_tests += 1
+        for t in ds.tests(self.board):
             saved = self.board
             self.board = t.copy()
             try:
-                r = yield from self.and_within(max(d, 0))
+                r = yield from self.and_within(d)
             finally:
                 self.board = saved
             if r:
-                self.verdicts[k] = True
                 return True
-            if k not in self.dfpn_tried:
-                self.dfpn_tried.add(k)
-                v = self.mate.and_node(t)
-                if v is not None:
-                    self.verdicts[k] = v
-                    if v:
-                        return True
-                    continue
-            unknown = True
+            unknown = unknown or r is None
         return None if unknown else False
 
     def omitted(self, squares: list[DropSquare], i: int, d: int) -> Generator[Progress, None, bool]:
@@ -618,29 +588,26 @@ class _Builder:
             out.append(ProofNode(usi, r, pn, dn, v, kids))
         for fs in defs.futile:
             reason = OMITTED_REASON if fs.omitted else futile_reason(
-                (yield from self.futile_length(fs)))
+                (yield from self.futile_length(fs, value)))
             usis = tuple(cshogi.move_to_usi(m) for m in fs.moves)
             self.futile.append(FutileInterposition(path, usis[0], reason, usis))
             for u in usis:
                 out.append(ProofNode(u, Role.FUTILE, 0, INF, None, (), reason))
         return tuple(out)
 
-    def futile_length(self, fs: FutileSquare) -> Generator[Progress, None, int | None]:
+    def futile_length(self, fs: FutileSquare, value: int) -> Generator[Progress, None, int | None]:
         """Plies from the capture to mate in Kakinoki's test (the shortest of its promotion choices)."""
         s = self.s
         best: int | None = None
         for t in fs.tests:
             key = t.zobrist_hash()
             if key not in self.futile_lengths:
-                if s.verdicts.get(key) is not True:
-                    self.futile_lengths[key] = None
-                else:
-                    saved = s.board
-                    s.board = t.copy()
-                    try:
-                        self.futile_lengths[key] = yield from s.exact(False, cap=MAX_DEPTH)
-                    finally:
-                        s.board = saved
+                saved = s.board
+                s.board = t.copy()
+                try:
+                    self.futile_lengths[key] = yield from s.exact(False, cap=value)
+                finally:
+                    s.board = saved
             v = self.futile_lengths[key]
             if v is not None and (best is None or v + 1 < best):
                 best = v + 1

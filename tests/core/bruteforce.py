@@ -1,0 +1,134 @@
+"""A brute-force exact mate solver for short problems: the tests' oracle.
+
+Plain minimax to a fixed depth over cshogi's legal moves, deliberately
+simple and independent of ``core.exact``: no bounds, no hand dominance, no
+distance rule, no df-pn.  Results are memoised per (position, depth) only.
+
+* raw rules: every defence counts;
+* tsume rules: a drop interposition is futile (and does not count) when the
+  checker's capture with the piece handed back to the defender is still
+  mated within the plies being asked of the position before the drop
+  (Kakinoki's rule with the length bound of ``core.interposition``);
+  moving interpositions always count.
+"""
+
+from __future__ import annotations
+
+import cshogi
+
+_HAND = "PLNSGBR"
+
+
+def _hands_sfen(hands: "tuple[list[int], list[int]]") -> str:
+    text = ""
+    for color in (0, 1):
+        for i in (6, 5, 4, 3, 2, 1, 0):
+            n = hands[color][i]
+            if n:
+                ch = _HAND[i] if color == 0 else _HAND[i].lower()
+                text += (str(n) if n > 1 else "") + ch
+    return text or "-"
+
+
+def _file_rank(sq: int) -> tuple[int, int]:
+    return sq // 9, sq % 9
+
+
+class BruteForce:
+    """Depth-limited minimax; ``tsume`` selects the rules (see the module docstring)."""
+
+    def __init__(self, tsume: bool) -> None:
+        self.tsume = tsume
+        self.memo: dict[tuple[int, int], bool] = {}
+
+    def length(self, sfen: str, max_depth: int) -> int | None:
+        """Plies of the shortest mate of ``sfen`` (attacker to move), None if none within ``max_depth``."""
+        board = cshogi.Board(sfen)
+        for d in range(1, max_depth + 1, 2):
+            if self.mates(board, d):
+                return d
+        return None
+
+    def mates(self, board: cshogi.Board, d: int) -> bool:
+        """The attacker to move mates within ``d`` plies."""
+        if d < 1:
+            return False
+        key = (board.zobrist_hash(), d)
+        if key in self.memo:
+            return self.memo[key]
+        result = False
+        for m in list(board.legal_moves):
+            board.push(m)
+            if board.is_check() and self.mated(board, d - 1):
+                result = True
+            board.pop()
+            if result:
+                break
+        self.memo[key] = result
+        return result
+
+    def mated(self, board: cshogi.Board, d: int) -> bool:
+        """The defender to move (in check) is mated within ``d`` plies."""
+        key = (board.zobrist_hash(), d)
+        if key in self.memo:
+            return self.memo[key]
+        moves = list(board.legal_moves)
+        if self.tsume:
+            moves = [m for m in moves if not self.futile(board, m, d)]
+        if not moves:
+            result = True
+        elif d < 2:
+            result = False
+        else:
+            result = True
+            for m in moves:
+                board.push(m)
+                ok = self.mates(board, d - 1)
+                board.pop()
+                if not ok:
+                    result = False
+                    break
+        self.memo[key] = result
+        return result
+
+    def futile(self, board: cshogi.Board, m: int, d: int) -> bool:
+        """Kakinoki's rule for the defence ``m`` within ``d`` plies (only drops can be futile)."""
+        if not cshogi.move_is_drop(m):
+            return False
+        to = cshogi.move_to(m)
+        king = board.king_square(board.turn)
+        kf, kr = _file_rank(king)
+        tf, tr = _file_rank(to)
+        step = ((tf > kf) - (tf < kf), (tr > kr) - (tr < kr))
+        # The checker: the first piece beyond the drop square, away from the king.
+        f, r = tf + step[0], tr + step[1]
+        checker = None
+        while 0 <= f < 9 and 0 <= r < 9:
+            if board.pieces[f * 9 + r]:
+                checker = f * 9 + r
+                break
+            f, r = f + step[0], r + step[1]
+        if checker is None:
+            return False
+        before = board.sfen().split()
+        board.push(m)
+        tests = []
+        for c in list(board.legal_moves):
+            if not cshogi.move_is_drop(c) and cshogi.move_from(c) == checker and cshogi.move_to(c) == to:
+                board.push(c)
+                parts = board.sfen().split()
+                board.pop()
+                parts[2] = before[2]
+                tests.append(" ".join(parts))
+        board.pop()
+        return any(self.mated(cshogi.Board(t), d) for t in tests)
+
+
+def raw_length(sfen: str, max_depth: int) -> int | None:
+    """Shortest mate under raw rules (every interposition counts)."""
+    return BruteForce(False).length(sfen, max_depth)
+
+
+def tsume_length(sfen: str, max_depth: int) -> int | None:
+    """Shortest mate under tsume rules (futile drop interpositions do not count)."""
+    return BruteForce(True).length(sfen, max_depth)
