@@ -57,13 +57,14 @@ _IMAGE = {PAWN: "FU", LANCE: "KY", KNIGHT: "KE", SILVER: "GI", GOLD: "KI", BISHO
 STAND_ORDER: tuple[PieceType, ...] = (ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE, PAWN)
 BOX_ORDER: tuple[PieceType, ...] = (KING,) + STAND_ORDER
 
-_LETTER_KEYS = {Qt.Key.Key_P: PAWN, Qt.Key.Key_L: LANCE, Qt.Key.Key_N: KNIGHT,
+# Key tables are keyed by int: QKeyEvent.key() is an int, Qt.Key an IntEnum.
+_LETTER_KEYS: dict[int, PieceType] = {Qt.Key.Key_P: PAWN, Qt.Key.Key_L: LANCE, Qt.Key.Key_N: KNIGHT,
                 Qt.Key.Key_S: SILVER, Qt.Key.Key_G: GOLD, Qt.Key.Key_B: BISHOP,
                 Qt.Key.Key_R: ROOK, Qt.Key.Key_K: KING}
 
-_ARROWS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0),
+_ARROWS: dict[int, tuple[int, int]] = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0),
            Qt.Key.Key_Up: (0, -1), Qt.Key.Key_Down: (0, 1)}
-_EDIT_KEYS = {Qt.Key.Key_Plus, Qt.Key.Key_Equal, Qt.Key.Key_Minus, Qt.Key.Key_Underscore,
+_EDIT_KEYS: set[int] = {Qt.Key.Key_Plus, Qt.Key.Key_Equal, Qt.Key.Key_Minus, Qt.Key.Key_Underscore,
               Qt.Key.Key_Space, Qt.Key.Key_Delete, Qt.Key.Key_Backspace}
 
 KEYBOARD_HELP = (
@@ -560,7 +561,7 @@ class BoardView(QWidget):
                 painter = QPainter(image)
                 self._paint_all(painter, QRectF(0, 0, w, h), diagram=True)
                 painter.end()
-                if not image.save(tmp, "PNG"):
+                if not image.save(tmp):  # the temporary name keeps the .png suffix
                     raise OSError(f"could not write PNG image: {path!r}")
             else:
                 generator = QSvgGenerator()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from functools import partial
 from typing import Callable
 
 from PySide6.QtCore import SIGNAL, QObject, Qt, Signal, Slot
@@ -360,7 +361,7 @@ class EditorController(QObject):
 
     def _build_actions(self) -> None:
         a = self._actions
-        def make(key: str, slot: Callable[[], None], shortcut: str | None = None) -> QAction:
+        def make(key: str, slot: Callable[..., object], shortcut: str | None = None) -> QAction:
             act = QAction(self)
             act.triggered.connect(slot)
             if shortcut:
@@ -387,7 +388,7 @@ class EditorController(QObject):
         flip.setCheckable(True)
         group = QActionGroup(self)
         for key, color, shortcut in (("black", BLACK, "Ctrl+Shift+B"), ("white", WHITE, "Ctrl+Shift+W")):
-            act = make(key, lambda _checked=False, c=color: self.set_side_to_move(c), shortcut)
+            act = make(key, partial(self._on_side_action, color), shortcut)
             act.setCheckable(True)
             act.setChecked(self._position.turn == color)
             group.addAction(act)
@@ -402,6 +403,9 @@ class EditorController(QObject):
             act.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         # Shortcuts work as soon as the board is in a window, menus or not.
         self._view.addActions(list(a.values()))
+
+    def _on_side_action(self, color: Color, _checked: bool = False) -> None:
+        self.set_side_to_move(color)
 
     @Slot()
     @Slot(str)
