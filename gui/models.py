@@ -460,6 +460,14 @@ class ProofTreeModel(_TreeModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._proof: Proof | None = None
+        i18n.notifier.language_changed.connect(self._retranslate)
+
+    @Slot(str)
+    def _retranslate(self, _lang: str = "") -> None:
+        """Headers and role names follow the interface language (no structural change)."""
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.columnCount() - 1)
+        self.layoutAboutToBeChanged.emit()
+        self.layoutChanged.emit()
 
     def proof(self) -> Proof | None:
         """The proof shown (None when empty)."""

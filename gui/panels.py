@@ -293,9 +293,20 @@ class FutilePanel(_PositionList):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("No futile interpositions were pruned.", parent)
+        self._proof: Proof | None = None
+        i18n.notifier.language_changed.connect(self._refill)
+
+    @Slot(str)
+    def _refill(self, _lang: str = "") -> None:
+        row = self.list.currentRow()
+        self.set_proof(self._proof)
+        self.list.blockSignals(True)
+        self.list.setCurrentRow(row)
+        self.list.blockSignals(False)
 
     def set_proof(self, proof: Proof | None) -> None:
         """List the futile interpositions of ``proof`` (None empties the list)."""
+        self._proof = proof
         if proof is None:
             self._set_rows(Position.empty(), [])
             return
@@ -335,9 +346,16 @@ class AlternativesPanel(_PositionList):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("No alternative mates found.", parent)
+        self._shown: tuple[Position | None, tuple[Alternative, ...]] = (None, ())
+        i18n.notifier.language_changed.connect(self._refill)
+
+    @Slot(str)
+    def _refill(self, _lang: str = "") -> None:
+        self.set_alternatives(*self._shown)
 
     def set_alternatives(self, start: Position | None, alternatives: tuple[Alternative, ...]) -> None:
         """List ``alternatives`` found from ``start`` (None empties the list)."""
+        self._shown = (start, alternatives)
         if start is None:
             self._set_rows(Position.empty(), [])
             return

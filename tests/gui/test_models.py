@@ -119,3 +119,19 @@ def test_proof_tree_model(qtmodeltester: Any) -> None:
     assert "captured and returned" in model.data(model.index(0, COL_ROLE, mate), Qt.ItemDataRole.ToolTipRole)
     model.set_proof(None)
     assert model.rowCount() == 0
+
+
+def test_proof_tree_follows_the_language(qtmodeltester: Any) -> None:
+    from tsume_studio.gui import i18n
+
+    model = ProofTreeModel()
+    model.set_proof(three_ply_proof())
+    qtmodeltester.check(model, force_py=True)
+    defences = model.index(0, 0)
+    try:
+        i18n.set_language("ja")
+        assert model.headerData(COL_ROLE, Qt.Orientation.Horizontal) == "種別"
+        assert texts(model, defences, COL_ROLE) == ["本手順", "変化"]
+    finally:
+        i18n.set_language("en")
+    assert texts(model, defences, COL_ROLE) == ["main line", "variation"]

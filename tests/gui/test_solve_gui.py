@@ -156,6 +156,17 @@ def test_stop_a_long_search_returns_nothing(qtbot: QtBot, window: MainWindow) ->
     assert blocker.args == [None]
     assert window.result() is None
     assert window.actions_["solve"].isEnabled()
+    # The tree stays to be browsed: selecting a node shows its position.
+    model = window.search_panel.model
+    path = model.current_path()[:3]
+    assert len(path) == 3
+    index = model.index_of_path(path)
+    window.search_panel.select(index)
+    assert window.board.position() == model.position_at(index)
+    assert window.board.last_move() == Move.from_usi(path[-1])
+    assert not window.board.is_editable()
+    window.show_problem()
+    assert window.board.is_editable()
 
 
 def test_event_loop_stays_responsive(qtbot: QtBot, window: MainWindow) -> None:
