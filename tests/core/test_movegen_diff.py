@@ -52,9 +52,10 @@ def random_positions(n: int, seed: int = SEED) -> list[str]:
     tsume = _tsume_sfens()
     out: list[str] = []
     while len(out) < n:
-        # About 2 positions in 5 come from game-like playouts, 3 in 5 from tsume.
+        # About 1 position in 3 comes from game-like playouts, the rest from tsume.
         from_start = rng.random() < 0.15
         board = cshogi.Board(STARTING_SFEN if from_start else rng.choice(tsume))
+        attacker = board.turn  # some problems have White to move
         length = rng.randint(1, 60) if from_start else rng.randint(1, 16)
         out.append(board.sfen())
         for _ in range(length):
@@ -62,12 +63,12 @@ def random_positions(n: int, seed: int = SEED) -> list[str]:
             if not moves:
                 break
             # Tsume attackers mostly check, as a solver's OR nodes do; in games
-            # both sides check now and then, so that a side in check may also
-            # answer with a check of its own.
+            # both sides often check, so that many positions are in check with
+            # both kings on the board (pins on either side).
             if from_start:
                 checks = list(board.check_moves) if rng.random() < 0.6 else []
             else:
-                checks = list(board.check_moves) if board.turn == cshogi.BLACK else []
+                checks = list(board.check_moves) if board.turn == attacker else []
             pool = checks if checks and (from_start or rng.random() < 0.8) else moves
             board.push(rng.choice(pool))
             out.append(board.sfen())
