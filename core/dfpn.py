@@ -99,6 +99,44 @@ def _distance(a: int, b: int) -> int:
     return max(abs(a // 9 - b // 9), abs(a % 9 - b % 9))
 
 
+# Squares next to (or on) each square, and each side's promotion zone, as bit masks.
+_NEAR = tuple(sum(1 << t for t in range(81) if _distance(s, t) <= 1) for s in range(81))
+_ZONE = (sum(1 << t for t in range(81) if t % 9 <= 2), sum(1 << t for t in range(81) if t % 9 >= 6))
+_A_NEAR, _A_CAPTURE, _A_PROMOTE = ATTACK_COST["near"], ATTACK_COST["capture"], ATTACK_COST["promote"]
+_A_FAR, _A_DROP_FAR, _A_NO_PROMOTE = ATTACK_COST["far"], ATTACK_COST["drop_far"], ATTACK_COST["no_promote"]
+_D_KING, _D_CAPTURE = DEFENCE_COST["king"], DEFENCE_COST["capture"]
+_D_MOVE, _D_NEAR, _D_FAR = (DEFENCE_COST["interpose_move"], DEFENCE_COST["interpose_near"],
+                            DEFENCE_COST["interpose_far"])
+
+
+def attack_cost(move: int, king: int, zone: int) -> int:
+    """Realization-probability cost of an attacker's check (cshogi move int)."""
+    to = move & 0x7F
+    frm = (move >> 7) & 0x7F
+    near = (_NEAR[king] >> to) & 1
+    if frm >= 81:
+        return _A_NEAR if near else _A_DROP_FAR
+    if (move >> 20) & 0xF:
+        return _A_CAPTURE
+    if move & 0x4000:
+        return _A_PROMOTE
+    if (move >> 16) & 0xF in _STRONG_PROMOTION and ((zone >> to) & 1 or (zone >> frm) & 1):
+        return _A_NO_PROMOTE   # could have promoted and did not
+    return _A_NEAR if near else _A_FAR
+
+
+def defence_cost(move: int, king: int) -> int:
+    """Realization-probability cost of a defender's reply to check."""
+    frm = (move >> 7) & 0x7F
+    if frm == king:
+        return _D_KING
+    if (move >> 20) & 0xF:
+        return _D_CAPTURE
+    if frm >= 81:
+        return _D_NEAR if (_NEAR[king] >> (move & 0x7F)) & 1 else _D_FAR
+    return _D_MOVE
+
+
 class DfPn:
     """A df-pn searcher with its table; the table is kept between searches.
 
@@ -330,37 +368,6 @@ class DfPn:
             return hand + UNIT[HAND_OF_PIECE_TYPE[cap]]
         return hand
 
-    # ---- move categories (realization-probability costs) --------------------
-
-    @staticmethod
-    def _attack_cost(move: int, king: int) -> int:
-        to = move & 0x7F
-        frm = (move >> 7) & 0x7F
-        near = _distance(to, king) <= 1
-        if frm >= 81:
-            return ATTACK_COST["near"] if near else ATTACK_COST["drop_far"]
-        if (move >> 20) & 0xF:
-            return ATTACK_COST["capture"]
-        if move & (1 << 14):
-            return ATTACK_COST["promote"]
-        pt = (move >> 16) & 0xF
-        # A move that could have promoted but did not.
-        if pt in _STRONG_PROMOTION and (to % 9 <= 2 or frm % 9 <= 2 or to % 9 >= 6 or frm % 9 >= 6):
-            return ATTACK_COST["no_promote"]
-        return ATTACK_COST["near"] if near else ATTACK_COST["far"]
-
-    @staticmethod
-    def _defence_cost(move: int, king: int) -> int:
-        frm = (move >> 7) & 0x7F
-        if frm == king:
-            return DEFENCE_COST["king"]
-        if (move >> 20) & 0xF:
-            return DEFENCE_COST["capture"]
-        if frm >= 81:
-            return DEFENCE_COST["interpose_near"] if _distance(move & 0x7F, king) <= 1 \
-                else DEFENCE_COST["interpose_far"]
-        return DEFENCE_COST["interpose_move"]
-
     # ---- the search ------------------------------------------------------------
 
     def _search(self, board: cshogi.Board, or_node: bool, key: int, hand: int, zob: int, hc: int,
@@ -410,6 +417,7 @@ class DfPn:
         crep = [NOREP] * n
         clen = [NO_LENGTH] * n
         cph = [-1] * n           # proof/disproof hand of decided children (-1: compute on demand)
+        cnew = [True] * n        # not yet expanded: inc_flag is not handed to a leaf (seed)
         probe = tt.probe if opts.dominance else self._probe_exact
         onpath = self._onpath
         hz = self._hz[attacker if or_node else 1 - attacker]
@@ -417,6 +425,8 @@ class DfPn:
         mate1 = opts.mate1
         tca = opts.tca
         king = board.king_square(1 - attacker) if rps else 0
+        zone = _ZONE[attacker]
+        push, pop, zobrist = board.push, board.pop, board.zobrist_hash
         old_child = False
         for i in range(n):
             m = moves[i]
@@ -436,8 +446,8 @@ class DfPn:
                     c_hc = (hc + hz[hidx]) & MASK64
                     if or_node:
                         c_hand = hand + UNIT[hidx]
-            board.push(m)
-            z = board.zobrist_hash()
+            push(m)
+            z = zobrist()
             k = (z - c_hc) & MASK64
             ckey[i] = k
             chand[i] = c_hand
@@ -446,21 +456,25 @@ class DfPn:
             rep = onpath.get(z)
             if rep is not None:
                 # A repetition of a position on the current path: not mate here.
+                # It is also the seed's "unproven old child": raise thresholds.
                 cpn[i] = INF
                 cdn[i] = 0
                 crep[i] = rep
-                board.pop()
+                if tca:
+                    old_child = True
+                pop()
                 continue
             e = probe(k, c_hand)
             if e is not None:
                 cpn[i] = e[1]
                 cdn[i] = e[2]
+                cnew[i] = False
                 if e[1] == 0 or e[2] == 0:
                     clen[i] = e[5]
                     cph[i] = e[0]
                 elif tca and e[3] < depth:
                     old_child = True
-                board.pop()
+                pop()
                 continue
             if or_node:
                 # The child is an AND node: its evasions tell how hard it is.
@@ -470,15 +484,15 @@ class DfPn:
                     cdn[i] = INF
                     clen[i] = 0
                 else:
-                    cpn[i] = ne + self._attack_cost(m, king) if rps else ne
+                    cpn[i] = ne + attack_cost(m, king, zone) if rps else ne
             else:
                 if mate1 and not board.is_check() and board.mate_move_in_1ply():
                     cpn[i] = 0
                     cdn[i] = INF
                     clen[i] = 1
                 elif rps:
-                    cdn[i] = 1 + self._defence_cost(m, king)
-            board.pop()
+                    cdn[i] = 1 + defence_cost(m, king)
+            pop()
 
         if old_child:
             inc_flag = True
@@ -533,7 +547,8 @@ class DfPn:
             frame[4] = i1
             board.push(moves[i1])
             r = self._search(board, not or_node, ckey[i1], chand[i1], czob[i1], chc[i1],
-                             c_thpn, c_thdn, depth + 1, inc_flag)
+                             c_thpn, c_thdn, depth + 1, inc_flag and not cnew[i1])
+            cnew[i1] = False
             board.pop()
             cpn[i1], cdn[i1], crep[i1], clen[i1], cph[i1] = r
 
