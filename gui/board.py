@@ -18,6 +18,7 @@ widget.
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 from dataclasses import dataclass
@@ -437,7 +438,7 @@ class BoardView(QWidget):
         self._drag_pos: QPointF | None = None
         self._renderers: dict[str, QSvgRenderer] = {}
         self._pixmaps: dict[tuple[str, int, int, bool, float], QPixmap] = {}
-        self._backdrop_key: tuple[int, int, bool, bool, float] | None = None
+        self._backdrop_key: tuple[int, bool, bool, float] | None = None
         self._backdrop_pixmap: QPixmap | None = None
         try:
             self._family = register_fonts()
@@ -890,7 +891,8 @@ class BoardView(QWidget):
         drag_src = self._press_spot if dragging else None
 
         if cached:
-            painter.drawPixmap(rect.topLeft(), self._backdrop(layout, rect))
+            origin, backdrop = self._backdrop(layout)
+            painter.drawPixmap(origin, backdrop)
         else:
             self._paint_backdrop(painter, layout)
         self._paint_square_marks(painter, layout, diagram)
@@ -915,30 +917,32 @@ class BoardView(QWidget):
                 cell.moveCenter(self._drag_pos)
                 self._draw_piece(painter, pc, cell, cached)
 
-    def _backdrop(self, layout: _Layout, rect: QRectF) -> QPixmap:
-        """The wooden parts (board, stands, box) as a pixmap, redrawn only when the layout changes.
+    def _backdrop(self, layout: _Layout) -> tuple[QPointF, QPixmap]:
+        """The wooden parts (board, stands, box) as a pixmap, and where to draw it.
 
         Antialiased rounded rectangles with gradients are by far the slowest
-        part of a paint, and they only change with the size, flip and mode.
+        part of a paint, and they only change with the square size, flip and
+        mode, so the pixmap is kept until one of those changes.
         """
         dpr = self.devicePixelRatioF()
-        key = (round(rect.width()), round(rect.height()), layout.flipped, layout.with_box, dpr)
-        if self._backdrop_key != key:
-            image = QImage(max(1, round(rect.width() * dpr)), max(1, round(rect.height() * dpr)),
+        content = layout.content
+        key = (round(layout.unit * 1000), layout.flipped, layout.with_box, dpr)
+        if self._backdrop_key != key or self._backdrop_pixmap is None:
+            image = QImage(max(1, math.ceil((content.width() + 2) * dpr)),
+                           max(1, math.ceil((content.height() + 2) * dpr)),
                            QImage.Format.Format_ARGB32_Premultiplied)
             image.fill(Qt.GlobalColor.transparent)
             p = QPainter(image)
             p.setRenderHint(QPainter.RenderHint.Antialiasing)
             p.scale(dpr, dpr)
-            p.translate(-rect.topLeft())
+            p.translate(-math.floor(content.x()), -math.floor(content.y()))
             self._paint_backdrop(p, layout)
             p.end()
             pixmap = QPixmap.fromImage(image)
             pixmap.setDevicePixelRatio(dpr)
             self._backdrop_pixmap = pixmap
             self._backdrop_key = key
-        assert self._backdrop_pixmap is not None
-        return self._backdrop_pixmap
+        return QPointF(math.floor(content.x()), math.floor(content.y())), self._backdrop_pixmap
 
     def _paint_backdrop(self, painter: QPainter, layout: _Layout) -> None:
         u = layout.unit
