@@ -1,0 +1,254 @@
+"""Exact tsume answers: length, main line, futile interpositions, 駒余り, 余詰."""
+
+from __future__ import annotations
+
+import csv
+import threading
+import time
+from pathlib import Path
+
+import cshogi
+import pytest
+
+from tsume_studio.core.exact import build_proof, solve_exact
+from tsume_studio.core.position import Position
+from tsume_studio.core.proof import Proof, ProofNode, Role
+from tsume_studio.core.solver import Progress
+
+import bruteforce  # tests/core is on sys.path (pytest rootdir-less test modules)
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+with (DATA / "mate.tsv").open(encoding="utf-8") as _f:
+    ROWS = {r["id"]: r for r in csv.DictReader(_f, delimiter="\t")}
+
+CLASSIC = "8k/6G2/R7P/9/9/9/9/9/9 b r2b3g4s4n4l17p 1"
+
+# Rows of mate.tsv (raw-rule lengths) whose tsume-rule length is shorter, each
+# because a futile interposition stops counting; checked against bruteforce.py.
+SHORTER = {
+    "tanuki-5-5": 3, "tanuki-5-41": 3, "tanuki-5-202": 3, "tanuki-7-15": 5, "tanuki-7-17": 5,
+    "tanuki-7-20": 5, "tanuki-7-51": 5, "tanuki-7-75": 3, "tanuki-7-137": 1, "tanuki-7-156": 3,
+    "tanuki-9-164": 5, "tanuki-9-429": 5, "tanuki-9-466": 5, "sugyan-990": 1, "sugyan-1014": 5,
+    "sugyan-1016": 5,
+}
+
+
+def solve(sfen: str, **kwargs: object) -> Proof:
+    proof = solve_exact(Position.from_sfen(sfen), **kwargs)  # type: ignore[arg-type]
+    assert proof is not None
+    return proof
+
+
+def row(row_id: str) -> tuple[str, int]:
+    r = ROWS[row_id]
+    return r["sfen"], int(r["length"])
+
+
+def final_hand(sfen: str, line: "tuple[str, ...]") -> int:
+    b = cshogi.Board(sfen)
+    attacker = b.turn
+    for m in line:
+        b.push_usi(m)
+    return sum(b.pieces_in_hand[attacker])
+
+
+def test_classic_futile_interpositions() -> None:
+    proof = solve(CLASSIC)
+    assert proof.length == 1 and proof.main_line == ("9c9a+",) and proof.exact
+    squares = sorted(f.move[2:] for f in proof.futile)
+    assert squares == ["2a", "3a", "4a", "5a", "6a", "7a", "8a"]
+    assert all(f.path == ("9c9a+",) for f in proof.futile)
+    reasons = {f.move[2:]: f.reason for f in proof.futile}
+    assert reasons["2a"] == "futile: captured and returned, still mate in 1"
+    assert reasons["8a"] == "omitted: distance rule"
+    # Every piece the defender holds could be dropped on each square.
+    assert all(len(f.moves) == 7 for f in proof.futile)
+    # Under raw rules the same position is far longer (every interposition counts).
+    assert bruteforce.raw_length(CLASSIC, 5) is None
+    assert bruteforce.tsume_length(CLASSIC, 5) == 1
+
+
+def test_classic_without_distance_rule_tests_every_square() -> None:
+    proof = solve(CLASSIC, distance_rule=False)
+    assert proof.length == 1
+    assert [f.reason for f in proof.futile] == ["futile: captured and returned, still mate in 1"] * 7
+
+
+def test_shorter_than_dfpn_first_line() -> None:
+    # cshogi's df-pn proves this mate with a 7-ply line; the shortest is 5.
+    sfen, length = row("tanuki-5-148")
+    board = cshogi.Board(sfen)
+    dfpn = cshogi.DfPn()
+    assert dfpn.search(board) and len(dfpn.get_pv(board)) == 7
+    proof = solve(sfen)
+    assert proof.length == length == 5 and proof.exact
+    assert len(proof.main_line) == 5
+    assert bruteforce.raw_length(sfen, 5) == 5
+
+
+def test_effective_interposition_next_to_the_king() -> None:
+    # ▲1五香 △1四歩 (adjacent drop, counted) ▲2三金 mate.
+    sfen, length = row("tanuki-3-62")
+    proof = solve(sfen)
+    assert proof.length == length == 3
+    assert proof.main_line[1] == "P*1d"
+    assert proof.futile == ()
+
+
+def test_futile_interposition_next_to_the_king() -> None:
+    # After ▲1四飛 a drop on 1c (next to the king) is captured by the rook
+    # with the piece back in hand and it is still mate: futile.
+    sfen, length = row("tanuki-3-48")
+    proof = solve(sfen)
+    assert proof.length == length == 3
+    adjacent = [f for f in proof.futile if f.move[2:] == "1c"]
+    assert adjacent and adjacent[0].reason == "futile: captured and returned, still mate in 1"
+
+
+def test_interposition_whose_return_mates_only_later_counts() -> None:
+    # After ▲1三香 the pawn drop on 1b, captured and returned, is still mate
+    # but only in 5 plies, not "just as without it": it counts, so the
+    # problem is not a mate in 1.
+    sfen, length = row("tanuki-3-454")
+    proof = solve(sfen)
+    assert proof.length == length == 3
+    assert bruteforce.tsume_length(sfen, 3) == 3
+
+
+def test_komaamari_tie_break() -> None:
+    # After ▲2一歩成 both △1二玉 and △同玉 last two more plies; only △同玉
+    # ▲2二金 uses up the attacker's hand.
+    sfen = "6B1k/7P1/9/9/9/9/9/9/9 b G2rb3g4s4n4l17p 1"
+    proof = solve(sfen)
+    assert proof.main_line == ("2b2a+", "1a2a", "G*2b")
+    assert final_hand(sfen, proof.main_line) == 0
+    defences = proof.root.children[0].children
+    other = [n for n in defences if n.move == "1a1b"]
+    assert other and other[0].role is Role.VARIATION and other[0].length == 1
+    assert final_hand(sfen, ("2b2a+", "1a1b", other[0].children[0].move)) == 1
+
+
+def test_yozume_alternatives() -> None:
+    # ▲3二銀成 is the main line's first move, but ▲4四角 also mates in 3.
+    sfen, length = row("tanuki-3-43")
+    proof = solve(sfen)
+    assert proof.length == length
+    alts = {(a.path, a.move): a.length for a in proof.alternatives}
+    assert alts == {((), "3e4d"): 3}
+    after = cshogi.Board(sfen)
+    after.push_usi("3e4d")
+    assert bruteforce.BruteForce(True).mated(after, 2)
+    assert [n.role for n in proof.root.children] == [Role.MAIN, Role.ALTERNATIVE]
+
+
+def test_final_move_promotion_is_not_yozume() -> None:
+    # ▲2一飛成 and ▲2一飛 both mate; the choice on the last move is no 余詰,
+    # but ▲2二飛成 (another square) and the golds' mates are.
+    sfen = "8k/6G2/8G/9/7R1/9/9/9/9 b r2b2g4s4n4l18p 1"
+    proof = solve(sfen)
+    assert proof.length == 1 and proof.main_line == ("2e2a+",)
+    after = cshogi.Board(sfen)
+    after.push_usi("2e2a")
+    assert not any(True for _ in after.legal_moves)  # the twin mates too
+    assert {a.move for a in proof.alternatives} == {"2e2b+", "1c2b", "3b2a", "3b2b"}
+
+
+@pytest.mark.parametrize("row_id", sorted(SHORTER))
+def test_tsume_length_shorter_only_by_futile_interpositions(row_id: str) -> None:
+    sfen, raw = row(row_id)
+    proof = solve(sfen)
+    assert proof.length == SHORTER[row_id] < raw and proof.exact
+    assert proof.futile, "a shorter tsume-rule length needs a futile interposition"
+    assert bruteforce.raw_length(sfen, raw) == raw
+    assert bruteforce.tsume_length(sfen, raw) == proof.length
+
+
+def _sample(stride: int, max_length: int) -> list[str]:
+    return [rid for i, rid in enumerate(ROWS) if i % stride == 0 and int(ROWS[rid]["length"]) <= max_length]
+
+
+@pytest.mark.parametrize("row_id", _sample(10, 11))
+def test_mate_tsv_sample(row_id: str) -> None:
+    sfen, raw = row(row_id)
+    proof = solve(sfen)
+    assert proof.exact
+    assert proof.length == raw if row_id not in SHORTER else proof.length == SHORTER[row_id]
+    assert len(proof.main_line) == proof.length
+
+
+@pytest.mark.parametrize("row_id", [rid for rid in _sample(7, 3)])
+def test_against_bruteforce_short_rows(row_id: str) -> None:
+    sfen, raw = row(row_id)
+    proof = solve(sfen)
+    assert proof.length == bruteforce.tsume_length(sfen, raw)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("row_id", list(ROWS))
+def test_every_mate_tsv_row(row_id: str) -> None:
+    sfen, raw = row(row_id)
+    proof = solve(sfen)
+    assert proof.exact
+    assert proof.length == SHORTER.get(row_id, raw)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("row_id", [rid for rid in ROWS if int(ROWS[rid]["length"]) <= 5])
+def test_every_short_row_against_bruteforce(row_id: str) -> None:
+    sfen, raw = row(row_id)
+    assert bruteforce.raw_length(sfen, raw) == raw
+    assert solve(sfen).length == bruteforce.tsume_length(sfen, raw)
+
+
+def test_no_mate_returns_none() -> None:
+    assert solve_exact(Position.from_sfen("4k4/9/4P4/9/9/9/9/9/9 b 2r2b4g4s4n4l17p 1")) is None
+
+
+def test_progress_and_deadline() -> None:
+    sfen, _ = row("mog-1033")  # a 13-ply problem that takes seconds
+    gen = build_proof(Position.from_sfen(sfen), deadline=time.monotonic() + 0.3)
+    snapshots = []
+    start = time.monotonic()
+    try:
+        while True:
+            snapshots.append(next(gen))
+    except StopIteration as stop:
+        result = stop.value
+    assert result is None
+    assert time.monotonic() - start < 1.0
+    assert snapshots and all(isinstance(p, Progress) for p in snapshots)
+    assert snapshots[-1].nodes > 0
+
+
+def test_cancel_is_honoured_quickly() -> None:
+    sfen, _ = row("mog-1033")
+    cancel = threading.Event()
+    gen = build_proof(Position.from_sfen(sfen), cancel=cancel)
+    next(gen)
+    deadline = time.monotonic() + 0.25
+    while time.monotonic() < deadline:
+        next(gen)
+    cancel.set()
+    t = time.monotonic()
+    with pytest.raises(StopIteration) as stop:
+        while True:
+            next(gen)
+    assert stop.value.value is None
+    assert time.monotonic() - t < 0.1
+
+
+def test_node_limit() -> None:
+    sfen, _ = row("mog-1033")
+    assert solve_exact(Position.from_sfen(sfen), node_limit=2000) is None
+
+
+def _walk(node: ProofNode) -> "list[ProofNode]":
+    out = [node]
+    for c in node.children:
+        out.extend(_walk(c))
+    return out
+
+
+def test_proof_nodes_are_proven() -> None:
+    proof = solve(row("tanuki-5-148")[0])
+    assert all(n.pn == 0 for n in _walk(proof.root))
