@@ -22,7 +22,7 @@ from ..core.record import Record
 from ..core.records import FORMATS, RecordError, parse_record_text, read_record, write_record
 from ..core.types import BLACK, HAND_MAX, KING, WHITE, Color, make_piece, square, square_japanese
 from . import i18n
-from .board import KEYBOARD_HELP, BoardView
+from .board import KEYBOARD_HELP, BoardView, Spot
 from .i18n import tr
 
 __all__ = ["EditorController", "ProblemBar", "parse_position_text", "read_position_file",
@@ -54,6 +54,7 @@ i18n.add_translations("ja", {
     "Save": "保存",
     "Paste": "貼り付け",
     "Side to move": "手番",
+    "Positions": "局面ファイル",
     "Position OK": "局面に問題はありません",
     "Cannot paste: %1": "貼り付けできません: %1",
     "Cannot open: %1": "開けません: %1",
@@ -138,6 +139,11 @@ def write_position_file(path: str, position: Position, record: Record | None = N
     if record is None or record.start != position:
         record = Record(start=position.copy())
     write_record(path, record)
+
+
+def _file_filter() -> str:
+    """The file dialog's filter, with its first name translated."""
+    return tr("Positions") + POSITION_FILE_FILTER[len("Positions"):]
 
 
 # ---------------------------------------------------------------------------
@@ -237,8 +243,6 @@ class EditorController(QObject):
         bar.squareActivated.connect(self._on_problem_square)
 
     def _on_problem_square(self, sq: int) -> None:
-        from .board import Spot
-
         self._view.set_cursor_spot(Spot.board(sq))
         self._view.setFocus()
 
@@ -440,7 +444,7 @@ class EditorController(QObject):
 
     def _open_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self._view.window(), tr("Open position..."), "",
-                                              POSITION_FILE_FILTER)
+                                              _file_filter())
         if path:
             try:
                 self.open_file(path)
@@ -449,7 +453,7 @@ class EditorController(QObject):
 
     def _save_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self._view.window(), tr("Save position as..."), "",
-                                              POSITION_FILE_FILTER)
+                                              _file_filter())
         if path:
             if not os.path.splitext(path)[1]:
                 path += ".sfen"
