@@ -232,3 +232,18 @@ def test_worker_error_is_reported(qtbot: QtBot, standins: Any) -> None:
 def test_default_solvers_exist() -> None:
     assert callable(default_solver("mate"))
     assert callable(default_solver("helpmate"))
+
+
+def test_no_mate_and_limit_reached_are_shown(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    result = solve(qtbot, window, "4k4/9/4P4/9/9/9/9/9/9 b 2r2b4g4s4n4l17p 1")
+    assert result.status is SolveStatus.NO_MATE
+    assert window.result_panel.summary.text() == "No mate"
+    assert window.result_panel.move_texts() == []
+    assert not window.actions_["export_kif"].isEnabled()
+    with pytest.raises(ValueError, match="no solution to export"):
+        window.export_kif(str(tmp_path / "none.kif"))
+    save_limits(Limits(nodes=3000, seconds=None, memory_mb=64))
+    result = solve(qtbot, window, microcosmos())
+    assert result.status is SolveStatus.UNKNOWN
+    assert window.result_panel.summary.text() == "Unknown (limit reached)"
+    assert "Unknown (limit reached)" in window.stats_label.text()
