@@ -28,6 +28,7 @@ from .board import BoardView
 from .editor import EditorController, ProblemBar
 from .export import SOLUTION_FILE_FILTER, export_solution
 from .i18n import add_translations, tr
+from .models import number_text
 from .panels import (
     AlternativesPanel, FutilePanel, ProofTreePanel, ResultPanel, SearchTreePanel, status_text,
 )
@@ -312,19 +313,19 @@ class MainWindow(QMainWindow):
         for key in ("first", "back", "forward", "last"):
             a[key].setEnabled(has_line)
         a["export_kif"].setEnabled(self._result is not None and self._result.status is SolveStatus.MATE)
-        for act in self.editor.edit_actions() + self.editor.file_actions():
-            if act.isSeparator() or act is self.editor.action("flip"):
+        # The problem cannot change while it is being searched: editing commands
+        # wait (copying does not); undo/redo get their state back from the stack.
+        editor = self.editor
+        always = (editor.action("flip"), editor.action("copy_sfen"), editor.action("copy_bod"))
+        for act in editor.edit_actions() + editor.file_actions():
+            if act.isSeparator() or act in always:
                 continue
-            if act in (self.editor.action("undo"), self.editor.action("redo")):
-                # The undo stack owns their enabled state; block them while searching.
-                act.setVisible(True)
-                if searching:
-                    act.setEnabled(False)
-                else:
-                    stack = self.editor.undo_stack
-                    act.setEnabled(stack.canUndo() if act is self.editor.action("undo") else stack.canRedo())
-                continue
-            act.setEnabled(not searching or act in (self.editor.action("copy_sfen"), self.editor.action("copy_bod")))
+            if act is editor.action("undo"):
+                act.setEnabled(not searching and editor.undo_stack.canUndo())
+            elif act is editor.action("redo"):
+                act.setEnabled(not searching and editor.undo_stack.canRedo())
+            else:
+                act.setEnabled(not searching)
 
     # ---- solving -------------------------------------------------------------
 
@@ -391,8 +392,6 @@ class MainWindow(QMainWindow):
     @staticmethod
     def progress_text(p: Progress) -> str:
         """The status line of a snapshot: nodes, nps, elapsed, root pn/dn, table fill."""
-        from .models import number_text
-
         return "   ".join((tr("Nodes %1").replace("%1", f"{p.nodes:,}"),
                            tr("%1 nodes/s").replace("%1", f"{p.nps:,.0f}"),
                            tr("%1 s").replace("%1", f"{p.elapsed:.1f}"),

@@ -247,3 +247,17 @@ def test_no_mate_and_limit_reached_are_shown(qtbot: QtBot, window: MainWindow, t
     assert result.status is SolveStatus.UNKNOWN
     assert window.result_panel.summary.text() == "Unknown (limit reached)"
     assert "Unknown (limit reached)" in window.stats_label.text()
+
+
+def test_editing_waits_while_searching(qtbot: QtBot, window: MainWindow) -> None:
+    window.editor.set_position(Position.from_sfen(microcosmos()))
+    with qtbot.waitSignal(window.searchStarted, timeout=5000):
+        window.actions_["solve"].trigger()
+    editor = window.editor
+    assert not editor.action("tsume").isEnabled() and not editor.action("undo").isEnabled()
+    assert not editor.action("open").isEnabled()
+    assert editor.action("copy_sfen").isEnabled() and not window.board.is_editable()
+    with qtbot.waitSignal(window.searchFinished, timeout=2000):
+        window.stop()
+    assert editor.action("tsume").isEnabled() and editor.action("undo").isEnabled()
+    assert window.board.is_editable()
