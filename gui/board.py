@@ -404,6 +404,25 @@ _SELECTED = QColor(40, 170, 60, 110)
 _CURSOR = QColor(20, 90, 220)
 
 
+def _with_shadow(image: QImage) -> QImage:
+    """``image`` over a soft copy of its silhouette, offset down and to the right."""
+    shadow = QImage(image.size(), QImage.Format.Format_ARGB32_Premultiplied)
+    shadow.fill(Qt.GlobalColor.transparent)
+    p = QPainter(shadow)
+    p.drawImage(0, 0, image)
+    p.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceIn)
+    p.fillRect(shadow.rect(), QColor(0, 0, 0, 80))
+    p.end()
+    out = QImage(image.size(), QImage.Format.Format_ARGB32_Premultiplied)
+    out.fill(Qt.GlobalColor.transparent)
+    p = QPainter(out)
+    p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+    p.drawImage(QPointF(image.width() * 0.012, image.height() * 0.018), shadow)
+    p.drawImage(0, 0, image)
+    p.end()
+    return out
+
+
 def _piece_image(pc: Piece) -> str:
     pt = piece_type(pc)
     if pt == KING:
@@ -560,7 +579,7 @@ class BoardView(QWidget):
                 image = QImage(w, h, QImage.Format.Format_ARGB32)
                 image.fill(QColor("#fbf6ea"))
                 painter = QPainter(image)
-                self._paint_all(painter, QRectF(0, 0, w, h), diagram=True)
+                self._paint_all(painter, QRectF(0, 0, w, h), diagram=True, vector=False)
                 painter.end()
                 if not image.save(tmp):  # the temporary name keeps the .png suffix
                     raise OSError(f"could not write PNG image: {path!r}")
@@ -571,7 +590,7 @@ class BoardView(QWidget):
                 generator.setViewBox(QRectF(0, 0, w, h))
                 generator.setTitle("Tsume Studio board")
                 painter = QPainter(generator)
-                self._paint_all(painter, QRectF(0, 0, w, h), diagram=True)
+                self._paint_all(painter, QRectF(0, 0, w, h), diagram=True, vector=True)
                 painter.end()
                 if os.path.getsize(tmp) == 0:
                     raise OSError(f"could not write SVG image: {path!r}")
@@ -864,7 +883,7 @@ class BoardView(QWidget):
                     p.rotate(180)
                 self._renderer(name).render(p, QRectF(0, 0, px, px))
                 p.end()
-                pixmap = QPixmap.fromImage(image)
+                pixmap = QPixmap.fromImage(_with_shadow(image))
                 pixmap.setDevicePixelRatio(dpr)
                 if len(self._pixmaps) > 400:
                     self._pixmaps.clear()
@@ -878,7 +897,8 @@ class BoardView(QWidget):
             self._renderer(name).render(painter, target)
         painter.restore()
 
-    def _paint_all(self, painter: QPainter, rect: QRectF, diagram: bool) -> None:
+    def _paint_all(self, painter: QPainter, rect: QRectF, diagram: bool, vector: bool = False) -> None:
+        """Paint everything; ``diagram`` leaves out the box and edit marks, ``vector`` keeps pieces as paths."""
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
@@ -886,11 +906,11 @@ class BoardView(QWidget):
         u = layout.unit
         if u <= 0:
             return
-        cached = not diagram
+        cached = not vector
         dragging = self._drag_pos is not None and self._press_spot is not None and not diagram
         drag_src = self._press_spot if dragging else None
 
-        if cached:
+        if not diagram:
             origin, backdrop = self._backdrop(layout)
             painter.drawPixmap(origin, backdrop)
         else:

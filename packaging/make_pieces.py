@@ -7,7 +7,8 @@ Noto Serif CJK JP Bold (SIL Open Font License 1.1; Debian package
 ``fonts-noto-cjk``); the OFL allows using glyphs in images.
 
 Pieces are drawn from Black's side (pointing up); the board rotates them by
-180 degrees for White.  Piece sizes follow real sets: the king is the largest
+180 degrees for White and adds the drop shadow itself, so that the light
+falls from the same side on both players' pieces.  Piece sizes follow real sets: the king is the largest
 piece and the pawn the smallest.
 
 Run from the repository root (needs fontTools, a development tool only)::
@@ -115,8 +116,6 @@ def piece_svg(font: TTFont, kanji: str, size: float, promoted: bool) -> str:
         '<stop offset="1" stop-color="#dfb46a"/>\n'
         "</linearGradient>\n"
         "</defs>\n"
-        f'<polygon points="{" ".join(f"{x + 1.2:.2f},{y + 1.6:.2f}" for x, y in pts)}" '
-        'fill="#000000" fill-opacity="0.28"/>\n'
         f'<polygon points="{poly}" fill="url(#wood)" stroke="#6b4a1e" stroke-width="1.6" '
         'stroke-linejoin="round"/>\n'
         f'<path d="{path}" fill="{colour}"/>\n'
