@@ -46,7 +46,7 @@ add_translations("ja", {
     "Search tree": "探索木",
     "No futile interpositions were pruned.": "無駄合はありません。",
     "No alternative mates found.": "余詰は見つかりませんでした。",
-    "%1 plies": "%1手",
+    "mate in %1": "%1手詰",
     "futile: captured and returned, still mate in %1": "無駄合（取って返しても%1手詰）",
     "futile: captured and returned, still mate": "無駄合（取って返しても詰み）",
     "omitted: distance rule": "省略（遠い合駒）",
@@ -362,7 +362,7 @@ class AlternativesPanel(_PositionList):
         rows = []
         for a in alternatives:
             text = move_texts(start, list(a.path) + [a.move])[-1]
-            length = tr("%1 plies").replace("%1", str(a.length)) if a.length is not None else "?"
+            length = tr("mate in %1").replace("%1", str(a.length)) if a.length is not None else "?"
             rows.append((tuple(a.path) + (a.move,), f"{len(a.path) + 1}: {text}  ({length})",
                          " ".join(a.path + (a.move,))))
         self._set_rows(start, rows)

@@ -261,3 +261,29 @@ def test_editing_waits_while_searching(qtbot: QtBot, window: MainWindow) -> None
         window.stop()
     assert editor.action("tsume").isEnabled() and editor.action("undo").isEnabled()
     assert window.board.is_editable()
+
+
+def test_alternative_mates_are_listed_and_shown(qtbot: QtBot, standins: Any) -> None:
+    from tsume_studio.core.proof import Alternative, Proof, ProofNode, Role
+    from tsume_studio.core.solver import SolveResult
+
+    mate = ProofNode("S*1b", Role.MAIN, 0, 10**12, 0)
+    root = ProofNode(None, Role.MAIN, 0, 10**12, 3, (
+        ProofNode("N*3c", Role.MAIN, 0, 10**12, 2, (ProofNode("2a1a", Role.MAIN, 0, 10**12, 1, (mate,)),)),))
+    proof = Proof(THREE, root, ("N*3c", "2a1a", "S*1b"), 3,
+                  alternatives=(Alternative(("N*3c", "2a1a"), "S*2b", 1),))
+
+    def solver(position: Position, limits: Limits, cancel: Any) -> Any:
+        yield standins.progress(1)
+        return SolveResult(SolveStatus.MATE, position.sfen(), pv=proof.main_line, length=3, proof=proof)
+
+    w = MainWindow(solver_for=lambda mode: solver)
+    qtbot.addWidget(w)
+    w.editor.set_position(Position.from_sfen(THREE))
+    with qtbot.waitSignal(w.searchFinished, timeout=5000):
+        w.solve()
+    panel = w.alternatives_panel
+    assert panel.texts() == ["3: ▲２二銀打  (mate in 1)"]
+    panel.select(0)
+    assert w.board.last_move() == Move.from_usi("S*2b")
+    qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
