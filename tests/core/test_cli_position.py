@@ -121,3 +121,20 @@ def test_installed_script() -> None:
     invalid = subprocess.run([str(script), "validate", "4k4/9/4R4/9/9/9/9/9/9", "b", "-", "1"],
                              capture_output=True, text=True, encoding="utf-8", timeout=60)
     assert invalid.returncode == 1 and "not-to-move-in-check" in invalid.stdout
+
+
+def test_closed_pipe_is_not_an_error() -> None:
+    """`tsume moves ... | head -1`: the reader leaving early is no error."""
+    script = Path(sys.executable).with_name("tsume")
+    if not script.exists():
+        pytest.skip(f"no installed tsume script beside {sys.executable}")
+    proc = subprocess.Popen([str(script), "moves", START], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # before reading anything
+    try:
+        err = proc.stderr.read()
+        assert proc.wait(timeout=60) == 0
+    finally:
+        proc.stderr.close()
+        proc.kill()
+    assert err == b""
