@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    app = QApplication([sys.argv[0]])
+    app = QApplication([sys.argv[0]])  # noqa: F841 - must exist while the window lives
     settings_dir = tempfile.mkdtemp(prefix="tsume-shots-")
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, settings_dir)
 

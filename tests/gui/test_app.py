@@ -18,7 +18,7 @@ from tsume_studio.gui.app import DEFAULT_SAMPLE, build_parser, create_window, sa
 from tsume_studio.gui.mainwindow import MainWindow
 from tsume_studio.gui.resources import resource_path
 from tsume_studio.gui.settings import (
-    LimitsDialog, load_language, load_limits, load_mode, save_language, save_limits, settings,
+    LimitsDialog, load_language, load_limits, load_mode, save_limits, settings,
 )
 from tsume_studio.gui.worker import running_workers
 
