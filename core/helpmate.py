@@ -588,6 +588,8 @@ def _enumerate(board: cshogi.Board, sfen: str, line: list[int], search: _Search,
                     found.append((m, ckey))
                 board.pop()
                 continue
+            if len(memo) >= search.capacity:
+                raise _Stop(SolveStatus.UNKNOWN, f"memory limit: {search.capacity} positions")
             memo[ckey] = (child_ply, False)
             cmoves = list(board.legal_moves) if child_ply & 1 else list(board.check_moves)
             st.append([ckey, cmoves, 0, []])

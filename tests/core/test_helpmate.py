@@ -99,6 +99,25 @@ def test_wide_five_ply_row() -> None:
     assert _is_helpmate(_row(WIDE), result.pv)
 
 
+def test_long_row_361_plies_unique() -> None:
+    sfen = _row("fmrs-forest-06-12_361")
+    result = solve(Position.from_sfen(sfen), Limits(seconds=30), all_solutions=True)
+    assert result.length == 361 and _is_helpmate(sfen, result.pv)
+    assert result.proof.unique
+
+
+def test_row_of_unknown_length_agrees_across_techniques() -> None:
+    """The row marked ``?`` (fmrs diamond): the same length with δ=1 and without decided positions."""
+    sfen = _row("fmrs-diamond")
+    lengths = {solve(Position.from_sfen(sfen), Limits(seconds=30), options=o).length
+               for o in (HelpmateOptions(), HelpmateOptions(delta=1),
+                         HelpmateOptions(decided=False, protect_gc=False))}
+    assert len(lengths) == 1
+    (length,) = lengths
+    assert length is not None and length % 2 == 1
+    assert _is_helpmate(sfen, solve(Position.from_sfen(sfen)).pv)
+
+
 @pytest.mark.parametrize("ident,sfen,length", SHORT, ids=[r[0] for r in SHORT])
 def test_shortest_and_every_solution_match_brute_force(ident: str, sfen: str, length: int) -> None:
     brute_length, brute_lines = _brute_shortest(sfen, length)
