@@ -24,6 +24,7 @@ must equal
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import NamedTuple
 
@@ -32,7 +33,8 @@ import pytest
 import shogi
 
 from tsume_studio.core.moves import (
-    EvasionKind, Move, check_moves, checkers, classify_evasion, evasions, is_legal, legal_moves,
+    EvasionKind, Move, check_moves, checkers, classify_evasion, evasions, is_legal, japanese,
+    legal_moves,
 )
 from tsume_studio.core.position import STARTING_SFEN, Position
 
@@ -318,6 +320,26 @@ def test_parse_and_is_legal_agree_with_generation(positions: list[str]) -> None:
         tries += [t[:4] + ("" if t.endswith("+") else "+") for t in list(tries) if "*" not in t]
         for text in tries:
             assert is_legal(pos, Move.from_usi(text)) == (text in legal), (sfen, text)
+
+
+_JAPANESE = re.compile(r"^[▲△](同　|[１-９][一二三四五六七八九])"
+                       r"(歩|香|桂|銀|金|角|飛|玉|と|成香|成桂|成銀|馬|龍)(打|成|不成)?$")
+
+
+def test_japanese_of_every_legal_move(positions: list[str]) -> None:
+    """成 exactly on promotions, 不成 exactly where the promotion was also legal, 打 on drops."""
+    for sfen in positions[: max(1, len(positions) // 10)]:
+        pos = Position.from_sfen(sfen)
+        legal = {m.usi() for m in legal_moves(pos)}
+        for move in legal_moves(pos):
+            text = japanese(pos, move)
+            assert _JAPANESE.match(text), (sfen, move, text)
+            assert text[0] == ("▲" if pos.turn == 0 else "△")
+            assert text.endswith("打") == (move.drop is not None)
+            assert text.endswith("不成") == (not move.promotion and move.drop is None
+                                             and move.usi() + "+" in legal), (sfen, move, text)
+            assert (text.endswith("成") and not text.endswith("不成")) == move.promotion
+            assert japanese(pos, move, previous_to=move.to_square)[1:3] == "同　"
 
 
 def test_push_pop_follow_cshogi(positions: list[str]) -> None:

@@ -278,3 +278,12 @@ def test_checkmate() -> None:
     # No legal move without check is not mate.
     stuck = Position.from_sfen("k8/2G6/1G7/9/9/9/9/9/9 w - 1")
     assert legal_moves(stuck) == [] and not stuck.is_checkmate()
+
+
+def test_every_usi_move_round_trips() -> None:
+    names = [f"{f}{r}" for f in "123456789" for r in "abcdefghi"]
+    texts = [a + b + p for a in names for b in names if a != b for p in ("", "+")]
+    texts += [f"{letter}*{b}" for letter in "PLNSGBR" for b in names]
+    for text in texts:
+        assert Move.from_usi(text).usi() == text
+    assert len({Move.from_usi(t) for t in texts}) == len(texts)
