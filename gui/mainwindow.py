@@ -462,6 +462,8 @@ class MainWindow(QMainWindow):
         self.board.set_last_move(None)
         self.board.set_highlights([])
         self.board.set_editable(self._worker is None)
+        if self.result_panel.ply() != 0:
+            self.result_panel.set_ply(0)   # the move list shows the start again
 
     @Slot(int)
     def _on_ply_changed(self, ply: int) -> None:

@@ -287,3 +287,24 @@ def test_alternative_mates_are_listed_and_shown(qtbot: QtBot, standins: Any) -> 
     panel.select(0)
     assert w.board.last_move() == Move.from_usi("S*2b")
     qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
+
+
+def test_whole_loop_by_keyboard(qtbot: QtBot, window: MainWindow) -> None:
+    """Paste a problem, solve it with F5, step with the arrows, go back with Ctrl+Home."""
+    from PySide6.QtGui import QGuiApplication
+
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+    QGuiApplication.clipboard().setText(THREE)
+    qtbot.keyClick(window, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert window.editor.position() == Position.from_sfen(THREE)
+    with qtbot.waitSignal(window.searchFinished, timeout=30000):
+        qtbot.keyClick(window, Qt.Key.Key_F5)
+    focus = QGuiApplication.focusObject()
+    for _ in range(3):
+        qtbot.keyClick(focus, Qt.Key.Key_Right)
+    assert window.result_panel.ply() == 3
+    assert window.board.last_move() == Move.from_usi("S*1b")
+    qtbot.keyClick(focus, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
+    assert window.board.position() == Position.from_sfen(THREE) and window.board.is_editable()
+    assert window.result_panel.ply() == 0
