@@ -3,7 +3,7 @@
 The window owns the solver thread (through :class:`~.worker.SolverWorker`)
 and connects signals to widgets; it holds no solver logic.  The board shows
 either the problem being edited (editable) or a position being looked at
-(a ply of the main line, a node of a tree, a futile interposition); Esc or
+(a ply of the main line, a node of a tree, a futile interposition); Ctrl+Home or
 the start row of the move list goes back to the problem.
 """
 
