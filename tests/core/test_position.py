@@ -283,3 +283,12 @@ def test_repr_round_trips() -> None:
     pos = Position.from_sfen(TSUME)
     assert repr(pos) == f"Position.from_sfen({TSUME!r})" and str(pos) == TSUME
     assert eval(repr(pos), {"Position": Position}) == pos
+
+
+def test_solving_an_invalid_position_lists_every_problem() -> None:
+    solver = pytest.importorskip("tsume_studio.core.solver")
+    pos = Position.from_sfen("P8/9/9/9/9/9/4P4/4P4/G3K4 b 4G 1")
+    with pytest.raises(IllegalPositionError) as info:
+        next(solver.solve_iter(pos))
+    assert [p.flag for p in info.value.problems] == [p.flag for p in pos.problems()]
+    assert str(info.value) == "invalid position: " + "; ".join(p.message for p in pos.problems())
