@@ -484,16 +484,20 @@ class ProofTreeModel(_TreeModel):
         self.endResetModel()
 
     def _build(self, node: _Node, pnode: ProofNode) -> None:
-        node.role = pnode.role
-        node.pn, node.dn = pnode.pn, pnode.dn
-        node.length = pnode.length
-        node.comment = pnode.comment
-        node.on_path = pnode.role is Role.MAIN
-        for pchild in pnode.children:
-            assert pchild.move is not None
-            if pchild.move in node.by_move:   # a repeated move: keep the first
-                continue
-            self._build(node.add(pchild.move), pchild)
+        # Iterative: a proof is as deep as its main line (Microcosmos: 1525 plies).
+        stack = [(node, pnode)]
+        while stack:
+            node, pnode = stack.pop()
+            node.role = pnode.role
+            node.pn, node.dn = pnode.pn, pnode.dn
+            node.length = pnode.length
+            node.comment = pnode.comment
+            node.on_path = pnode.role is Role.MAIN
+            for pchild in pnode.children:
+                assert pchild.move is not None
+                if pchild.move in node.by_move:   # a repeated move: keep the first
+                    continue
+                stack.append((node.add(pchild.move), pchild))
 
     def main_line_index(self, ply: int) -> QModelIndex:
         """The index of the main line's ``ply``-th move (1-based; invalid if out of range)."""

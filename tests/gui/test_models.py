@@ -135,3 +135,21 @@ def test_proof_tree_follows_the_language(qtmodeltester: Any) -> None:
     finally:
         i18n.set_language("en")
     assert texts(model, defences, COL_ROLE) == ["main line", "variation"]
+
+
+def test_proof_tree_deeper_than_the_recursion_limit() -> None:
+    import sys
+
+    # King and rook shuffle: a legal line of 2 * 1200 plies (the moves need not mate here).
+    sfen = "4k4/9/9/9/9/9/9/9/R8 b - 1"
+    moves = ["9i9h", "5a5b", "9h9i", "5b5a"] * 600
+    assert len(moves) > sys.getrecursionlimit()
+    node = ProofNode(moves[-1], Role.MAIN, 0, 1, 0)
+    for m in reversed(moves[:-1]):
+        node = ProofNode(m, Role.MAIN, 0, 1, 0, (node,))
+    root = ProofNode(None, Role.MAIN, 0, 1, len(moves), (node,))
+    model = ProofTreeModel()
+    model.set_proof(Proof(sfen, root, tuple(moves), len(moves)))
+    assert model.node_count() == len(moves)
+    last = model.main_line_index(len(moves))
+    assert model.data(last) == "△５一玉"
