@@ -505,6 +505,19 @@ class Position:
         self.move_number += 1
         b.push(m)
 
+    def push_usi(self, text: str) -> "Move":
+        """Parse a USI move, check that it is legal here, play it and return it.
+
+        Raises:
+            InvalidMoveError: not USI move text.
+            IllegalMoveError: not legal in this position.
+        """
+        from .moves import parse_move  # local: moves imports position
+
+        move = parse_move(self, text)
+        self.push(move)
+        return move
+
     @property
     def ply(self) -> int:
         """How many moves :meth:`push` has played that :meth:`pop` can take back."""
