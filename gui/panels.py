@@ -103,6 +103,7 @@ class ResultPanel(QWidget):
         self._result: SolveResult | None = None
         self._searching = False
         self._helpmate = False
+        self._sfens: list[str] = []
         self.summary = QLabel(self)
         self.summary.setObjectName("summary")
         font = self.summary.font()
@@ -150,7 +151,14 @@ class ResultPanel(QWidget):
         return [self.moves.item(i).text() for i in range(1, self.moves.count())]
 
     def position_at(self, ply: int) -> tuple[Position, Move | None]:
-        """The position after ``ply`` moves of the main line, and the last move."""
+        """The position after ``ply`` moves of the main line, and the last move.
+
+        Raises:
+            ValueError: a move of the line does not fit its position.
+        """
+        if 0 <= ply < len(self._sfens):
+            last = Move.from_usi(self._line[ply - 1]) if ply else None
+            return Position.from_sfen(self._sfens[ply]), last
         return _play(self._start, self._line[:ply])
 
     # ---- commands -----------------------------------------------------------
@@ -189,15 +197,29 @@ class ResultPanel(QWidget):
     def _fill(self) -> None:
         self.moves.blockSignals(True)
         self.moves.clear()
+        self._sfens = []
         if self._line:
             self.moves.addItem(QListWidgetItem(tr("Start position")))
             for n, text in enumerate(move_texts(self._start, self._line), start=1):
                 self.moves.addItem(QListWidgetItem(f"{n:>3}  {text}"))
+            self._sfens = self._line_sfens()
             self.moves.setCurrentRow(0)
         self.moves.blockSignals(False)
         for button in self.buttons.values():
             button.setEnabled(bool(self._line))
         self._update_summary()
+
+    def _line_sfens(self) -> list[str]:
+        """SFEN after each ply of the line, from one replay (stepping long lines stays quick)."""
+        pos = self._start.copy()
+        out = [pos.sfen()]
+        try:
+            for usi in self._line:
+                pos.push(Move.from_usi(usi))
+                out.append(pos.sfen())
+        except (ValueError, AssertionError):
+            pass   # position_at replays (and reports) from the first move that does not fit
+        return out
 
     def _update_summary(self) -> None:
         if self._searching:
