@@ -3,8 +3,9 @@
 A :class:`Position` keeps its own board array, hands and side to move, so that
 an editor can hold any position, even an impossible one, and :meth:`status`
 can name every problem at once.  Move generation and play go through a
-cshogi ``Board`` (C++), built on demand; it is only available for positions
-whose kings make sense (see :meth:`Position.board`).
+cshogi ``Board`` (C++), built on demand; it is available unless a side has
+two kings or there are more pieces of a kind than exist (see
+:meth:`Position.board`).
 
 The side to move is the *attacker* of a mate problem; the other side is the
 *defender*, who must have a king.  The attacker's king is optional.
@@ -84,9 +85,9 @@ class Position:
     """A shogi position: board, hands, side to move and move number.
 
     The position is mutable: :meth:`set_piece`, :meth:`set_hand` and
-    :attr:`turn` edit it, and :meth:`push`/:meth:`pop` play and take back
-    moves with exact undo.  Use :meth:`copy` to hand a position to another
-    thread.
+    :attr:`turn` edit it (and forget the moves played), and
+    :meth:`push`/:meth:`pop` play and take back moves with exact undo.  Use
+    :meth:`copy` to hand a position to another thread.
     """
 
     __slots__ = ("_squares", "_hands", "_turn", "move_number", "_cboard", "_stack")
