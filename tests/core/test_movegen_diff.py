@@ -40,6 +40,7 @@ from tsume_studio.core.position import STARTING_SFEN, Position
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SEED = 20261123
+QUICK = 2000  # below this many positions, skip the checks that the sample covers every case
 
 
 def _tsume_sfens() -> list[str]:
@@ -251,8 +252,10 @@ def test_against_python_shogi(positions: list[str], ours: list[Answer]) -> None:
         _compare(sfen, answer, ref)
         assert answer.checkers == ref.checkers, _diff("checkers", sfen, answer.checkers, ref.checkers)
         _count_declined(Position.from_sfen(sfen), answer.checks, declined)
-    # Checking 不成 of every piece that may decline promotion was compared.
-    assert all(declined.values()), declined
+    # Checking 不成 of every piece that may decline promotion was compared
+    # (a small --random-positions, for a quick run, may miss some).
+    if len(positions) >= QUICK:
+        assert all(declined.values()), declined
 
 
 def _count_declined(pos: Position, checks: set[str], tally: dict[str, int]) -> None:
@@ -301,8 +304,9 @@ def test_evasions_are_classified(positions: list[str]) -> None:
                 assert info.is_drop == (move.drop is not None)
                 drops += info.is_drop
                 moved += not info.is_drop
-    assert all(kinds.values()), kinds
-    assert drops and moved, (drops, moved)
+    if len(positions) >= QUICK:
+        assert all(kinds.values()), kinds
+        assert drops and moved, (drops, moved)
 
 
 def test_parse_and_is_legal_agree_with_generation(positions: list[str]) -> None:
