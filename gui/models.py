@@ -44,7 +44,7 @@ _FUTILE_BRUSH = QBrush(QColor("#888888"))
 add_translations("ja", {
     "Move": "指し手",
     "Role": "種別",
-    "Plies": "手数",
+    "To mate": "残り手数",
     "main line": "本手順",
     "variation": "変化",
     "futile": "無駄合",
@@ -455,7 +455,7 @@ class ProofTreeModel(_TreeModel):
     role, plies to mate after the move.
     """
 
-    HEADERS = ("Move", "pn", "dn", "Role", "Plies")
+    HEADERS = ("Move", "pn", "dn", "Role", "To mate")
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
