@@ -418,7 +418,8 @@ class _TreePanel(QWidget):
         width = self.fontMetrics().horizontalAdvance("000000")
         for col in range(1, model.columnCount()):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
-            header.resizeSection(col, width if col != COL_ROLE else 2 * width)
+        self._fit_number_columns()
+        i18n.notifier.language_changed.connect(self._fit_number_columns)
         header.moveSection(header.visualIndex(COL_MOVE), model.columnCount() - 1)
         self.view.setTreePosition(COL_MOVE)
         header.setMinimumSectionSize(width)
@@ -428,6 +429,17 @@ class _TreePanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.view)
+
+    @Slot(str)
+    def _fit_number_columns(self, _lang: str = "") -> None:
+        """Width of six digits, or of the header's text if that is wider."""
+        header = self.view.header()
+        metrics = header.fontMetrics()
+        digits = metrics.horizontalAdvance("000000")
+        for col in range(1, self.model.columnCount()):
+            title = str(self.model.headerData(col, Qt.Orientation.Horizontal) or "")
+            base = 2 * digits if col == COL_ROLE else digits
+            header.resizeSection(col, max(base, metrics.horizontalAdvance(title) + 16))
 
     def select(self, index: QModelIndex) -> None:
         """Select (and show) the node of ``index``."""
