@@ -13,7 +13,7 @@ import os
 import time
 from typing import Callable
 
-from PySide6.QtCore import QByteArray, Qt, Signal, Slot
+from PySide6.QtCore import QByteArray, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QToolBar, QVBoxLayout, QWidget,
@@ -479,12 +479,21 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_position_changed(self, position: Position) -> None:
+        # The editor keeps an opened record only after announcing its position.
+        QTimer.singleShot(0, self._update_title)
         self._viewing = False
         self.board.set_editable(self._worker is None)
         if self._result_start is not None and position != self._result_start and self._worker is None:
             self._result_start = None
             self._clear_result()
         self._update_actions()
+
+    @Slot()
+    def _update_title(self) -> None:
+        """The window title names the problem (作品名) when it came from a record."""
+        record = self.editor.record()
+        name = record.header.get("作品名", "") if record is not None else ""
+        self.setWindowTitle(f"Tsume Studio — {name}" if name else "Tsume Studio")
 
     @Slot(list)
     def _on_problems_changed(self, problems: list[Problem]) -> None:

@@ -49,6 +49,9 @@ def test_sample_opens_a_valid_problem(qtbot: QtBot) -> None:
     assert window.editor.position() == expected
     assert window.editor.problems() == []
     assert window.actions_["solve"].isEnabled()
+    qtbot.waitUntil(lambda: window.windowTitle() == "Tsume Studio — サンプル3手詰")   # its 作品名
+    window.editor.set_position(Position.from_sfen(THREE))
+    qtbot.waitUntil(lambda: window.windowTitle() == "Tsume Studio")
 
 
 def test_unknown_sample_is_reported(qtbot: QtBot) -> None:
