@@ -37,7 +37,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import Generator, Protocol
+from typing import Any, Generator, Protocol
 
 import cshogi
 
@@ -174,7 +174,6 @@ class _Search:
         self.unprot_count = 0
         self.visited: list[int] = []             # keys referenced this iteration, not yet below a decided one
         self.nodes = 0
-        self.iteration_nodes = 0
         self.registered = 0                      # positions stored, overwritten ones counted again
         self.evicted = 0
         self.unstored = 0                        # positions not stored because the table was full
@@ -262,7 +261,6 @@ class _Search:
         (every leaf reached, decided or known: no mate at any depth).
         """
         self.limit = limit
-        self.iteration_nodes = 0
         board = self.board
         table = self.table
         opt = self.opt
@@ -515,7 +513,7 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: _Cancelled
 def _result(search: _Search, status: SolveStatus, sfen: str, line: list[int] | None,
             proof: object | None, reason: str) -> SolveResult:
     seconds = time.monotonic() - search.start
-    extra: dict = dict(search.stats())
+    extra: dict[str, object] = dict(search.stats())
     extra["max_protected"] = max(search.max_protected, len(search.table) - search.unprot_count)
     extra["capacity"] = search.capacity
     if reason:
@@ -544,7 +542,7 @@ def _enumerate(board: cshogi.Board, sfen: str, line: list[int], search: _Search,
     root_key = board.zobrist_hash()
     note = ""
     # Iterative DFS: frames of (key, moves, index, found edges).
-    st: list[list] = []
+    st: list[list[Any]] = []
     memo[root_key] = (0, False)
     st.append([root_key, list(board.check_moves), 0, []])
     try:
@@ -633,4 +631,5 @@ def solve(position: Position, limits: Limits = Limits(), cancel: _Cancelled | No
         try:
             next(gen)
         except StopIteration as stop:
-            return stop.value
+            result: SolveResult = stop.value
+            return result
