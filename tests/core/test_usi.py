@@ -94,22 +94,22 @@ def test_position_with_moves() -> None:
 
 def test_real_engine_over_stdin() -> None:
     pytest.importorskip("tsume_studio.core.dfpn")
-    proc = subprocess.Popen([sys.executable, "-m", "tsume_studio.core.cli", "usi"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
-    assert proc.stdin is not None and proc.stdout is not None
-    try:
-        proc.stdin.write(f"usi\nisready\nposition sfen {THREE_PLY}\ngo mate 20000\n")
-        proc.stdin.flush()
-        mate = ""
-        for line in proc.stdout:
-            if line.startswith("checkmate"):
-                mate = line.strip()
-                break
-        proc.stdin.write("quit\n")
-        proc.stdin.flush()
-        assert proc.wait(timeout=30) == 0
-    finally:
-        proc.kill()
+    with subprocess.Popen([sys.executable, "-m", "tsume_studio.core.cli", "usi"], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, text=True) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            proc.stdin.write(f"usi\nisready\nposition sfen {THREE_PLY}\ngo mate 20000\n")
+            proc.stdin.flush()
+            mate = ""
+            for line in proc.stdout:
+                if line.startswith("checkmate"):
+                    mate = line.strip()
+                    break
+            proc.stdin.write("quit\n")
+            proc.stdin.flush()
+            assert proc.wait(timeout=30) == 0
+        finally:
+            proc.kill()
     moves = mate.split()[1:]
     assert len(moves) == 3 and moves[0] == "N*3c"
     # The line must replay legally and end in mate.
