@@ -526,20 +526,14 @@ class DfPn:
                 break
             if or_node:
                 i1 = cpn.index(pn)
-                second = INF
-                for j in range(n):
-                    if j != i1 and cpn[j] < second:
-                        second = cpn[j]
+                second = min(cpn[:i1] + cpn[i1 + 1:]) if n > 1 else INF
                 c_thpn = thpn if second >= INF else min(thpn, int(second * eps) + 1)
                 c_thdn = thdn - dn + cdn[i1]
                 if c_thdn > INF:
                     c_thdn = INF
             else:
                 i1 = cdn.index(dn)
-                second = INF
-                for j in range(n):
-                    if j != i1 and cdn[j] < second:
-                        second = cdn[j]
+                second = min(cdn[:i1] + cdn[i1 + 1:]) if n > 1 else INF
                 c_thdn = thdn if second >= INF else min(thdn, int(second * eps) + 1)
                 c_thpn = thpn - pn + cpn[i1]
                 if c_thpn > INF:
