@@ -270,6 +270,7 @@ class Position:
         return f"Position.from_sfen({self.sfen()!r})"
 
     def __eq__(self, other: object) -> bool:
+        """Same board, hands and side to move (the move number does not count)."""
         if not isinstance(other, Position):
             return NotImplemented
         return (self._squares == other._squares and self._hands == other._hands
