@@ -104,6 +104,21 @@ class _Mate:
             return True
         return False if dfpn.searched_node < limit else None
 
+    def prove_root(self, board: cshogi.Board, nodes: int | None) -> Generator[Progress, None, bool]:
+        """One slice (about 0.1 s) of the oracle's search of ``board``; True when it paused."""
+        assert self.oracle is not None
+        s = self.search
+        try:
+            self.oracle.search(board, or_node=True, node_limit=nodes, deadline=s.deadline,
+                               cancel=s.cancel, pause_at=time.monotonic() + _YIELD_SECONDS)
+        except TypeError:  # a searcher without pauses
+            self.oracle.search(board, or_node=True, node_limit=nodes, deadline=s.deadline,
+                               cancel=s.cancel)
+        paused = bool(getattr(self.oracle, "paused", False))
+        yield s.progress()
+        s.check_stop()
+        return paused
+
     def lookup(self, board: cshogi.Board, or_node: bool) -> tuple[int, int] | None:
         """(pn, dn) from the oracle's table, or None without an oracle."""
         if self.oracle is None:
@@ -120,6 +135,32 @@ class _Entry:
     lo: int
     hi: int
     best: int = 0         # OR: a move proving ``hi``; AND: the last refutation
+
+
+def _hand_increments() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """What one piece of each kind in each hand adds to cshogi's Zobrist key.
+
+    cshogi's key is the board's key plus a multiple of these per piece in
+    hand (mod 2**64), so subtracting them leaves a key of the board alone.
+    """
+    base_sfen = "4k4/9/9/9/9/9/9/9/4K4 b {} 1"
+    base = cshogi.Board(base_sfen.format("-")).zobrist_hash()
+    out = []
+    for color in (0, 1):
+        out.append(tuple((cshogi.Board(base_sfen.format(ch if color == 0 else ch.lower())).zobrist_hash()
+                          - base) & _MASK64 for ch in "PLNSGBR"))
+    return out[0], out[1]
+
+
+_MASK64 = (1 << 64) - 1
+_INC = _hand_increments()
+
+
+def _board_key(key: int, hands: "tuple[list[int], list[int]]") -> int:
+    """cshogi's Zobrist key with the hands taken out (same board and side to move, any hands)."""
+    b, w = hands
+    ib, iw = _INC
+    return (key - sum(b[i] * ib[i] + w[i] * iw[i] for i in range(7))) & _MASK64
 
 
 def _ge(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
@@ -146,7 +187,7 @@ class _Search:
         self.distance_rule = distance_rule
         self.mate = _Mate(oracle, self)
         self.tt: dict[int, _Entry] = {}
-        self.by_board: dict[bytes, list[_Entry]] = {}
+        self.by_board: dict[int, list[_Entry]] = {}
         self.squares: dict[int, list[DropSquare]] = {}
         self.nodes = 0
         self.futility_tests = 0
@@ -195,7 +236,7 @@ class _Search:
         h = b.pieces_in_hand
         ah, dh = tuple(h[self.attacker]), tuple(h[1 - self.attacker])
         lo, hi = (1, INF) if or_node else (0, INF)
-        bkey = bytes(b.pieces) + (b"\x01" if b.turn else b"\x00")
+        bkey = _board_key(key, h)
         same = self.by_board.setdefault(bkey, [])
         # Hand dominance (seed: 優越関係): with the same board, an attacker
         # holding at least these pieces against a defender holding at most
@@ -283,58 +324,89 @@ class _Search:
             self.squares[key] = got
         return got
 
-    def verdict(self, ds: DropSquare, d: int) -> Generator[Progress, None, bool | None]:
-        """Is the drop square ``ds`` of the current position futile when ``d`` plies are allowed?
+    def is_futile(self, ds: DropSquare, d: int, others: list[int]) -> Generator[Progress, None, bool]:
+        """Is the drop square ``ds`` of the current position futile, ``d`` plies being asked?
 
-        Kakinoki's rule with the length made explicit: the capture with the
-        piece handed back must still mate within ``d`` plies, the length asked
-        of this position (see :mod:`.interposition`).  This is the same kind
-        of bounded question as the search's own, so it is answered by proof.
+        Kakinoki's rule with its "the mate goes on just as without it" made
+        exact: the capture with the piece handed back (either promotion
+        choice) must be mated in ``k <= d`` plies, and ``k`` must be no more
+        than the defender gets anyway: ``k == 0`` (the capture mates at
+        once), or one of ``others`` (the defences that count) lasts at least
+        ``k`` plies too.  Both questions are bounded, so they are proved.
         """
-        unknown = False
+        b = self.board
         self.futility_tests += 1
-        for t in ds.tests(self.board):
-            saved = self.board
+        for t in ds.tests(b):
             self.board = t.copy()
             try:
-                r = yield from self.and_within(d)
+                within = yield from self.and_within(d)
+                k = (yield from self.exact(False, cap=d)) if within else None
             finally:
-                self.board = saved
-            if r:
+                self.board = b
+            if k is None:
+                continue
+            if k == 0:
                 return True
-            unknown = unknown or r is None
-        return None if unknown else False
+            for e in others:
+                b.push(e)
+                shorter = yield from self.or_within(k - 3)
+                b.pop()
+                if not shorter:
+                    return True
+        return False
 
-    def omitted(self, squares: list[DropSquare], i: int, d: int) -> Generator[Progress, None, bool]:
-        """Whether the distance rule omits ``squares[i]`` (closer squares on its line all futile)."""
-        ds = squares[i]
-        if not (self.distance_rule and ds.omittable):
-            return False
-        for j in range(i):
-            o = squares[j]
-            if o.checker == ds.checker and o.distance < ds.distance:
-                if (yield from self.verdict(o, d)) is not True:
-                    return False
-        return True
+    def drop_defences(self, key: int, d: int, board_moves: list[int], check: bool
+                      ) -> Generator[Progress, None, tuple[list[int], list[tuple[DropSquare, bool]], int | None]]:
+        """Walk the drop squares nearest first and sort them into counted and futile.
+
+        Returns the counted drops, the futile squares (with True where the
+        distance rule omitted them) and, when ``check`` is set, the largest
+        proved bound of the counted drops' lines, or None as soon as one of
+        them does not mate within ``d``.
+        """
+        squares = self.drop_squares_of(key)
+        counted: list[int] = []
+        futile: list[tuple[DropSquare, bool]] = []
+        futile_at: set[int] = set()
+        worst = 0
+        for i, ds in enumerate(squares):
+            if self.distance_rule and ds.omittable and all(
+                    j in futile_at for j in range(i)
+                    if squares[j].checker == ds.checker and squares[j].distance < ds.distance):
+                futile.append((ds, True))
+                futile_at.add(i)
+                continue
+            if (yield from self.is_futile(ds, d, board_moves + counted)):
+                futile.append((ds, False))
+                futile_at.add(i)
+                continue
+            if check:
+                for m in ds.moves:
+                    r, hi = yield from self._defence(m, d)
+                    if not r:
+                        self.tt[key].best = m
+                        return counted, futile, None
+                    worst = max(worst, hi)
+            counted.extend(ds.moves)
+        return counted, futile, worst
 
     def and_within(self, d: int) -> Generator[Progress, None, bool | None]:
         """Is the defender to move mated within ``d`` plies (tsume rules)?"""
         b = self.board
         yield from self._tick()
+        moves = list(b.legal_moves)
+        board_moves = [m for m in moves if not cshogi.move_is_drop(m)]
+        if board_moves and d < 2:
+            return False  # a defence that counts needs two more plies (too cheap to store)
         key = b.zobrist_hash()
         e = self._entry(b, key, False)
         if e.hi <= d:
             return True
         if e.lo > d:
             return False
-        moves = list(b.legal_moves)
         if not moves:
             e.lo = e.hi = 0
             return True
-        board_moves = [m for m in moves if not cshogi.move_is_drop(m)]
-        if board_moves and d < 2:
-            self._fail(e, d)  # a defence that counts needs at least two more plies
-            return False
         unsure = False
         worst = 0
         # Board moves always count; try them (last refutation first) before
@@ -350,28 +422,15 @@ class _Search:
                 unsure = True
             worst = max(worst, hi)
         if len(board_moves) != len(moves):
-            squares = self.drop_squares_of(key)
-            for i, ds in enumerate(squares):
-                if (yield from self.omitted(squares, i, d)):
-                    continue
-                for m in ds.moves:
-                    if d >= 2:
-                        r, hi = yield from self._defence(m, d)
-                        if r:
-                            worst = max(worst, hi)
-                            continue
-                    else:
-                        r = False
-                    # This drop would refute "within d", unless it is futile.
-                    v = yield from self.verdict(ds, d)
-                    if v is True:
-                        break
-                    if v is False and r is False:
-                        e.best = m
-                        self._fail(e, d)
-                        return False
-                    unsure = True
-                    break
+            _, futile, drops_hi = yield from self.drop_defences(key, d, board_moves, True)
+            if drops_hi is None:
+                self._fail(e, d)
+                return False
+            worst = max(worst, drops_hi)
+            # Futility depends on the bound: a square futile here may count
+            # at a smaller one, so only ``d`` itself is proved then.
+            if futile:
+                worst = d
         if unsure:
             return None
         if worst < e.hi:
@@ -391,20 +450,11 @@ class _Search:
         b = self.board
         key = b.zobrist_hash()
         real = [m for m in b.legal_moves if not cshogi.move_is_drop(m)]
-        futile: list[FutileSquare] = []
-        undecided = 0
-        squares = self.drop_squares_of(key)
-        for i, ds in enumerate(squares):
-            if (yield from self.omitted(squares, i, value)):
-                futile.append(FutileSquare(ds.square, tuple(ds.moves), True))
-                continue
-            v = yield from self.verdict(ds, value)
-            if v is True:
-                futile.append(FutileSquare(ds.square, tuple(ds.moves), False, tuple(ds.tests(b))))
-                continue
-            undecided += v is None
-            real.extend(ds.moves)
-        return Defences(tuple(real), tuple(futile), undecided)
+        counted, futile, _ = yield from self.drop_defences(key, value, real, False)
+        return Defences(tuple(real + counted),
+                        tuple(FutileSquare(ds.square, tuple(ds.moves), omitted,
+                                           () if omitted else tuple(ds.tests(b)))
+                              for ds, omitted in futile))
 
     # ---- exact values -------------------------------------------------
 
@@ -441,12 +491,21 @@ class _Line:
 
 
 class _Builder:
-    """Builds the main line and the proof tree once the search knows the lengths."""
+    """Builds the main line and the proof tree once the search knows the root's length.
+
+    The main line is walked from the root: at attacker nodes every mating
+    move is found (they are the 余詰 candidates) and the one whose line
+    leaves the fewest pieces in hand is taken; at defender nodes the longest
+    defences that count are found and the same tie-break picks one.  Off the
+    main line the attacker's answer is the first shortest mate found.
+    """
 
     def __init__(self, search: _Search, sfen: str) -> None:
         self.s = search
         self.sfen = sfen
         self.lines: dict[int, _Line] = {}
+        self.main: dict[int, int] = {}                 # main-line node -> its move
+        self.mates: dict[int, list[int]] = {}          # main-line OR node -> every mating move
         self.futile: list[FutileInterposition] = []
         self.alternatives: list[Alternative] = []
         self.variations = 0
@@ -463,8 +522,56 @@ class _Builder:
             raise _Abort("too deep")
         return v
 
-    def line(self, or_node: bool) -> Generator[Progress, None, _Line]:
-        """The official line from the current position (memoised)."""
+    def _hi(self) -> int:
+        return self.s.tt[self.s.board.zobrist_hash()].hi
+
+    # ---- choosing moves ------------------------------------------------
+
+    def first_mate(self, value: int) -> Generator[Progress, None, int]:
+        """An attacker move of the current position that mates within ``value`` plies."""
+        b = self.s.board
+        first = self.s.tt[b.zobrist_hash()].best
+        checks = list(b.check_moves)
+        checks.sort(key=lambda m: m != first)
+        for c in checks:
+            b.push(c)
+            ok = yield from self.s.and_within(value - 1)
+            b.pop()
+            if ok:
+                return c
+        raise AssertionError(f"no mate within {value} in {b.sfen()}")
+
+    def mating_moves(self, value: int) -> Generator[Progress, None, list[int]]:
+        """Every attacker move of the current position that mates within ``value`` plies."""
+        b = self.s.board
+        out = []
+        first = self.s.tt[b.zobrist_hash()].best
+        checks = list(b.check_moves)
+        checks.sort(key=lambda m: m != first)
+        for c in checks:
+            b.push(c)
+            ok = yield from self.s.and_within(value - 1)
+            b.pop()
+            if ok:
+                out.append(c)
+        return out
+
+    def longest_defences(self, value: int) -> Generator[Progress, None, list[int]]:
+        """The defences that count and last ``value - 1`` more plies (the longest)."""
+        b = self.s.board
+        out = []
+        for m in (yield from self.defences(value)).real:
+            b.push(m)
+            # Every defence mates within value - 1 (proved); it is one of the
+            # longest unless it also mates within value - 3.
+            shorter = yield from self.s.or_within(value - 3)
+            b.pop()
+            if not shorter:
+                out.append(m)
+        return out
+
+    def line(self, or_node: bool, value: int) -> Generator[Progress, None, _Line]:
+        """A line from the current position of length ``value`` (memoised) and its leftover."""
         s = self.s
         b = s.board
         key = b.zobrist_hash()
@@ -472,35 +579,58 @@ class _Builder:
         if got is not None:
             return got
         yield from s._tick()
-        value = yield from self._value(or_node)
-        best: tuple[tuple[int, ...], int] | None = None
-        if or_node:
-            for c in (yield from self.mating_moves(value)):
-                b.push(c)
-                sub = yield from self.line(False)
-                b.pop()
-                if best is None or sub.leftover < best[1]:
-                    best = ((c,) + sub.moves, sub.leftover)
-                if best[1] == 0:
-                    break
+        if value == 0:
+            got = _Line((), self._leftover())
+        elif or_node:
+            c = yield from self.first_mate(value)
+            b.push(c)
+            sub = yield from self.line(False, value - 1)
+            b.pop()
+            got = _Line((c,) + sub.moves, sub.leftover)
         else:
-            # The defender's longest resistance that counts; among equally
-            # long ones the fewest attacker pieces left at the end (駒余り).
-            rank: tuple[int, int] | None = None
-            for m in (yield from self.defences(value)).real:
-                b.push(m)
-                v = yield from self._value(True)
-                sub = yield from self.line(True)
-                b.pop()
-                r = (v + 1, -sub.leftover)
-                if rank is None or r > rank:
-                    rank, best = r, ((m,) + sub.moves, sub.leftover)
-            if best is None:
-                best = ((), self._leftover())
-        assert best is not None, "a proven length has a line"
-        got = _Line(best[0], best[1])
+            got = yield from self._pick(value, (yield from self.longest_defences(value)), True)
         self.lines[key] = got
         return got
+
+    def _pick(self, value: int, moves: list[int], child_or: bool) -> Generator[Progress, None, _Line]:
+        """Of ``moves`` (all of length ``value``), the one whose line leaves the fewest pieces."""
+        b = self.s.board
+        best: _Line | None = None
+        for m in moves:
+            b.push(m)
+            sub = yield from self.line(child_or, value - 1)
+            b.pop()
+            if best is None or sub.leftover < best.leftover:
+                best = _Line((m,) + sub.moves, sub.leftover)
+            if best.leftover == 0:
+                break
+        if best is None:
+            raise AssertionError(f"no line of length {value} in {b.sfen()}")
+        return best
+
+    def main_line(self, value: int) -> Generator[Progress, None, tuple[int, ...]]:
+        """Walk the official main line from the root, recording its moves and 余詰 candidates."""
+        b = self.s.board
+        moves: list[int] = []
+        or_node = True
+        while value > 0:
+            key = b.zobrist_hash()
+            if or_node:
+                cands = yield from self.mating_moves(value)
+                self.mates[key] = cands
+            else:
+                cands = yield from self.longest_defences(value)
+                if not cands:
+                    break
+            ln = yield from self._pick(value, cands, not or_node)
+            self.main[key] = ln.moves[0]
+            moves.append(ln.moves[0])
+            b.push(ln.moves[0])
+            value -= 1
+            or_node = not or_node
+        for _ in moves:
+            b.pop()
+        return tuple(moves)
 
     def defences(self, value: int) -> Generator[Progress, None, Defences]:
         """The current position's defences under tsume rules (memoised)."""
@@ -511,20 +641,7 @@ class _Builder:
             self.defs[key] = got
         return got
 
-    def mating_moves(self, value: int) -> Generator[Progress, None, list[int]]:
-        """The checks of the current position that mate in exactly ``value`` plies."""
-        b = self.s.board
-        out = []
-        checks = list(b.check_moves)
-        first = self.s.tt[b.zobrist_hash()].best
-        checks.sort(key=lambda m: m != first)
-        for c in checks:
-            b.push(c)
-            ok = yield from self.s.and_within(value - 1)
-            b.pop()
-            if ok:
-                out.append(c)
-        return out
+    # ---- the tree --------------------------------------------------------
 
     def node_pn_dn(self, or_node: bool) -> tuple[int, int]:
         pd = self.s.mate.lookup(self.s.board, or_node)
@@ -532,55 +649,52 @@ class _Builder:
             return pd
         return (0, INF)
 
-    def or_node(self, path: tuple[str, ...], role: Role, main: bool
+    def or_node(self, path: tuple[str, ...], role: Role, value: int
                 ) -> Generator[Progress, None, tuple[ProofNode, ...]]:
         """Children of an attacker-to-move node: its answer (and 余詰 candidates on the main line)."""
-        s = self.s
-        b = s.board
-        value = yield from self._value(True)
-        ln = yield from self.line(True)
-        mv = ln.moves[0]
+        b = self.s.board
+        key = b.zobrist_hash()
+        main = role is Role.MAIN and key in self.main
+        mv = self.main[key] if main else (yield from self.line(True, value)).moves[0]
         usi = cshogi.move_to_usi(mv)
         b.push(mv)
         pn, dn = self.node_pn_dn(False)
-        kids = yield from self.and_node(path + (usi,), role, main, value - 1)
+        kids = yield from self.and_node(path + (usi,), role if main else Role.VARIATION, value - 1)
         b.pop()
         self.tree_nodes += 1
         out = [ProofNode(usi, role, pn, dn, value - 1, kids)]
         if main:
-            for c in (yield from self.mating_moves(value)):
+            for c in self.mates.get(key, ()):
                 if c == mv or (value == 1 and _promotion_twins(c, mv)):
                     continue
                 b.push(c)
                 pn, dn = self.node_pn_dn(False)
-                v = yield from self._value(False)
+                hi = min(self._hi(), value - 1)  # proved: mates within this
                 b.pop()
                 cu = cshogi.move_to_usi(c)
-                self.alternatives.append(Alternative(path, cu, v + 1))
-                out.append(ProofNode(cu, Role.ALTERNATIVE, pn, dn, v, (), "余詰"))
+                self.alternatives.append(Alternative(path, cu, hi + 1))
+                out.append(ProofNode(cu, Role.ALTERNATIVE, pn, dn, hi, (), "余詰"))
         return tuple(out)
 
-    def and_node(self, path: tuple[str, ...], role: Role, main: bool, value: int
+    def and_node(self, path: tuple[str, ...], role: Role, value: int
                  ) -> Generator[Progress, None, tuple[ProofNode, ...]]:
         """Children of a defender-to-move node: every defence, main first, then futile ones."""
-        s = self.s
-        b = s.board
+        b = self.s.board
+        key = b.zobrist_hash()
         defs = yield from self.defences(value)
-        ln = yield from self.line(False)
-        main_move = ln.moves[0] if ln.moves else None
+        main_move = self.main.get(key) if role is Role.MAIN else None
         out: list[ProofNode] = []
         order = sorted(defs.real, key=lambda m: m != main_move)
         for m in order:
-            is_main = main and m == main_move
-            r = Role.MAIN if is_main else Role.VARIATION
+            r = Role.MAIN if m == main_move else Role.VARIATION
             usi = cshogi.move_to_usi(m)
             b.push(m)
             v = yield from self._value(True)
             pn, dn = self.node_pn_dn(True)
-            if m != main_move:
+            if r is Role.VARIATION:
                 self.variations += 1
             if self.tree_nodes < MAX_TREE_NODES:
-                kids = yield from self.or_node(path + (usi,), r, is_main)
+                kids = yield from self.or_node(path + (usi,), r, v)
             else:
                 kids = ()
             b.pop()
@@ -655,9 +769,12 @@ def build_proof(position: Position, oracle: "DfPn | None" = None, *, deadline: f
             return None  # the attacker to move is in check: not a direct-mate problem
         if oracle is not None:
             pd = search.mate.lookup(root, True)
-            if pd is None or (pd[0] != 0 and pd[1] != 0):
-                search.mate.or_node(root, node_limit)
+            while pd is None or (pd[0] != 0 and pd[1] != 0):
+                # Let df-pn prove the root, pausing every 0.1 s for progress.
+                paused = yield from search.mate.prove_root(root, node_limit)
                 pd = search.mate.lookup(root, True)
+                if not paused:
+                    break
             if pd is not None:
                 search.root_pn, search.root_dn = pd
                 if pd[1] == 0 and pd[0] != 0:
@@ -687,14 +804,14 @@ def build_proof(position: Position, oracle: "DfPn | None" = None, *, deadline: f
         e.lo = e.hi = length
         search.phase = "tree"
         builder = _Builder(search, position.sfen())
-        line = yield from builder.line(True)
-        kids = yield from builder.or_node((), Role.MAIN, True)
+        line = yield from builder.main_line(length)
+        kids = yield from builder.or_node((), Role.MAIN, length)
         pn, dn = (search.root_pn, search.root_dn) if search.root_pn == 0 else (0, INF)
         tree = ProofNode(None, Role.MAIN, pn, dn, length, kids)
         return Proof(
             sfen=position.sfen(),
             root=tree,
-            main_line=tuple(cshogi.move_to_usi(m) for m in line.moves),
+            main_line=tuple(cshogi.move_to_usi(m) for m in line),
             length=length,
             futile=tuple(builder.futile),
             alternatives=tuple(builder.alternatives),
