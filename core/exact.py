@@ -12,16 +12,19 @@ within d plies?", with
   each iteration reuses what the previous ones proved;
 * hand dominance both ways (same board: an attacker with at least these
   pieces in hand, and a defender with at most these, mates at least as fast);
-* futile interpositions removed from the defences by Kakinoki's rule
-  (:mod:`.interposition`); they are still mate, but do not count;
+* futile interpositions removed from the defences by Kakinoki's rule, read
+  as "the mate goes on just as without it" (:mod:`.interposition`); they
+  are still mate, but do not count;
 * the df-pn table (``oracle.lookup``) to drop positions df-pn proved to be no
   mate and to try proven moves first, and ``oracle.search`` (or cshogi's C++
-  df-pn when no oracle is given) to decide Kakinoki's test positions.
+  df-pn when no oracle is given) to settle first whether the root mates at all.
 
 Tsume-rule length.  For an attacker position P, ``M(P) = 1 + min D(P·c)`` over
 checks ``c``; for a defender position Q, ``D(Q) = 0`` when Q has no defence
 that counts (mated, or every defence a futile interposition) and otherwise
-``1 + max M(Q·e)`` over the defences that count.  Iterative deepening makes
+``1 + max M(Q·e)`` over the defences that count.  Futility is judged with
+the bound being asked ("is Q mated within d?"), so a futile square's test
+position is mated within d; a bound proved that way is recorded as d itself.  Iterative deepening makes
 the length exact: when "mate within d" first succeeds, "mate within d - 2"
 has been refuted.  The main line takes the defender's longest resistance and,
 among equally long ones, the one that leaves the attacker the fewest pieces
@@ -172,9 +175,8 @@ class _Search:
     """Depth-bounded tsume-rule mate search with bounds, dominance and futility.
 
     ``or_within(d)`` / ``and_within(d)`` answer "mate within d plies?" for the
-    current position of :attr:`board` with True, False (proved: no mate within
-    d) or None (not found, but only because a Kakinoki test was undecided).
-    Only proved answers go into the table.
+    current position of :attr:`board`; both answers are proofs and go into
+    the table as bounds.
     """
 
     def __init__(self, root: cshogi.Board, oracle: "DfPn | None", *, deadline: float | None,
@@ -259,7 +261,7 @@ class _Search:
 
     # ---- bounded search -----------------------------------------------
 
-    def or_within(self, d: int) -> Generator[Progress, None, bool | None]:
+    def or_within(self, d: int) -> Generator[Progress, None, bool]:
         """Does the attacker to move mate within ``d`` plies (tsume rules)?"""
         b = self.board
         yield from self._tick()
@@ -281,7 +283,6 @@ class _Search:
                 return True
         checks = list(b.check_moves)
         checks.sort(key=lambda m: self._or_order(m, e))
-        unsure = False
         for c in checks:
             b.push(c)
             r = yield from self.and_within(d - 1)
@@ -291,10 +292,6 @@ class _Search:
                 if child_hi + 1 < e.hi:
                     e.hi, e.best = child_hi + 1, c
                 return True
-            if r is None:
-                unsure = True
-        if unsure:
-            return None
         self._fail(e, d)
         return False
 
@@ -390,7 +387,7 @@ class _Search:
             counted.extend(ds.moves)
         return counted, futile, worst
 
-    def and_within(self, d: int) -> Generator[Progress, None, bool | None]:
+    def and_within(self, d: int) -> Generator[Progress, None, bool]:
         """Is the defender to move mated within ``d`` plies (tsume rules)?"""
         b = self.board
         yield from self._tick()
@@ -407,19 +404,16 @@ class _Search:
         if not moves:
             e.lo = e.hi = 0
             return True
-        unsure = False
         worst = 0
         # Board moves always count; try them (last refutation first) before
         # paying for the futility tests of the drops.
         board_moves.sort(key=lambda m: m != e.best)
         for m in board_moves:
             r, hi = yield from self._defence(m, d)
-            if r is False:
+            if not r:
                 e.best = m
                 self._fail(e, d)
                 return False
-            if r is None:
-                unsure = True
             worst = max(worst, hi)
         if len(board_moves) != len(moves):
             _, futile, drops_hi = yield from self.drop_defences(key, d, board_moves, True)
@@ -431,13 +425,11 @@ class _Search:
             # at a smaller one, so only ``d`` itself is proved then.
             if futile:
                 worst = d
-        if unsure:
-            return None
         if worst < e.hi:
             e.hi = worst
         return True
 
-    def _defence(self, m: int, d: int) -> Generator[Progress, None, tuple[bool | None, int]]:
+    def _defence(self, m: int, d: int) -> Generator[Progress, None, tuple[bool, int]]:
         b = self.board
         b.push(m)
         r = yield from self.or_within(d - 1)
@@ -461,8 +453,8 @@ class _Search:
     def exact(self, or_node: bool, cap: int = MAX_DEPTH) -> Generator[Progress, None, int | None]:
         """Exact tsume-rule length of the current position, or None beyond ``cap``.
 
-        Iterative deepening from the proved lower bound; an unsure failure
-        moves on as if proved, so the value is exact only when none occurred.
+        Iterative deepening from the proved lower bound: the first bound that
+        mates is the length, the one before it having been refuted.
         """
         b = self.board
         e = self._entry(b, b.zobrist_hash(), or_node)
@@ -471,11 +463,9 @@ class _Search:
             d = max(d, e.lo)
             if d > cap:
                 return None
-            r = yield from (self.or_within(d) if or_node else self.and_within(d))
-            if r:
-                if d == e.lo:
-                    e.hi = d
-                return min(e.hi, d)
+            if (yield from (self.or_within(d) if or_node else self.and_within(d))):
+                e.lo = e.hi = d
+                return d
             d += 2
         return e.hi
 
@@ -755,9 +745,9 @@ def build_proof(position: Position, oracle: "DfPn | None" = None, *, deadline: f
         distance_rule: omit distant drop interpositions by the omission rule
             (see :mod:`.interposition`); False tests every drop square.
 
-    The length is exact (``Proof.exact``) unless a Kakinoki test that mattered
-    could not be decided (neither this search nor df-pn's small budget found
-    the answer); such an interposition counts as a real defence.
+    ``Proof.exact`` is True when the depth before the length was refuted by
+    proof, which this search always does; it stays a field so that answers
+    from other sources can say otherwise.
     """
     root = position.board().copy()
     search = _Search(root, oracle, deadline=deadline, cancel=cancel, node_limit=node_limit,
@@ -785,18 +775,15 @@ def build_proof(position: Position, oracle: "DfPn | None" = None, *, deadline: f
                 return None
             search.root_pn, search.root_dn = (0, INF) if verdict else (1, 1)
         yield search.progress()
-        # Iterative deepening: the first depth that mates is the length,
-        # exact when the depth before it was refuted by proof (not "unsure").
+        # Iterative deepening: the first depth that mates is the length (the
+        # depth before it was refuted by proof).
         length = None
-        exact = True
         d = 1
         while d <= max_depth:
             search.depth = d
-            ok = yield from search.or_within(d)
-            if ok:
+            if (yield from search.or_within(d)):
                 length = d
                 break
-            exact = ok is False
             d += 2
         if length is None:
             return None
@@ -816,7 +803,7 @@ def build_proof(position: Position, oracle: "DfPn | None" = None, *, deadline: f
             futile=tuple(builder.futile),
             alternatives=tuple(builder.alternatives),
             variations=builder.variations,
-            exact=exact,
+            exact=True,
         )
     except _Abort:
         return None

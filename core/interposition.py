@@ -15,6 +15,17 @@ unchanged.  That position does not depend on which piece was dropped, so
 futility is a property of the *square*: every drop on a futile square is
 futile.  If the checker may promote on ``s``, either choice that mates will do.
 
+"Still mate" is read as composers read it, "the mate goes on just as
+without it": the test position must be mated in ``k`` plies where ``k`` is
+0 (the capture mates at once, as in the classic ▲9一飛成 case) or no more
+than another defence that counts already lasts.  A drop whose capture only
+leads to a *longer* mate gains time and counts (mate.tsv's tanuki-3-454:
+after ▲1三香 the pawn drop on 1b, captured and returned, is mate only in 4
+more plies, so the problem is a mate in 3, not in 1).  Drop squares are
+judged nearest the king first, against the board-move defences and the
+nearer drops that count.  :mod:`.exact` applies the rule inside its
+depth-bounded search, where every part of it is a bounded, proved question.
+
 Moving interpositions (移動合) are treated as composers do: they always count
 as real defences and are never futile, because the board changes beyond the
 interposed piece (its origin square is vacated, which can open lines or free

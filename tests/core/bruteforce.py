@@ -7,9 +7,10 @@ distance rule, no df-pn.  Results are memoised per (position, depth) only.
 * raw rules: every defence counts;
 * tsume rules: a drop interposition is futile (and does not count) when the
   checker's capture with the piece handed back to the defender is still
-  mated within the plies being asked of the position before the drop
-  (Kakinoki's rule with the length bound of ``core.interposition``);
-  moving interpositions always count.
+  mated, in no more plies than are asked of the position and no more than
+  another counted defence (or none, when it mates at once) already lasts
+  (Kakinoki's rule as ``core.exact`` reads it); moving interpositions always
+  count.
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ class BruteForce:
             return self.memo[key]
         moves = list(board.legal_moves)
         if self.tsume:
-            moves = [m for m in moves if not self.futile(board, m, d)]
+            moves = self.counted(board, moves, d)
         if not moves:
             result = True
         elif d < 2:
@@ -91,10 +92,32 @@ class BruteForce:
         self.memo[key] = result
         return result
 
-    def futile(self, board: cshogi.Board, m: int, d: int) -> bool:
-        """Kakinoki's rule for the defence ``m`` within ``d`` plies (only drops can be futile)."""
-        if not cshogi.move_is_drop(m):
-            return False
+    def counted(self, board: cshogi.Board, moves: list[int], d: int) -> list[int]:
+        """The defences that count: board moves, and drops on squares that are not futile.
+
+        Drop squares are judged nearest the king first; a square is futile
+        when Kakinoki's test position is mated in ``k <= d`` plies and either
+        ``k == 0`` or a defence already counted lasts at least ``k`` plies.
+        """
+        king = board.king_square(board.turn)
+        kf, kr = _file_rank(king)
+        counted = [m for m in moves if not cshogi.move_is_drop(m)]
+        by_square: dict[int, list[int]] = {}
+        for m in moves:
+            if cshogi.move_is_drop(m):
+                by_square.setdefault(cshogi.move_to(m), []).append(m)
+
+        def dist(sq: int) -> int:
+            f, r = _file_rank(sq)
+            return max(abs(f - kf), abs(r - kr))
+
+        for sq in sorted(by_square, key=dist):
+            if not self.futile(board, by_square[sq][0], d, counted):
+                counted.extend(by_square[sq])
+        return counted
+
+    def futile(self, board: cshogi.Board, m: int, d: int, others: list[int]) -> bool:
+        """Kakinoki's rule for the drop ``m`` with ``d`` plies asked (see :meth:`counted`)."""
         to = cshogi.move_to(m)
         king = board.king_square(board.turn)
         kf, kr = _file_rank(king)
@@ -121,7 +144,20 @@ class BruteForce:
                 parts[2] = before[2]
                 tests.append(" ".join(parts))
         board.pop()
-        return any(self.mated(cshogi.Board(t), d) for t in tests)
+        for t in tests:
+            test = cshogi.Board(t)
+            k = next((k for k in range(0, d + 1, 2) if self.mated(test, k)), None)
+            if k is None:
+                continue
+            if k == 0:
+                return True
+            for e in others:
+                board.push(e)
+                longer = not self.mates(board, k - 3)
+                board.pop()
+                if longer:
+                    return True
+        return False
 
 
 def raw_length(sfen: str, max_depth: int) -> int | None:

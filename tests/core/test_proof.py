@@ -1,0 +1,130 @@
+"""The proof tree built by core.exact: structure, roles, replay, and the df-pn oracle."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+from pathlib import Path
+
+import cshogi
+import pytest
+
+from tsume_studio.core.exact import solve_exact
+from tsume_studio.core.position import Position
+from tsume_studio.core.proof import Proof, ProofNode, Role
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+with (DATA / "mate.tsv").open(encoding="utf-8") as _f:
+    ROWS = {r["id"]: r["sfen"] for r in csv.DictReader(_f, delimiter="\t")}
+
+CLASSIC = "8k/6G2/R7P/9/9/9/9/9/9 b r2b3g4s4n4l17p 1"
+CASES = [CLASSIC, ROWS["tanuki-5-148"], ROWS["tanuki-3-287"], ROWS["mog-1031"], ROWS["tanuki-7-15"],
+         ROWS["sugyan-1016"]]
+
+
+def solve(sfen: str, oracle: object = None) -> Proof:
+    proof = solve_exact(Position.from_sfen(sfen), oracle)  # type: ignore[arg-type]
+    assert proof is not None
+    return proof
+
+
+def walk(node: ProofNode, path: tuple[str, ...] = ()) -> "list[tuple[tuple[str, ...], ProofNode]]":
+    out = [(path, node)]
+    for c in node.children:
+        out.extend(walk(c, path + (c.move,) if c.move else path))
+    return out
+
+
+@pytest.mark.parametrize("sfen", CASES)
+def test_main_line_follows_main_nodes(sfen: str) -> None:
+    proof = solve(sfen)
+    root = proof.root
+    assert root.move is None and root.role is Role.MAIN and root.length == proof.length
+    node, line = root, []
+    while node.children:
+        mains = [c for c in node.children if c.role is Role.MAIN]
+        if not mains:
+            break
+        assert len(mains) == 1 and node.children[0] is mains[0]  # main first
+        node = mains[0]
+        line.append(node.move)
+    assert tuple(line) == proof.main_line
+    lengths = [n.length for n in _main_nodes(root)]
+    assert lengths == list(range(proof.length, -1, -1))
+
+
+def _main_nodes(root: ProofNode) -> "list[ProofNode]":
+    out = [root]
+    node = root
+    while node.children and node.children[0].role is Role.MAIN:
+        node = node.children[0]
+        out.append(node)
+    return out
+
+
+@pytest.mark.parametrize("sfen", CASES)
+def test_every_line_replays_and_ends_in_mate(sfen: str) -> None:
+    proof = solve(sfen)
+    reasons = {(f.path, m): f.reason for f in proof.futile for m in f.moves}
+    variations = 0
+    for path, node in walk(proof.root):
+        board = cshogi.Board(sfen)
+        for m in path:
+            move = board.move_from_usi(m)
+            assert board.is_legal(move), (path, m)
+            board.push(move)
+        attacker_moved = len(path) % 2 == 1
+        if node.role is Role.FUTILE:
+            assert not node.children and reasons[(path[:-1], node.move)] == node.comment
+            continue
+        if node.role is Role.ALTERNATIVE:
+            assert node.comment == "余詰" and board.is_check()
+            continue
+        if attacker_moved:
+            assert board.is_check()
+            defences = {c.move for c in node.children}
+            legal = {cshogi.move_to_usi(m) for m in board.legal_moves}
+            # Every legal defence is in the tree: counted (main/variation) or futile.
+            assert defences == legal
+            counted = [c for c in node.children if c.role in (Role.MAIN, Role.VARIATION)]
+            variations += sum(c.role is Role.VARIATION for c in counted)
+            if node.length == 0:
+                assert not counted
+            else:
+                assert max(c.length for c in counted) == node.length - 1
+                mains = [c for c in counted if c.role is Role.MAIN]
+                assert all(c.length == node.length - 1 for c in mains)
+        elif path:
+            answers = [c for c in node.children if c.role is not Role.ALTERNATIVE]
+            assert len(answers) == 1 and answers[0].length == node.length - 1
+    assert variations == proof.variations
+
+
+def test_classic_tree_has_futile_nodes() -> None:
+    proof = solve(CLASSIC)
+    (check,) = proof.root.children
+    assert check.move == "9c9a+" and check.length == 0
+    assert {c.role for c in check.children} == {Role.FUTILE}
+    assert len(check.children) == 49  # 7 squares x 7 pieces
+    assert proof.variations == 0
+
+
+def test_tree_is_frozen() -> None:
+    proof = solve(CLASSIC)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        proof.root.children[0].length = 3  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        proof.length = 3  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("sfen", [CLASSIC, ROWS["tanuki-5-148"], ROWS["mog-1031"]])
+def test_same_answer_with_the_dfpn_oracle(sfen: str) -> None:
+    dfpn = pytest.importorskip("tsume_studio.core.dfpn")
+    position = Position.from_sfen(sfen)
+    oracle = dfpn.DfPn(position.turn, memory_mb=64)
+    with_oracle = solve(sfen, oracle)
+    plain = solve(sfen)
+    assert with_oracle.length == plain.length and with_oracle.exact
+    assert len(with_oracle.futile) == len(plain.futile)
+    assert with_oracle.root.pn == 0  # the root's numbers come from df-pn's table
+    assert oracle.nodes > 0
