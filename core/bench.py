@@ -94,7 +94,13 @@ def run_bench(args: argparse.Namespace) -> int:
     for path, rows in iter_rows(args.files, args):
         ours, theirs = SetFigures(), SetFigures()
         both_ours = both_theirs = 0.0
+        misses = 0
+        done = 0
         for row in rows:
+            if args.stop_after is not None and misses >= args.stop_after:
+                print(f"  (left {os.path.basename(path)} after {misses} unsolved rows in a row)")
+                break
+            done += 1
             expected = _expected(row)
             position = Position.from_sfen(row["sfen"])
             result = solve(position, Limits(seconds=args.seconds, memory_mb=args.memory),
@@ -103,6 +109,7 @@ def run_bench(args: argparse.Namespace) -> int:
             rec: dict[str, Any] = {"file": os.path.basename(path), "id": row["id"], "expected": expected,
                                    "status": result.status.value, "length": result.length,
                                    "seconds": round(result.seconds, 4), "nodes": result.nodes}
+            misses = 0 if ok else misses + 1
             if ok:
                 ours.solved += 1
                 ours.times.append(result.seconds)
@@ -132,10 +139,10 @@ def run_bench(args: argparse.Namespace) -> int:
                         both_theirs += c_sec
             records.append(rec)
             print(json.dumps(rec, ensure_ascii=False), flush=True)
-        print(f"{os.path.basename(path)}: {len(rows)} problems")
-        print(ours.line("tsume", len(rows)))
+        print(f"{os.path.basename(path)}: {done} of {len(rows)} problems run")
+        print(ours.line("tsume", done))
         if not args.no_cshogi:
-            print(theirs.line("cshogi", len(rows)))
+            print(theirs.line("cshogi", done))
             if both_theirs > 0:
                 print(f"  time ratio tsume/cshogi on rows both solved: {both_ours / both_theirs:,.1f}x")
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -53,6 +53,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     c.add_argument("--first", type=int, metavar="N", help="only the first N rows of each file")
     c.add_argument("--every", type=int, default=1, metavar="K", help="only every K-th row")
     c.add_argument("--no-cshogi", action="store_true", help="skip the cshogi comparison")
+    c.add_argument("--stop-after", type=int, metavar="K",
+                   help="leave a set after K rows in a row that this solver did not solve")
     c.add_argument("--raw", action="store_true", help="df-pn only (no exact main-line search)")
     c.add_argument("--options", default="", metavar="LIST",
                    help="df-pn switches off, e.g. 'rps,tca' (mate1 dominance tca rps epsilon)")
