@@ -404,6 +404,11 @@ class _Search:
         if not moves:
             e.lo = e.hi = 0
             return True
+        if e.lo == 0 and e.hi == INF:
+            pd = self.mate.lookup(b, False)
+            if pd is not None and pd[1] == 0 and pd[0] != 0:  # df-pn: no mate at all
+                e.lo = INF
+                return False
         worst = 0
         # Board moves always count; try them (last refutation first) before
         # paying for the futility tests of the drops.
@@ -490,9 +495,10 @@ class _Builder:
     main line the attacker's answer is the first shortest mate found.
     """
 
-    def __init__(self, search: _Search, sfen: str) -> None:
+    def __init__(self, search: _Search, sfen: str, find_alternatives: bool = True) -> None:
         self.s = search
         self.sfen = sfen
+        self.find_alternatives = find_alternatives
         self.lines: dict[int, _Line] = {}
         self.main: dict[int, int] = {}                 # main-line node -> its move
         self.mates: dict[int, list[int]] = {}          # main-line OR node -> every mating move
@@ -606,8 +612,11 @@ class _Builder:
         while value > 0:
             key = b.zobrist_hash()
             if or_node:
-                cands = yield from self.mating_moves(value)
-                self.mates[key] = cands
+                if self.find_alternatives:
+                    cands = yield from self.mating_moves(value)
+                    self.mates[key] = cands
+                else:
+                    cands = [(yield from self.first_mate(value))]
             else:
                 cands = yield from self.longest_defences(value)
                 if not cands:
@@ -727,8 +736,8 @@ def _promotion_twins(a: int, b: int) -> bool:
 
 def build_proof(position: Position, oracle: "DfPn | None" = None, *, deadline: float | None = None,
                 cancel: Cancel | None = None, node_limit: int | None = None,
-                distance_rule: bool = True, max_depth: int = MAX_DEPTH
-                ) -> Generator[Progress, None, Proof | None]:
+                distance_rule: bool = True, max_depth: int = MAX_DEPTH,
+                alternatives: bool = True) -> Generator[Progress, None, Proof | None]:
     """Compute the official answer of the direct-mate problem ``position``.
 
     A generator: it yields :class:`~.solver.Progress` about every 0.1 s of
@@ -744,6 +753,11 @@ def build_proof(position: Position, oracle: "DfPn | None" = None, *, deadline: f
             cshogi's C++ df-pn decides those.
         distance_rule: omit distant drop interpositions by the omission rule
             (see :mod:`.interposition`); False tests every drop square.
+        alternatives: look for 余詰 along the main line.  This proves, for
+            every other check on the main line, that it does not mate within
+            the length (or finds that it does), which on long problems costs
+            more than the length itself; False skips it (no alternatives,
+            and ties between equally short attacker moves are not broken).
 
     ``Proof.exact`` is True when the depth before the length was refuted by
     proof, which this search always does; it stays a field so that answers
@@ -790,7 +804,7 @@ def build_proof(position: Position, oracle: "DfPn | None" = None, *, deadline: f
         e = search.tt[root.zobrist_hash()]
         e.lo = e.hi = length
         search.phase = "tree"
-        builder = _Builder(search, position.sfen())
+        builder = _Builder(search, position.sfen(), alternatives)
         line = yield from builder.main_line(length)
         kids = yield from builder.or_node((), Role.MAIN, length)
         pn, dn = (search.root_pn, search.root_dn) if search.root_pn == 0 else (0, INF)

@@ -252,3 +252,10 @@ def _walk(node: ProofNode) -> "list[ProofNode]":
 def test_proof_nodes_are_proven() -> None:
     proof = solve(row("tanuki-5-148")[0])
     assert all(n.pn == 0 for n in _walk(proof.root))
+
+
+def test_alternatives_can_be_skipped() -> None:
+    sfen, length = row("tanuki-3-43")
+    proof = solve(sfen, alternatives=False)
+    assert proof.length == length and proof.alternatives == ()
+    assert all(n.role is not Role.ALTERNATIVE for n in _walk(proof.root))
