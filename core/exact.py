@@ -529,6 +529,7 @@ class _Builder:
         first = self.s.tt[b.zobrist_hash()].best
         checks = list(b.check_moves)
         checks.sort(key=lambda m: m != first)
+        c: int
         for c in checks:
             b.push(c)
             ok = yield from self.s.and_within(value - 1)
@@ -830,7 +831,8 @@ def solve_exact(position: Position, oracle: "DfPn | None" = None, **kwargs: Any)
         try:
             next(gen)
         except StopIteration as stop:
-            return stop.value
+            result: Proof | None = stop.value
+            return result
 
 
 __all__ = ["build_proof", "solve_exact", "INF", "MAX_DEPTH", "MAX_TREE_NODES"]
