@@ -61,6 +61,9 @@ MAX_TREE_NODES = 20_000
 
 _CHECK_EVERY = 256          # nodes between clock checks
 _YIELD_SECONDS = 0.1        # progress and cancel granularity
+# cshogi's df-pn cannot be paused: one call stays within about 0.1 s.
+_ROOT_DFPN_NODES = 30_000
+_DEFAULT_ORACLE_MB = 64     # table of the df-pn made when the caller gives none
 
 
 class Cancel(Protocol):
@@ -101,7 +104,7 @@ class _Mate:
             name = _outcome_name(outcome)
             s.check_stop()
             return True if name == "PROVEN" else False if name == "DISPROVEN" else None
-        limit = nodes or 2_000_000
+        limit = min(nodes or _ROOT_DFPN_NODES, _ROOT_DFPN_NODES)
         dfpn = cshogi.DfPn(nodes=limit)
         if dfpn.search(board):
             return True
@@ -735,6 +738,15 @@ def _promotion_twins(a: int, b: int) -> bool:
             and cshogi.move_is_promotion(a) != cshogi.move_is_promotion(b))
 
 
+def _default_oracle(attacker: int) -> "DfPn | None":
+    """The project's df-pn with a small table, or None if it cannot be built."""
+    try:
+        from .dfpn import DfPn
+        return DfPn(attacker, memory_mb=_DEFAULT_ORACLE_MB)
+    except Exception:  # pragma: no cover - the search still works without it
+        return None
+
+
 def build_proof(position: Position, oracle: "DfPn | None" = None, *, deadline: float | None = None,
                 cancel: Cancel | None = None, node_limit: int | None = None,
                 distance_rule: bool = True, max_depth: int = MAX_DEPTH,
@@ -749,9 +761,10 @@ def build_proof(position: Position, oracle: "DfPn | None" = None, *, deadline: f
 
     Args:
         position: the problem; the side to move attacks.
-        oracle: a df-pn searcher whose table (``lookup``) prunes and orders the
-            search and whose ``search`` decides Kakinoki's tests; without one,
-            cshogi's C++ df-pn decides those.
+        oracle: a df-pn searcher: its ``search`` first settles whether the
+            root mates at all (None is returned at once for a proved no-mate)
+            and its table (``lookup``) prunes and orders the search.  When
+            None, a :class:`~.dfpn.DfPn` with a small table is made here.
         distance_rule: omit distant drop interpositions by the omission rule
             (see :mod:`.interposition`); False tests every drop square.
         alternatives: look for 余詰 along the main line.  This proves, for
@@ -765,6 +778,8 @@ def build_proof(position: Position, oracle: "DfPn | None" = None, *, deadline: f
     from other sources can say otherwise.
     """
     root = position.board().copy()
+    if oracle is None:
+        oracle = _default_oracle(root.turn)
     search = _Search(root, oracle, deadline=deadline, cancel=cancel, node_limit=node_limit,
                      distance_rule=distance_rule)
     try:

@@ -259,3 +259,14 @@ def test_alternatives_can_be_skipped() -> None:
     proof = solve(sfen, alternatives=False)
     assert proof.length == length and proof.alternatives == ()
     assert all(n.role is not Role.ALTERNATIVE for n in _walk(proof.root))
+
+
+with (DATA / "nomate.tsv").open(encoding="utf-8") as _f:
+    NOMATE = {r["id"]: r["sfen"] for r in csv.DictReader(_f, delimiter="\t")}
+
+
+@pytest.mark.parametrize("row_id", sorted(NOMATE))
+def test_nomate_rows_have_no_proof(row_id: str) -> None:
+    start = time.monotonic()
+    assert solve_exact(Position.from_sfen(NOMATE[row_id]), deadline=start + 10) is None
+    assert time.monotonic() - start < 5

@@ -118,13 +118,16 @@ def test_tree_is_frozen() -> None:
 
 
 @pytest.mark.parametrize("sfen", [CLASSIC, ROWS["tanuki-5-148"], ROWS["mog-1031"]])
-def test_same_answer_with_the_dfpn_oracle(sfen: str) -> None:
+def test_same_answer_from_a_warm_dfpn_table(sfen: str) -> None:
     dfpn = pytest.importorskip("tsume_studio.core.dfpn")
     position = Position.from_sfen(sfen)
     oracle = dfpn.DfPn(position.turn, memory_mb=64)
-    with_oracle = solve(sfen, oracle)
-    plain = solve(sfen)
-    assert with_oracle.length == plain.length and with_oracle.exact
-    assert len(with_oracle.futile) == len(plain.futile)
-    assert with_oracle.root.pn == 0  # the root's numbers come from df-pn's table
-    assert oracle.nodes > 0
+    assert oracle.search(position.board().copy()) == dfpn.Outcome.PROVEN
+    searched = oracle.nodes
+    with_table = solve(sfen, oracle)
+    fresh = solve(sfen)
+    assert oracle.nodes == searched  # the proved root is read from the table, not searched again
+    assert with_table.length == fresh.length and with_table.exact
+    assert with_table.main_line == fresh.main_line
+    assert len(with_table.futile) == len(fresh.futile)
+    assert with_table.root.pn == 0 and with_table.root.dn > 0
