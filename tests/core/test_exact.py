@@ -95,6 +95,21 @@ def test_effective_interposition_next_to_the_king() -> None:
     assert proof.futile == ()
 
 
+def test_effective_interposition_away_from_the_king() -> None:
+    # ▲1四香 △1三歩 (a 中合 two squares from the king): captured and returned,
+    # the king escapes to 2b, so the drop counts and is the main line; the
+    # adjacent drops on 1b are variations, and the later drop on 2b is futile.
+    sfen = "4g+RG1k/9/9/9/9/9/9/9/9 b Lr2b2g4s4n3l18p 1"
+    proof = solve(sfen)
+    assert proof.length == 5 and proof.main_line[:2] == ("L*1d", "P*1c")
+    defences = {n.move: n for n in proof.root.children[0].children}
+    assert defences["P*1c"].role is Role.MAIN and defences["P*1c"].length == 3
+    assert defences["P*1b"].role is Role.VARIATION and defences["P*1b"].length == 1
+    assert {f.move for f in proof.futile} == {"P*2b"}
+    assert bruteforce.tsume_length(sfen, 7) == 5
+    assert bruteforce.raw_length(sfen, 7) == 7
+
+
 def test_futile_interposition_next_to_the_king() -> None:
     # After ▲1四飛 a drop on 1c (next to the king) is captured by the rook
     # with the piece back in hand and it is still mate: futile.
