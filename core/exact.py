@@ -16,20 +16,25 @@ within d plies?", with
   as "the mate goes on just as without it" (:mod:`.interposition`); they
   are still mate, but do not count;
 * the df-pn table (``oracle.lookup``) to drop positions df-pn proved to be no
-  mate and to try proven moves first, and ``oracle.search`` (or cshogi's C++
-  df-pn when no oracle is given) to settle first whether the root mates at all.
+  mate and to try proven moves first, and ``oracle.search`` to settle first
+  whether the root mates at all (the project's :class:`~.dfpn.DfPn` is made
+  here when the caller gives none).
 
 Tsume-rule length.  For an attacker position P, ``M(P) = 1 + min D(P·c)`` over
 checks ``c``; for a defender position Q, ``D(Q) = 0`` when Q has no defence
 that counts (mated, or every defence a futile interposition) and otherwise
 ``1 + max M(Q·e)`` over the defences that count.  Futility is judged with
 the bound being asked ("is Q mated within d?"), so a futile square's test
-position is mated within d; a bound proved that way is recorded as d itself.  Iterative deepening makes
-the length exact: when "mate within d" first succeeds, "mate within d - 2"
-has been refuted.  The main line takes the defender's longest resistance and,
-among equally long ones, the one that leaves the attacker the fewest pieces
-in hand at the end (駒余り tie-break); the attacker's equally short choices are
-ordered the same way, and the others are 余詰 candidates.
+position is mated within d; a bound proved that way is recorded as d itself.
+Iterative deepening makes the length exact: when "mate within d" first
+succeeds, "mate within d - 2" has been refuted.
+
+The main line takes the defender's longest resistance and, among equally
+long ones, the one that leaves the attacker the fewest pieces in hand at the
+end (駒余り tie-break); along the main line every attacker move that mates in
+time is found, the same tie-break picks one and the others are 余詰
+candidates.  Off the main line the attacker's answer is the first shortest
+mate found.  Each counted defence in the tree carries its exact length.
 """
 
 from __future__ import annotations
