@@ -790,8 +790,6 @@ def build_proof(position: Position, oracle: "DfPn | None" = None, *, deadline: f
     try:
         yield search.progress()
         search.check_stop()
-        if root.is_check():
-            return None  # the attacker to move is in check: not a direct-mate problem
         if oracle is not None:
             pd = search.mate.lookup(root, True)
             while pd is None or (pd[0] != 0 and pd[1] != 0):

@@ -285,3 +285,15 @@ def test_nomate_rows_have_no_proof(row_id: str) -> None:
     start = time.monotonic()
     assert solve_exact(Position.from_sfen(NOMATE[row_id]), deadline=start + 10) is None
     assert time.monotonic() - start < 5
+
+
+def test_attacker_in_check_answers_with_a_check() -> None:
+    # Black's king on 5a is in check from the gold; capturing it uncovers the
+    # rook's check along rank a.  The adjacent drop on 2a counts; the farther
+    # ones, mated as fast once captured, are futile.
+    sfen = "R3K3k/4g4/7G1/9/9/9/9/9/9 b r2b2g4s4n4l18p 1"
+    assert cshogi.Board(sfen).is_check()
+    proof = solve(sfen)
+    assert proof.length == 3 and proof.main_line[:2] == ("5a5b", "P*2a")
+    assert {f.move[2:] for f in proof.futile} == {"3a", "4a", "5a", "6a", "7a", "8a"}
+    assert bruteforce.tsume_length(sfen, 5) == 3
