@@ -99,6 +99,7 @@ class _Mate:
     def __init__(self, oracle: "DfPn | None", search: "_Search") -> None:
         self.oracle = oracle
         self.search = search
+        self.cache: dict[int, tuple[int, int]] = {}
 
     def or_node(self, board: cshogi.Board, nodes: int | None) -> bool | None:
         """Whether the attacker to move mates (None: unknown), by the oracle or cshogi."""
@@ -131,10 +132,19 @@ class _Mate:
         return paused
 
     def lookup(self, board: cshogi.Board, or_node: bool) -> tuple[int, int] | None:
-        """(pn, dn) from the oracle's table, or None without an oracle."""
+        """(pn, dn) from the oracle's table, or None without an oracle.
+
+        Answers are cached: the oracle only searches before the exact search
+        starts (the root's proof), so its table does not change under it.
+        """
         if self.oracle is None:
             return None
-        return self.oracle.lookup(board, or_node)
+        key = board.zobrist_hash()
+        got = self.cache.get(key)
+        if got is None:
+            got = self.oracle.lookup(board, or_node)
+            self.cache[key] = got
+        return got
 
 
 @dataclass(slots=True)
@@ -290,7 +300,8 @@ class _Search:
                 e.hi, e.best = 1, m1
                 return True
         checks = list(b.check_moves)
-        checks.sort(key=lambda m: self._or_order(m, e))
+        if d >= 3:  # at d == 1 every check is tried anyway
+            checks.sort(key=lambda m: self._or_order(m, e, d))
         for c in checks:
             b.push(c)
             r = yield from self.and_within(d - 1)
@@ -303,7 +314,7 @@ class _Search:
         self._fail(e, d)
         return False
 
-    def _or_order(self, m: int, e: _Entry) -> tuple[int, int]:
+    def _or_order(self, m: int, e: _Entry, d: int) -> tuple[int, int]:
         """Sort key of a check: the last proving move, then short known mates, then df-pn's pn."""
         if m == e.best:
             return (0, 0)
@@ -313,9 +324,10 @@ class _Search:
             c = self.tt.get(b.zobrist_hash())
             if c is not None and c.hi < INF:
                 return (1, c.hi)
-            pd = self.mate.lookup(b, False)
-            if pd is not None:
-                return (2, pd[0]) if pd[0] < INF else (4, 0)
+            if d >= 3:  # df-pn's view only where a mate is still being sought deep
+                pd = self.mate.lookup(b, False)
+                if pd is not None:
+                    return (2, pd[0]) if pd[0] < INF else (4, 0)
             if c is not None:
                 return (3, c.lo)
         finally:
@@ -795,6 +807,7 @@ def build_proof(position: Position, oracle: "DfPn | None" = None, *, deadline: f
             while pd is None or (pd[0] != 0 and pd[1] != 0):
                 # Let df-pn prove the root, pausing every 0.1 s for progress.
                 paused = yield from search.mate.prove_root(root, node_limit)
+                search.mate.cache.clear()
                 pd = search.mate.lookup(root, True)
                 if not paused:
                     break
