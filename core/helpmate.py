@@ -50,8 +50,9 @@ __all__ = [
 
 #: Estimated memory per table entry (dict slot, key and packed value, plus the
 #: bookkeeping lists of ProtectGC), used to turn ``Limits.memory_mb`` into a
-#: number of entries.
-BYTES_PER_ENTRY = 160
+#: number of entries.  Checked against the resident size of a 寿限無 search:
+#: 2.83 million positions in 632 MB.
+BYTES_PER_ENTRY = 220
 
 # A table entry is one int: ply | stamp << 20 | flags | cached move << 43.
 _PLY_MASK = (1 << 20) - 1
