@@ -69,6 +69,8 @@ _YIELD_SECONDS = 0.1        # progress and cancel granularity
 # cshogi's df-pn cannot be paused: one call stays within about 0.1 s.
 _ROOT_DFPN_NODES = 30_000
 _DEFAULT_ORACLE_MB = 64     # table of the df-pn made when the caller gives none
+_DISPROVE_FROM = 10          # plies asked of a defender node that make it worth a df-pn look
+_DISPROVE_NODES = 300       # that look's node budget
 
 
 class Cancel(Protocol):
@@ -130,6 +132,20 @@ class _Mate:
         yield s.progress()
         s.check_stop()
         return paused
+
+    def disproved(self, board: cshogi.Board) -> bool:
+        """A short df-pn search of a defender-to-move position: True when it proves no mate."""
+        if self.oracle is None:
+            return False
+        s = self.search
+        outcome = self.oracle.search(board.copy(), or_node=False,
+                                     node_limit=self.oracle.nodes + _DISPROVE_NODES,
+                                     deadline=s.deadline, cancel=s.cancel)
+        s.check_stop()
+        if _outcome_name(outcome) == "DISPROVEN":
+            self.cache.pop(board.zobrist_hash(), None)
+            return True
+        return False
 
     def lookup(self, board: cshogi.Board, or_node: bool) -> tuple[int, int] | None:
         """(pn, dn) from the oracle's table, or None without an oracle.
@@ -211,6 +227,7 @@ class _Search:
         self.squares: dict[int, list[DropSquare]] = {}
         self.nodes = 0
         self.futility_tests = 0
+        self.disproof_tried: set[int] = set()
         self.start = time.monotonic()
         self.last_yield = self.start
         self.depth = 0
@@ -427,6 +444,13 @@ class _Search:
         if e.lo == 0 and e.hi == INF:
             pd = self.mate.lookup(b, False)
             if pd is not None and pd[1] == 0 and pd[0] != 0:  # df-pn: no mate at all
+                e.lo = INF
+                return False
+        if d >= _DISPROVE_FROM and e.hi == INF and key not in self.disproof_tried:
+            # Deep searches are worth a short df-pn look: a position that is
+            # no mate at all need not be refuted again at every depth.
+            self.disproof_tried.add(key)
+            if self.mate.disproved(b):
                 e.lo = INF
                 return False
         worst = 0
