@@ -69,7 +69,7 @@ _YIELD_SECONDS = 0.1        # progress and cancel granularity
 # cshogi's df-pn cannot be paused: one call stays within about 0.1 s.
 _ROOT_DFPN_NODES = 30_000
 _DEFAULT_ORACLE_MB = 64     # table of the df-pn made when the caller gives none
-_DISPROVE_FROM = 10          # plies asked of a defender node that make it worth a df-pn look
+_DISPROVE_FROM = 10         # plies asked of a defender node that make it worth a df-pn look
 _DISPROVE_NODES = 300       # that look's node budget
 
 
