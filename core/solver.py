@@ -139,6 +139,33 @@ def _progress(searcher: "DfPn", board: "cshogi.Board", start: float, nodes0: int
                     table_entries=searcher.tt.entries, stats=stats)
 
 
+def _table_path(searcher: "DfPn", board: "cshogi.Board", line: "list[int]") -> list[tuple]:
+    """Progress frames along ``line``, each node's children read from the table."""
+    b = board.copy()
+    frames = []
+    or_node = True
+    for move in line[:_PATH_LEVELS] + [0]:
+        moves = list(b.check_moves) if or_node else list(b.legal_moves)
+        cpn, cdn = [], []
+        for m in moves:
+            b.push(m)
+            pn, dn = searcher.lookup(b)
+            if pn != 0 and dn != 0:
+                # Decided at expansion without a table entry: mated, or mate in one.
+                if (not b.legal_moves) if or_node else (not b.is_check() and b.mate_move_in_1ply()):
+                    pn, dn = 0, INFINITY
+            b.pop()
+            cpn.append(pn)
+            cdn.append(dn)
+        sel = moves.index(move) if move in moves else -1
+        frames.append((sel, moves, cpn, cdn, or_node))
+        if sel < 0:
+            break
+        b.push(move)
+        or_node = not or_node
+    return frames
+
+
 _PATH_LEVELS = 256       # deepest level a progress snapshot describes
 _PATH_CHILDREN = 24      # children listed per level
 
@@ -211,7 +238,11 @@ def solve_iter(position: "Position", limits: Limits = Limits(), cancel: Any = No
 
     import cshogi
 
-    raw_pv = tuple(cshogi.move_to_usi(m) for m in searcher.principal_variation(board))
+    pv_moves = searcher.principal_variation(board)
+    raw_pv = tuple(cshogi.move_to_usi(m) for m in pv_moves)
+    # One last snapshot of the finished tree (a quick proof may not have had any).
+    searcher.snapshot_path = _table_path(searcher, board, pv_moves)
+    yield _progress(searcher, board, start)
     proof = None
     if exact:
         proof = yield from _exact_answer(position, searcher, deadline, cancel, limits)
