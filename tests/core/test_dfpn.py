@@ -261,10 +261,13 @@ def test_progress_snapshots() -> None:
             result = stop.value
             break
     assert result.status is SolveStatus.MATE
-    assert snapshots, "a search of this size reports progress"
-    last = snapshots[-1]
-    assert last.nodes > 0 and last.root_pn > 0 and last.root_dn > 0 and last.elapsed > 0
-    assert last.root_children and last.path
+    assert len(snapshots) >= 2, "a search of this size reports progress"
+    running, final = snapshots[-2], snapshots[-1]
+    assert running.nodes > 0 and running.root_pn > 0 and running.root_dn > 0 and running.elapsed > 0
+    assert running.root_children and running.path
+    # The last snapshot shows the finished tree: the root proven, the line to mate.
+    assert final.root_pn == 0 and final.path and final.path[-1].pn == 0
+    last = final
     assert [s.nodes for s in snapshots] == sorted(s.nodes for s in snapshots)
     with pytest.raises(AttributeError):
         last.nodes = 0  # type: ignore[misc]
