@@ -167,6 +167,8 @@ def _table_path(searcher: "DfPn", board: "cshogi.Board", line: "list[int]") -> l
 
 
 _PATH_LEVELS = 256       # deepest level a progress snapshot describes
+EXACT_MIN_SECONDS = 30.0  # the exact search's budget when no time limit is set ...
+EXACT_FACTOR = 5.0        # ... or this many times the proof's time, if more
 _PATH_CHILDREN = 24      # children listed per level
 
 
@@ -185,7 +187,10 @@ def solve_iter(position: "Position", limits: Limits = Limits(), cancel: Any = No
 
     The side to move is the attacker.  df-pn (core.dfpn) proves or disproves
     mate; after a proof, core.exact computes the official main line and its
-    exact length under tsume rules when ``exact`` is true.
+    exact length under tsume rules when ``exact`` is true.  That search
+    shares the time limit; with none it gets ``max(EXACT_MIN_SECONDS,
+    EXACT_FACTOR × the proof's time)``, and past that the result carries
+    df-pn's own line with ``extra["exact"]`` False.
 
     Args:
         position: the problem (not modified).
@@ -245,7 +250,14 @@ def solve_iter(position: "Position", limits: Limits = Limits(), cancel: Any = No
     yield _progress(searcher, board, start)
     proof = None
     if exact:
-        proof = yield from _exact_answer(position, searcher, deadline, cancel, limits)
+        # Without a time limit the exact search still gets a budget: several
+        # times what the proof took, at least EXACT_MIN_SECONDS; past it the
+        # answer is df-pn's line, marked as not proved shortest.
+        exact_deadline = deadline
+        if exact_deadline is None:
+            spent = time.monotonic() - start
+            exact_deadline = time.monotonic() + max(EXACT_MIN_SECONDS, EXACT_FACTOR * spent)
+        proof = yield from _exact_answer(position, searcher, exact_deadline, cancel, limits)
         if cancel is not None and cancel.is_set() and proof is None:
             return finish(SolveStatus.CANCELLED, pv=raw_pv, length=len(raw_pv),
                           extra={"exact": False})
