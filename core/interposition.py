@@ -45,6 +45,8 @@ transposition table answers it.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -64,6 +66,21 @@ def futile_reason(length: int | None) -> str:
     if length is None:
         return "futile: captured and returned, still mate"
     return f"futile: captured and returned, still mate in {length}"
+
+
+_MATE_IN = re.compile(r"^futile: captured and returned, still mate in (\d+)$")
+
+
+def reason_japanese(reason: str) -> str:
+    """A futile interposition's reason in Japanese, for records (KIF comments)."""
+    m = _MATE_IN.match(reason)
+    if m:
+        return f"取って返しても{m.group(1)}手詰"
+    if reason == "futile: captured and returned, still mate":
+        return "取って返しても詰み"
+    if reason == OMITTED_REASON:
+        return "遠い合駒の省略"
+    return reason
 
 
 # ---- geometry ----------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .interposition import reason_japanese
 from .moves import Move, japanese, parse_move
 from .position import Position
 from .types import KANJI_MOVE
@@ -179,9 +180,9 @@ def record_from_proof(proof: "Proof", header: "dict[str, str] | None" = None) ->
         moves = tuple(getattr(f, "moves", ()) or (f.move,))
         if depth < len(f.path):  # off the tree: name the whole line
             text = _line_japanese(start, tuple(f.path[:depth]), tuple(f.path[depth:]) + (f.move,))
-            node.comments.append(f"無駄合：{text}" + (f"（{f.reason}）" if f.reason else ""))
+            node.comments.append(f"無駄合：{text}" + (f"（{reason_japanese(f.reason)}）" if f.reason else ""))
         else:
-            node.comments.append(_futile_text(start, tuple(f.path), moves, f.reason))
+            node.comments.append(_futile_text(start, tuple(f.path), moves, reason_japanese(f.reason)))
     for alt in proof.alternatives:
         node, depth = _find(record.root, start, tuple(alt.path))
         if depth < len(alt.path) or any(c.move is not None and c.move.usi() == alt.move for c in node.children):

@@ -138,8 +138,8 @@ def test_futile_interpositions_are_comments_and_alternatives_are_variations() ->
     assert moves == (
         "   1 ５一飛打     ( 0:00/00:00:00)+\n"
         "*無駄合：△２一合（歩・金）（captured by the knight）\n"
-        "*無駄合：△３一合（歩・香・桂）（futile: captured and returned, still mate in 1）\n"
-        "*無駄合：△４一金打（omitted: distance rule）\n"
+        "*無駄合：△３一合（歩・香・桂）（取って返しても1手詰）\n"
+        "*無駄合：△４一金打（遠い合駒の省略）\n"
         "   2 詰み         ( 0:00/00:00:00)\n"
         "まで1手で詰み\n"
         "\n"
