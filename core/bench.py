@@ -36,6 +36,7 @@ class SetFigures:
     solved: int = 0
     wrong: int = 0
     times: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
     nodes: int = 0
     peak_mb: float = 0.0
     longest: int | None = None
@@ -43,11 +44,12 @@ class SetFigures:
     def line(self, name: str, rows: int) -> str:
         med = statistics.median(self.times) if self.times else 0.0
         total = sum(self.times)
-        nps = self.nodes / total if total > 0 else 0.0
+        cpu = sum(self.cpu)
+        nps = self.nodes / cpu if cpu > 0 else 0.0
         longest = f"  longest proven {self.longest}" if self.longest is not None else ""
         return (f"  {name:<8} solved {self.solved}/{rows}  wrong length {self.wrong}  "
-                f"median {med * 1000:8.1f} ms  total {total:8.2f} s  nps {nps:10,.0f}  "
-                f"peak table {self.peak_mb:7.1f} MB{longest}")
+                f"median {med * 1000:8.1f} ms  total {total:8.2f} s (cpu {cpu:8.2f} s)  "
+                f"nps(cpu) {nps:10,.0f}  peak table {self.peak_mb:7.1f} MB{longest}")
 
 
 def _cshogi_solve(sfen: str, seconds: float, max_depth: int) -> tuple[bool, float, int, int]:
@@ -56,10 +58,12 @@ def _cshogi_solve(sfen: str, seconds: float, max_depth: int) -> tuple[bool, floa
     dfpn.set_max_depth(max_depth)
     dfpn.set_max_search_node(max(1000, int(seconds * CSHOGI_NPS)))
     start = time.perf_counter()
+    cpu = time.process_time()
     ok = dfpn.search(board)
+    cpu = time.process_time() - cpu
     elapsed = time.perf_counter() - start
     length = len(dfpn.get_pv(board)) if ok else 0
-    return bool(ok), elapsed, dfpn.searched_node, length
+    return bool(ok), elapsed, cpu, dfpn.searched_node, length
 
 
 def machine() -> str:
@@ -103,16 +107,21 @@ def run_bench(args: argparse.Namespace) -> int:
             done += 1
             expected = _expected(row)
             position = Position.from_sfen(row["sfen"])
+            cpu = time.process_time()
             result = solve(position, Limits(seconds=args.seconds, memory_mb=args.memory),
                            options=options, exact=not args.raw, force=True)
+            cpu = time.process_time() - cpu
             ok = result.status in (SolveStatus.MATE, SolveStatus.NO_MATE)
             rec: dict[str, Any] = {"file": os.path.basename(path), "id": row["id"], "expected": expected,
                                    "status": result.status.value, "length": result.length,
-                                   "seconds": round(result.seconds, 4), "nodes": result.nodes}
+                                   "seconds": round(result.seconds, 4), "cpu": round(cpu, 4),
+                                   "nodes": result.nodes,
+                                   "exact": bool(result.extra.get("exact", False))}
             misses = 0 if ok else misses + 1
             if ok:
                 ours.solved += 1
                 ours.times.append(result.seconds)
+                ours.cpu.append(cpu)
                 ours.nodes += result.nodes
                 if result.status == SolveStatus.MATE and expected is not None:
                     if result.length != expected:
@@ -121,22 +130,23 @@ def run_bench(args: argparse.Namespace) -> int:
             ours.peak_mb = max(ours.peak_mb, result.peak_memory_mb)
             if not args.no_cshogi:
                 depth = max(31, (expected or 0) + 10)
-                c_ok, c_sec, c_nodes, c_len = _cshogi_solve(row["sfen"], args.seconds, depth)
+                c_ok, c_sec, c_cpu, c_nodes, c_len = _cshogi_solve(row["sfen"], args.seconds, depth)
                 mate_row = expected is not None
                 c_solved = c_ok if mate_row else not c_ok and c_nodes < args.seconds * CSHOGI_NPS
-                rec.update(cshogi_solved=c_solved, cshogi_seconds=round(c_sec, 4),
+                rec.update(cshogi_solved=c_solved, cshogi_seconds=round(c_sec, 4), cshogi_cpu=round(c_cpu, 4),
                            cshogi_nodes=c_nodes, cshogi_length=c_len)
                 if c_solved:
                     theirs.solved += 1
                     theirs.times.append(c_sec)
+                    theirs.cpu.append(c_cpu)
                     theirs.nodes += c_nodes
                     if mate_row:
                         theirs.longest = max(theirs.longest or 0, expected or 0)
                         if c_len != expected:
                             theirs.wrong += 1
                     if ok:
-                        both_ours += result.seconds
-                        both_theirs += c_sec
+                        both_ours += cpu
+                        both_theirs += c_cpu
             records.append(rec)
             print(json.dumps(rec, ensure_ascii=False), flush=True)
         print(f"{os.path.basename(path)}: {done} of {len(rows)} problems run")
@@ -144,7 +154,7 @@ def run_bench(args: argparse.Namespace) -> int:
         if not args.no_cshogi:
             print(theirs.line("cshogi", done))
             if both_theirs > 0:
-                print(f"  time ratio tsume/cshogi on rows both solved: {both_ours / both_theirs:,.1f}x")
+                print(f"  CPU-time ratio tsume/cshogi on rows both solved: {both_ours / both_theirs:,.1f}x")
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"  process peak RSS so far: {rss:.0f} MB", flush=True)
     if args.json:
