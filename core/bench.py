@@ -77,8 +77,14 @@ def machine() -> str:
                     break
     except OSError:
         pass
+    try:
+        from importlib.metadata import version
+
+        cshogi_version = version("cshogi")
+    except Exception:  # pragma: no cover - metadata missing
+        cshogi_version = "?"
     return (f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-            f"cshogi {getattr(cshogi, '__version__', '?')}, {platform.system()} {platform.release()}")
+            f"cshogi {cshogi_version}, {platform.system()} {platform.release()}")
 
 
 def run_bench(args: argparse.Namespace) -> int:
