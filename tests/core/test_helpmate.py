@@ -106,6 +106,13 @@ def test_long_row_361_plies_unique() -> None:
     assert result.proof.unique
 
 
+@pytest.mark.slow
+def test_long_row_1965_plies() -> None:
+    sfen = _row("fmrs-morishige_1965")
+    result = solve(Position.from_sfen(sfen), Limits(seconds=600))
+    assert result.length == 1965 and _is_helpmate(sfen, result.pv)
+
+
 def test_row_of_unknown_length_agrees_across_techniques() -> None:
     """The row marked ``?`` (fmrs diamond): the same length with δ=1 and without decided positions."""
     sfen = _row("fmrs-diamond")
