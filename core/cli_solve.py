@@ -175,9 +175,10 @@ def _print_tree(position: Position, node: Any, depth: int, prev_to: Any, out: li
         move = Move.from_usi(child.move)
         mark = {"main": "", "variation": "", "alternative": " (余詰)"}.get(child.role.value, "")
         text = japanese(position, move, prev_to)
-        out.append("  " * depth + text + mark)
+        level = depth if k == 0 else depth + 1   # other defences and 余詰 one step in
+        out.append("  " * level + text + mark)
         position.push(move)
-        _print_tree(position, child, depth + (0 if k == 0 else 1), move.to_square, out)
+        _print_tree(position, child, level, move.to_square, out)
         position.pop()
 
 
