@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import csv
 import os
-import platform
 import sys
 import time
 from dataclasses import dataclass
@@ -142,20 +141,6 @@ def measure(problem: Problem, config: str, seconds: float | None, memory_mb: int
                        int(extra.get("depth", 0)), budget.used())
 
 
-def machine() -> str:
-    """A one-line description of this machine and Python."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} logical CPUs, Python {platform.python_version()}, {platform.system()}"
-
-
 def _fmt(m: Measurement) -> str:
     got = m.length if m.status is SolveStatus.MATE else m.status.value
     mark = "" if m.problem.length is None or m.exact else " ✗"
@@ -222,6 +207,8 @@ def run_args(args: argparse.Namespace) -> int:
     if not selected:
         raise ProblemFileError("no problem matches the selection")
     configs = args.config or list(CONFIGS)
+    from .bench import machine
+
     print(f"Machine: {machine()}", flush=True)
     print(f"Limit: {args.seconds} s of CPU time and {args.memory_mb} MB per search; "
           f"{len(selected)} problems\n", flush=True)

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any, Generator, Protocol
 
 import cshogi
 
+from .hand import MASK64, hand_key
 from .interposition import (
     OMITTED_REASON, Defences, DropSquare, FutileSquare, drop_squares, futile_reason,
 )
@@ -174,32 +175,6 @@ class _Entry:
     best: int = 0         # OR: a move proving ``hi``; AND: the last refutation
 
 
-def _hand_increments() -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """What one piece of each kind in each hand adds to cshogi's Zobrist key.
-
-    cshogi's key is the board's key plus a multiple of these per piece in
-    hand (mod 2**64), so subtracting them leaves a key of the board alone.
-    """
-    base_sfen = "4k4/9/9/9/9/9/9/9/4K4 b {} 1"
-    base = cshogi.Board(base_sfen.format("-")).zobrist_hash()
-    out = []
-    for color in (0, 1):
-        out.append(tuple((cshogi.Board(base_sfen.format(ch if color == 0 else ch.lower())).zobrist_hash()
-                          - base) & _MASK64 for ch in "PLNSGBR"))
-    return out[0], out[1]
-
-
-_MASK64 = (1 << 64) - 1
-_INC = _hand_increments()
-
-
-def _board_key(key: int, hands: "tuple[list[int], list[int]]") -> int:
-    """cshogi's Zobrist key with the hands taken out (same board and side to move, any hands)."""
-    b, w = hands
-    ib, iw = _INC
-    return (key - sum(b[i] * ib[i] + w[i] * iw[i] for i in range(7))) & _MASK64
-
-
 def _ge(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
     return a[0] >= b[0] and a[1] >= b[1] and a[2] >= b[2] and a[3] >= b[3] and \
         a[4] >= b[4] and a[5] >= b[5] and a[6] >= b[6]
@@ -273,7 +248,7 @@ class _Search:
         h = b.pieces_in_hand
         ah, dh = tuple(h[self.attacker]), tuple(h[1 - self.attacker])
         lo, hi = (1, INF) if or_node else (0, INF)
-        bkey = _board_key(key, h)
+        bkey = (key - hand_key(h[0], h[1])) & MASK64   # the board alone (core.hand)
         same = self.by_board.setdefault(bkey, [])
         # Hand dominance (seed: 優越関係): with the same board, an attacker
         # holding at least these pieces against a defender holding at most
