@@ -10,7 +10,7 @@ import argparse
 import importlib
 import os
 import sys
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 # Subcommand modules, in the order `tsume --help` lists them.
 _COMMANDS = ("cli_position", "cli_solve", "cli_records", "cli_usi", "cli_helpmate")
@@ -23,7 +23,7 @@ class UserError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> "NoReturn":  # type: ignore[name-defined]  # noqa: F821
+    def error(self, message: str) -> NoReturn:
         # One line, like every other user mistake; the usage is one --help away.
         print(f"tsume: error: {message} (see '{self.prog} --help')", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)

@@ -44,7 +44,7 @@ from typing import Any
 
 import cshogi
 
-from .hand import GUARD, HAND_OF_PIECE_TYPE, HAND_ZOBRIST, MASK64, UNIT, hand_key, hand_max, pack
+from .hand import HAND_OF_PIECE_TYPE, HAND_ZOBRIST, MASK64, UNIT, hand_key, hand_max, pack
 from .tt import INF, NO_LENGTH, TranspositionTable
 
 NOREP = 1 << 30            # "this value does not depend on a repetition"
