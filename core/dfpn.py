@@ -296,6 +296,8 @@ class DfPn:
 
     def _check_stop(self) -> None:
         self._next_check = self.nodes + 1024
+        if self._node_limit is not None and self._next_check > self._node_limit > self.nodes:
+            self._next_check = self._node_limit   # stop at the limit exactly
         if self.tt.over_limit():
             self.tt.collect()
         if self._cancel is not None and self._cancel.is_set():

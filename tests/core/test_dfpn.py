@@ -309,3 +309,43 @@ def test_nifu_needs_force() -> None:
         solve(Position.from_sfen(sfen), exact=False)
     result = solve(Position.from_sfen(sfen), Limits(seconds=20), exact=False, force=True)
     assert result.status is SolveStatus.MATE
+
+
+def test_no_mate_by_repetition() -> None:
+    """A lone rook checks for ever but never mates: every line ends in a repetition.
+
+    The disproof rests on repetitions (連続王手の千日手 is no mate); it must be
+    proved, not given up as unknown, and the table must stay sound.
+    """
+    board = cshogi.Board("8k/9/9/9/9/9/9/9/R8 b - 1")
+    searcher = DfPn(board.turn)
+    assert searcher.search(board, deadline=time.monotonic() + 30) == Outcome.DISPROVEN
+    assert searcher.nodes > 100      # it did have to walk the checking lines
+    for entries in searcher.tt.table.values():
+        assert not (any(e[1] == 0 for e in entries) and any(e[2] == 0 for e in entries))
+
+
+def _nodes_to_prove(sfen: str, limit: int, **switches: bool) -> "int | None":
+    """Nodes df-pn needs to prove ``sfen`` (no progress pauses: deterministic), or None past ``limit``."""
+    result = solve(Position.from_sfen(sfen), Limits(nodes=limit), exact=False, force=True,
+                   progress_interval=1e9, options=Options(**switches))
+    return result.nodes if result.status is SolveStatus.MATE else None
+
+
+def test_tca_matters_where_positions_recur() -> None:
+    # The 29-ply Microcosmos tail is full of positions met again from deeper
+    # down; without the seed's threshold raise df-pn circles them three
+    # times as long (31,562 nodes against 101,522 when this was written).
+    tail = next(r for r in _rows("microcosmos.tsv") if r[2] == "29")
+    with_tca = _nodes_to_prove(tail[1], 60000)
+    assert with_tca is not None
+    assert _nodes_to_prove(tail[1], 60000, tca=False) is None
+
+
+def test_hand_dominance_matters() -> None:
+    # tanuki-5-54: proofs met with another hand answer here only through
+    # dominance (144 nodes against 307 without, when this was written).
+    row = next(r for r in _rows("mate.tsv") if r[0] == "tanuki-5-54")
+    with_dominance = _nodes_to_prove(row[1], 220)
+    assert with_dominance is not None
+    assert _nodes_to_prove(row[1], 220, dominance=False) is None
