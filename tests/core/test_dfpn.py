@@ -349,3 +349,19 @@ def test_hand_dominance_matters() -> None:
     with_dominance = _nodes_to_prove(row[1], 220)
     assert with_dominance is not None
     assert _nodes_to_prove(row[1], 220, dominance=False) is None
+
+
+def test_agrees_with_brute_force_on_short_problems() -> None:
+    """df-pn's verdict and its line's length against plain minimax (raw rules, up to 5 plies)."""
+    import bruteforce  # tests/core/bruteforce.py, on the path beside this file
+
+    rows = [r for r in _rows("mate.tsv") if int(r[2]) <= 5][::9]
+    assert len(rows) > 40
+    for row in rows:
+        shortest = bruteforce.raw_length(row[1], 5)
+        result = solve(Position.from_sfen(row[1]), Limits(seconds=20), exact=False, force=True)
+        assert shortest == int(row[2])
+        assert result.status is SolveStatus.MATE and len(result.pv) >= shortest, row[0]
+        # The exact answer (tsume rules) is never longer than the raw shortest mate.
+        exact = solve(Position.from_sfen(row[1]), Limits(seconds=20), force=True)
+        assert exact.length is not None and exact.length <= shortest, row[0]
