@@ -222,13 +222,6 @@ class DfPn:
         """The table entry that answers ``board``, or None."""
         return self._probe_board(board)
 
-    def mate_length(self, board: cshogi.Board) -> int | None:
-        """The length of the proof the table holds for ``board`` (an upper bound), or None."""
-        e = self._probe_board(board)
-        if e is None or e[1] != 0 or e[5] == NO_LENGTH:
-            return None
-        return e[5]
-
     def principal_variation(self, board: cshogi.Board, or_node: bool = True,
                             limit: int = 10000) -> list[int]:
         """A mating line from the table: shortest attacker move, longest defence.

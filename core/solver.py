@@ -208,6 +208,7 @@ def solve_iter(position: "Position", limits: Limits = Limits(), cancel: Any = No
             message lists every problem.
     """
     from .dfpn import DfPn, Options as DfPnOptions, Outcome
+    from .tt import BYTES_PER_ENTRY
     from .position import IllegalPositionError, Status
 
     tolerated = (Status.NIFU | Status.DEAD_PIECE) if force else Status.VALID
@@ -224,7 +225,7 @@ def solve_iter(position: "Position", limits: Limits = Limits(), cancel: Any = No
     def finish(status: SolveStatus, **kw: Any) -> SolveResult:
         return SolveResult(status, sfen, nodes=searcher.nodes, seconds=time.monotonic() - start,
                            table_entries=searcher.tt.entries,
-                           peak_memory_mb=peak_entries * _bytes_per_entry() / 2**20, **kw)
+                           peak_memory_mb=peak_entries * BYTES_PER_ENTRY / 2**20, **kw)
 
     while True:
         outcome = searcher.search(board, node_limit=limits.nodes, deadline=deadline, cancel=cancel,
@@ -278,12 +279,6 @@ def _exact_answer(position: "Position", searcher: "DfPn", deadline: float | None
         return None
     return (yield from build_proof(position, searcher, deadline=deadline, cancel=cancel,
                                    node_limit=limits.nodes))
-
-
-def _bytes_per_entry() -> int:
-    from .tt import BYTES_PER_ENTRY
-
-    return BYTES_PER_ENTRY
 
 
 def solve(position: "Position", limits: Limits = Limits(), cancel: Any = None, **kw: Any) -> SolveResult:
