@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import re
 
-from .bod import BodBuilder, is_bod_line
 from .kif import (
-    BranchPoint, KifError, _TreeBuilder, _decode_start, filter_relative, header_lines, pad,
+    BranchPoint, _RecordReader, _TreeBuilder, filter_relative, header_lines, pad,
     parse_move_spec, result_line,
 )
 from .moves import Move
@@ -155,15 +154,10 @@ def parse_ki2(text: str) -> Record:
     """
     if not isinstance(text, str):
         raise Ki2Error(f"a KI2 record must be text, not {type(text).__name__}")
-    preamble: list[str] = []
-    header: dict[str, str] = {}
-    root_comments: list[str] = []
-    bod = BodBuilder()
-    handicap: tuple[int, str] | None = None
-    tree: _TreeBuilder | None = None
-    content = False
+    reader = _RecordReader(Ki2Error)
 
     def close_line() -> None:
+        tree = reader.tree
         assert tree is not None
         cur = tree.current
         if cur.special is None and not cur.children and cur.move is not None:
@@ -173,37 +167,16 @@ def parse_ki2(text: str) -> Record:
             except ValueError:
                 pass
 
-    for lineno, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
-        s = raw.strip()
+    for lineno, raw, s in reader.lines(text):
         where = f"line {lineno}"
-        if not s:
-            continue
-        if s[0] == "#":
-            if not content and not s.startswith("#KIF"):
-                preamble.append(s[1:])
-            continue
-        content = True
-        if s[0] == "&":
-            continue
-        if s[0] == "*":
-            (tree.current.comments if tree is not None else root_comments).append(s[1:])
+        if reader.comment_line(s):
             continue
         if s[0] in _MARKS:
-            if tree is None:
-                try:
-                    start = _decode_start(handicap, bod)
-                except KifError as exc:
-                    raise Ki2Error(str(exc)) from None
-                tree = _TreeBuilder(start, Ki2Error)
-                tree.root.comments = root_comments
-            _read_moves(tree, s, where, raw)
+            _read_moves(reader.move_tree(), s, where, raw)
             continue
-        if tree is None and is_bod_line(s):
-            try:
-                bod.feed(lineno, raw.rstrip())
-            except ValueError as exc:
-                raise Ki2Error(str(exc)) from None
+        if reader.bod_line(lineno, raw.rstrip(), s):
             continue
+        tree = reader.tree
         vm = _VARIATION_RE.match(s)
         if vm:
             if tree is not None:
@@ -219,25 +192,12 @@ def parse_ki2(text: str) -> Record:
             continue
         if s.startswith("手数") and "指手" in s:
             continue
-        hm = _HEADER_RE.match(s)
-        if hm:
-            key, value = hm.group(1), hm.group(2).strip()
-            if key == "手合割":
-                if tree is None:
-                    handicap = (lineno, value)
-            elif key not in header or tree is None:
-                header[key] = value
+        if reader.header_line(lineno, s):
             continue
         raise Ki2Error(f"{where}: not a KI2 line: {raw!r}")
-    if tree is None:
-        try:
-            start = _decode_start(handicap, bod)
-        except KifError as exc:
-            raise Ki2Error(str(exc)) from None
-        return Record(start=start, header=header, root=RecordNode(comments=root_comments),
-                      preamble=preamble)
-    close_line()
-    return Record(start=tree.start, header=header, root=tree.root, preamble=preamble)
+    if reader.tree is not None:
+        close_line()
+    return reader.record()
 
 
 def _read_moves(tree: _TreeBuilder, s: str, where: str, raw: str) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Callable
+from typing import Callable, Iterator
 
 from .bod import BodBuilder, is_bod_line, to_bod
 from .moves import Move
@@ -417,6 +417,90 @@ def _decode_start(handicap: tuple[int, str] | None, bod: BodBuilder) -> Position
     return Position.from_sfen(HANDICAPS[name])
 
 
+class _RecordReader:
+    """What the KIF and KI2 readers share: header, start position, comments, the move tree.
+
+    Each reader walks the lines itself and hands this the lines both formats
+    write the same way; ``error`` is the reader's own ValueError subclass.
+    """
+
+    def __init__(self, error: "type[ValueError]") -> None:
+        self.error = error
+        self.preamble: list[str] = []
+        self.header: dict[str, str] = {}
+        self.root_comments: list[str] = []
+        self.bod = BodBuilder()
+        self.handicap: tuple[int, str] | None = None
+        self.tree: _TreeBuilder | None = None
+        self.content = False
+
+    def lines(self, text: str) -> "Iterator[tuple[int, str, str]]":
+        """(line number, raw line, stripped line) of every line that is not blank."""
+        for lineno, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+            s = raw.strip()
+            if s:
+                yield lineno, raw, s
+
+    def comment_line(self, s: str) -> bool:
+        """Take a ``#``, ``&`` (bookmark) or ``*`` (comment) line; True when it was one."""
+        if s[0] == "#":
+            if not self.content and not s.startswith("#KIF"):
+                self.preamble.append(s[1:])
+            return True
+        self.content = True
+        if s[0] == "&":
+            return True
+        if s[0] == "*":
+            (self.tree.current.comments if self.tree is not None else self.root_comments).append(s[1:])
+            return True
+        return False
+
+    def bod_line(self, lineno: int, line: str, s: str) -> bool:
+        """Take a line of the board diagram before the moves; True when it was one."""
+        if self.tree is not None or not is_bod_line(s):
+            return False
+        try:
+            self.bod.feed(lineno, line)
+        except ValueError as exc:
+            raise self.error(str(exc)) from None
+        return True
+
+    def header_line(self, lineno: int, s: str) -> bool:
+        """Take a ``キー：値`` line; True when it was one.  手合割 counts only before the moves."""
+        hm = _HEADER_RE.match(s)
+        if not hm:
+            return False
+        key, value = hm.group(1), hm.group(2).strip()
+        if key == "手合割":
+            if self.tree is None:
+                self.handicap = (lineno, value)
+        elif key not in self.header or self.tree is None:
+            self.header[key] = value
+        return True
+
+    def start(self) -> Position:
+        try:
+            return _decode_start(self.handicap, self.bod)
+        except KifError as exc:
+            if self.error is KifError:
+                raise
+            raise self.error(str(exc)) from None
+
+    def move_tree(self) -> "_TreeBuilder":
+        """The move tree, begun from the start position at the first move."""
+        if self.tree is None:
+            self.tree = _TreeBuilder(self.start(), self.error)
+            self.tree.root.comments = self.root_comments
+        return self.tree
+
+    def record(self) -> Record:
+        if self.tree is None:
+            return Record(start=self.start(), header=self.header,
+                          root=RecordNode(comments=self.root_comments), preamble=self.preamble)
+        return Record(start=self.tree.start, header=self.header, root=self.tree.root,
+                      preamble=self.preamble)
+
+
 def parse_kif(text: str) -> Record:
     """Read a KIF record into a :class:`Record` tree.
 
@@ -433,42 +517,17 @@ def parse_kif(text: str) -> Record:
     """
     if not isinstance(text, str):
         raise KifError(f"a KIF record must be text, not {type(text).__name__}")
-    preamble: list[str] = []
-    header: dict[str, str] = {}
-    root_comments: list[str] = []
-    bod = BodBuilder()
-    handicap: tuple[int, str] | None = None
-    tree: _TreeBuilder | None = None
-    content = False
-    for lineno, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+    reader = _RecordReader(KifError)
+    for lineno, raw, s in reader.lines(text):
         line = raw.rstrip()
-        s = line.strip()
         where = f"line {lineno}"
-        if not s:
-            continue
-        if s[0] == "#":
-            if not content and not s.startswith("#KIF"):
-                preamble.append(s[1:])
-            continue
-        content = True
-        if s[0] == "&":
-            continue  # a bookmark
-        if s[0] == "*":
-            (tree.current.comments if tree is not None else root_comments).append(s[1:])
+        if reader.comment_line(s):
             continue
         m = _MOVE_LINE_RE.match(line)
         if m:
-            if tree is None:
-                start = _decode_start(handicap, bod)
-                tree = _TreeBuilder(start, KifError)
-                tree.root.comments = root_comments
-            _read_move_line(tree, int(m.group(1)), m.group(2), where, raw)
+            _read_move_line(reader.move_tree(), int(m.group(1)), m.group(2), where, raw)
             continue
-        if tree is None and is_bod_line(s):
-            try:
-                bod.feed(lineno, line)
-            except ValueError as exc:
-                raise KifError(str(exc)) from None
+        if reader.bod_line(lineno, line, s):
             continue
         if (s.startswith("手数") and "指手" in s) or _MOVE_COUNT_RE.match(s):
             continue  # the move-list header, or a BOD's 手数＝N … まで trailer
@@ -476,22 +535,10 @@ def parse_kif(text: str) -> Record:
             continue  # keyed on the ply numbers of the move lines instead
         if s.startswith("まで") or s.startswith("　まで"):
             continue  # the summary line
-        hm = _HEADER_RE.match(s)
-        if hm:
-            key, value = hm.group(1), hm.group(2).strip()
-            if key == "手合割":
-                if tree is None:
-                    handicap = (lineno, value)
-            elif key not in header or tree is None:
-                header[key] = value
+        if reader.header_line(lineno, s):
             continue
         raise KifError(f"{where}: not a KIF line: {raw!r}")
-    if tree is None:
-        start = _decode_start(handicap, bod)
-        root = RecordNode(comments=root_comments)
-    else:
-        start, root = tree.start, tree.root
-    return Record(start=start, header=header, root=root, preamble=preamble)
+    return reader.record()
 
 
 def _read_move_line(tree: _TreeBuilder, ply: int, body: str, where: str, raw: str) -> None:
