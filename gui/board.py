@@ -966,31 +966,13 @@ class BoardView(QWidget):
 
     def _paint_backdrop(self, painter: QPainter, layout: _Layout) -> None:
         u = layout.unit
-        frame = layout.frame
         for stand in layout.stands.values():
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QColor(0, 0, 0, 50))
-            painter.drawRoundedRect(stand.translated(0.06 * u, 0.08 * u), 0.12 * u, 0.12 * u)
-            gradient = QLinearGradient(stand.topLeft(), stand.bottomRight())
-            gradient.setColorAt(0.0, _STAND_LIGHT)
-            gradient.setColorAt(1.0, _STAND_DARK)
-            painter.setBrush(gradient)
-            painter.setPen(QPen(QColor("#7a4d1e"), max(1.0, 0.03 * u)))
-            painter.drawRoundedRect(stand, 0.12 * u, 0.12 * u)
+            _wood_panel(painter, stand, u, 0.12, _STAND_LIGHT, _STAND_DARK, "#7a4d1e", 0.03)
         if layout.with_box:
             painter.setPen(QPen(QColor("#7a4d1e"), max(1.0, 0.03 * u)))
             painter.setBrush(QColor("#c9a47a"))
             painter.drawRoundedRect(layout.box, 0.12 * u, 0.12 * u)
-        # Shadow, then the wood.
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor(0, 0, 0, 50))
-        painter.drawRoundedRect(frame.translated(0.06 * u, 0.08 * u), 0.08 * u, 0.08 * u)
-        gradient = QLinearGradient(frame.topLeft(), frame.bottomRight())
-        gradient.setColorAt(0.0, _BOARD_LIGHT)
-        gradient.setColorAt(1.0, _BOARD_DARK)
-        painter.setBrush(gradient)
-        painter.setPen(QPen(QColor("#8a5a2b"), max(1.0, 0.04 * u)))
-        painter.drawRoundedRect(frame, 0.08 * u, 0.08 * u)
+        _wood_panel(painter, layout.frame, u, 0.08, _BOARD_LIGHT, _BOARD_DARK, "#8a5a2b", 0.04)
 
     def _paint_grid(self, painter: QPainter, layout: _Layout) -> None:
         u = layout.unit
@@ -1127,3 +1109,17 @@ class BoardView(QWidget):
                 painter.setPen(QPen(_CURSOR, max(2.0, 0.06 * u)))
                 painter.setBrush(Qt.BrushStyle.NoBrush)
                 painter.drawRect(rect.adjusted(0.03 * u, 0.03 * u, -0.03 * u, -0.03 * u))
+
+
+def _wood_panel(painter: QPainter, rect: QRectF, u: float, radius: float, light: QColor, dark: QColor,
+                edge: str, edge_width: float) -> None:
+    """A rounded wooden panel (board or hand stand): a soft shadow, then the wood with its edge."""
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor(0, 0, 0, 50))
+    painter.drawRoundedRect(rect.translated(0.06 * u, 0.08 * u), radius * u, radius * u)
+    gradient = QLinearGradient(rect.topLeft(), rect.bottomRight())
+    gradient.setColorAt(0.0, light)
+    gradient.setColorAt(1.0, dark)
+    painter.setBrush(gradient)
+    painter.setPen(QPen(QColor(edge), max(1.0, edge_width * u)))
+    painter.drawRoundedRect(rect, radius * u, radius * u)
