@@ -166,7 +166,7 @@ def _table_path(searcher: "DfPn", board: "cshogi.Board", line: "list[int]") -> l
     return frames
 
 
-_PATH_LEVELS = 256       # deepest level a progress snapshot describes
+_PATH_LEVELS = 64        # deepest level a progress snapshot describes
 EXACT_MIN_SECONDS = 30.0  # the exact search's budget when no time limit is set ...
 EXACT_FACTOR = 5.0        # ... or this many times the proof's time, if more
 _PATH_CHILDREN = 24      # children listed per level

@@ -175,6 +175,12 @@ def test_event_loop_stays_responsive(qtbot: QtBot, window: MainWindow) -> None:
     window.editor.set_position(Position.from_sfen(microcosmos()))
     with qtbot.waitSignal(window.searchStarted, timeout=5000):
         window.actions_["solve"].trigger()
+    # Measure once the search is under way: its first progress snapshot has
+    # arrived (the start, with both threads setting up, is not the concern).
+    worker = window._worker
+    assert worker is not None
+    with qtbot.waitSignal(worker.progress, timeout=5000):
+        pass
     gaps: list[int] = []
     clock = QElapsedTimer()
     clock.start()
