@@ -143,23 +143,37 @@ class _Mate:
                                      node_limit=self.oracle.nodes + _DISPROVE_NODES,
                                      deadline=s.deadline, cancel=s.cancel)
         s.check_stop()
-        if _outcome_name(outcome) == "DISPROVEN":
-            self.cache.pop(board.zobrist_hash(), None)
-            return True
-        return False
+        # The search has decided positions the cache may hold as unknown.
+        self.cache.clear()
+        return _outcome_name(outcome) == "DISPROVEN"
 
     def lookup(self, board: cshogi.Board, or_node: bool) -> tuple[int, int] | None:
-        """(pn, dn) from the oracle's table, or None without an oracle.
+        """(pn, dn) from the oracle's table, or None without an oracle."""
+        got = self.probe(board, or_node)
+        return None if got is None else (got[0], got[1])
 
-        Answers are cached: the oracle only searches before the exact search
-        starts (the root's proof), so its table does not change under it.
+    def probe(self, board: cshogi.Board, or_node: bool) -> tuple[int, int, int, int] | None:
+        """(pn, dn, proof length or -1, proving move or 0) from the oracle's table.
+
+        None without an oracle.
+
+        A df-pn proof's length is that of one mating tree under raw rules,
+        so it bounds the tsume-rule length from above (futile interpositions
+        only ever drop defences).  Answers are cached; the short disproof
+        searches that add to the oracle's table drop what they decide.
         """
         if self.oracle is None:
             return None
         key = board.zobrist_hash()
         got = self.cache.get(key)
         if got is None:
-            got = self.oracle.lookup(board, or_node)
+            e = self.oracle.entry(board)
+            if e is None:
+                got = (1, 1, -1, 0)
+            elif e[1] == 0:
+                got = (0, e[2], e[5], e[6] if or_node else 0)
+            else:
+                got = (e[1], e[2], -1, 0)
             self.cache[key] = got
         return got
 
@@ -282,15 +296,20 @@ class _Search:
         if e.lo > d:
             return False
         if e.lo == 1 and e.hi == INF:
-            pd = self.mate.lookup(b, True)
-            if pd is not None and pd[1] == 0 and pd[0] != 0:  # df-pn: no mate at all
-                e.lo = INF
-                return False
+            pd = self.mate.probe(b, True)
+            if pd is not None:
+                if pd[1] == 0 and pd[0] != 0:  # df-pn: no mate at all
+                    e.lo = INF
+                    return False
             # cshogi's 1-ply mate finder assumes the attacker is not in check.
             m1 = 0 if b.is_check() else b.mate_move_in_1ply()
             if m1:
                 e.hi, e.best = 1, m1
                 return True
+            if pd is not None and pd[0] == 0 and pd[2] > 0:  # df-pn's proof: mate within its length
+                e.hi, e.best = pd[2], pd[3]
+                if e.hi <= d:
+                    return True
         checks = list(b.check_moves)
         if d >= 3:  # at d == 1 every check is tried anyway
             checks.sort(key=lambda m: self._or_order(m, e, d))
@@ -325,6 +344,30 @@ class _Search:
         finally:
             b.pop()
         return (3, 0)
+
+    def _and_order(self, m: int, e: _Entry, d: int) -> int:
+        """Sort key of a defence: likely refutations first, known mates in time last."""
+        if m == e.best:
+            return 0
+        b = self.board
+        b.push(m)
+        try:
+            c = self.tt.get(b.zobrist_hash())
+            if c is not None:
+                if c.lo > d - 1:
+                    return 1
+                if c.hi <= d - 1:
+                    return 5
+            pd = self.mate.probe(b, True)
+            if pd is None:
+                return 3
+            if pd[1] == 0:
+                return 1              # no mate at all
+            if pd[0] == 0 and pd[2] <= d - 1:
+                return 5
+            return 3
+        finally:
+            b.pop()
 
     def drop_squares_of(self, key: int) -> list[DropSquare]:
         got = self.squares.get(key)
@@ -417,10 +460,15 @@ class _Search:
             e.lo = e.hi = 0
             return True
         if e.lo == 0 and e.hi == INF:
-            pd = self.mate.lookup(b, False)
-            if pd is not None and pd[1] == 0 and pd[0] != 0:  # df-pn: no mate at all
-                e.lo = INF
-                return False
+            pd = self.mate.probe(b, False)
+            if pd is not None:
+                if pd[1] == 0 and pd[0] != 0:  # df-pn: no mate at all
+                    e.lo = INF
+                    return False
+                if pd[0] == 0 and pd[2] >= 0:  # df-pn's proof: mate within its length
+                    e.hi = pd[2]
+                    if e.hi <= d:
+                        return True
         if d >= _DISPROVE_FROM and e.hi == INF and key not in self.disproof_tried:
             # Deep searches are worth a short df-pn look: a position that is
             # no mate at all need not be refuted again at every depth.
@@ -428,10 +476,16 @@ class _Search:
             if self.mate.disproved(b):
                 e.lo = INF
                 return False
+            pd = self.mate.probe(b, False)
+            if pd is not None and pd[0] == 0 and pd[2] >= 0 and pd[2] < e.hi:
+                e.hi = pd[2]
+                if e.hi <= d:
+                    return True
         worst = 0
         # Board moves always count; try them (last refutation first) before
         # paying for the futility tests of the drops.
-        board_moves.sort(key=lambda m: m != e.best)
+        if len(board_moves) > 1:
+            board_moves.sort(key=lambda m: self._and_order(m, e, d))
         for m in board_moves:
             r, hi = yield from self._defence(m, d)
             if not r:
@@ -527,6 +581,12 @@ class _Builder:
         self.tree_nodes = 0
         self.futile_lengths: dict[int, int | None] = {}
         self.defs: dict[int, Defences] = {}
+
+    def share(self, other: "_Builder") -> None:
+        """Reuse what ``other`` (a builder on the same search) worked out."""
+        self.lines = other.lines
+        self.defs = other.defs
+        self.futile_lengths = other.futile_lengths
 
     def _leftover(self) -> int:
         return sum(self.s.board.pieces_in_hand[self.s.attacker])
@@ -747,6 +807,26 @@ class _Builder:
         return best
 
 
+def _assemble(builder: _Builder, position: Position, length: int, search: _Search
+              ) -> Generator[Progress, None, Proof]:
+    """The :class:`Proof` of a root whose tsume-rule length is known to be ``length``."""
+    line = yield from builder.main_line(length)
+    kids = yield from builder.or_node((), Role.MAIN, length)
+    pn, dn = (search.root_pn, search.root_dn) if search.root_pn == 0 else (0, INF)
+    tree = ProofNode(None, Role.MAIN, pn, dn, length, kids)
+    return Proof(
+        sfen=position.sfen(),
+        root=tree,
+        main_line=tuple(cshogi.move_to_usi(m) for m in line),
+        length=length,
+        futile=tuple(builder.futile),
+        alternatives=tuple(builder.alternatives),
+        variations=builder.variations,
+        exact=True,
+        alternatives_checked=builder.find_alternatives,
+    )
+
+
 def _promotion_twins(a: int, b: int) -> bool:
     """Two moves that differ only in promoting."""
     return (not cshogi.move_is_drop(a) and not cshogi.move_is_drop(b)
@@ -788,6 +868,8 @@ def build_proof(position: Position, oracle: "DfPn | None" = None, *, deadline: f
             the length (or finds that it does), which on long problems costs
             more than the length itself; False skips it (no alternatives,
             and ties between equally short attacker moves are not broken).
+            When the limits run out during that search, the answer without
+            it is returned, with ``Proof.alternatives_checked`` False.
 
     ``Proof.exact`` is True when the depth before the length was refuted by
     proof, which this search always does; it stays a field so that answers
@@ -835,21 +917,19 @@ def build_proof(position: Position, oracle: "DfPn | None" = None, *, deadline: f
         e = search.tt[root.zobrist_hash()]
         e.lo = e.hi = length
         search.phase = "tree"
-        builder = _Builder(search, position.sfen(), alternatives)
-        line = yield from builder.main_line(length)
-        kids = yield from builder.or_node((), Role.MAIN, length)
-        pn, dn = (search.root_pn, search.root_dn) if search.root_pn == 0 else (0, INF)
-        tree = ProofNode(None, Role.MAIN, pn, dn, length, kids)
-        return Proof(
-            sfen=position.sfen(),
-            root=tree,
-            main_line=tuple(cshogi.move_to_usi(m) for m in line),
-            length=length,
-            futile=tuple(builder.futile),
-            alternatives=tuple(builder.alternatives),
-            variations=builder.variations,
-            exact=True,
-        )
+        # The main line and the tree first, without the 余詰 search, which
+        # asks more of every other check on the main line than the length
+        # did; should that search run out of time, this answer stands.
+        base = _Builder(search, position.sfen(), False)
+        answer = yield from _assemble(base, position, length, search)
+        if not alternatives:
+            return answer
+        full = _Builder(search, position.sfen(), True)
+        full.share(base)
+        try:
+            return (yield from _assemble(full, position, length, search))
+        except _Abort:
+            return answer
     except _Abort:
         return None
 

@@ -276,6 +276,41 @@ def test_alternatives_can_be_skipped() -> None:
     assert all(n.role is not Role.ALTERNATIVE for n in _walk(proof.root))
 
 
+def test_yozume_search_out_of_time_keeps_the_exact_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The 余詰 search is the costliest part on long problems; when the limits
+    # run out in it, the length, main line and tree already proved still stand.
+    from tsume_studio.core import exact
+
+    sfen, length = row("tanuki-3-43")
+    assert solve(sfen).alternatives_checked is True
+
+    def out_of_time(self: object, value: int) -> object:
+        raise exact._Abort("deadline")
+        yield  # pragma: no cover - makes this a generator like the real one
+
+    monkeypatch.setattr(exact._Builder, "mating_moves", out_of_time)
+    proof = solve(sfen)
+    assert proof.exact and proof.length == length and len(proof.main_line) == length
+    assert proof.alternatives == () and proof.alternatives_checked is False
+    assert all(n.pn == 0 for n in _walk(proof.root))
+
+
+def test_dfpn_lengths_only_bound_from_above() -> None:
+    # A df-pn proof's length bounds the tsume-rule length from above: with the
+    # oracle's table full of df-pn's longer lines, the exact search must still
+    # find the shortest mate (tanuki-7-137 is 7 plies raw, 1 under tsume rules).
+    from tsume_studio.core.dfpn import DfPn
+
+    for row_id in ("tanuki-7-137", "tanuki-9-164", "sugyan-1014"):
+        sfen, raw = row(row_id)
+        board = cshogi.Board(sfen)
+        oracle = DfPn(board.turn, memory_mb=64)
+        oracle.search(board.copy())
+        assert oracle.entry(board)[5] >= SHORTER[row_id]
+        proof = solve_exact(Position.from_sfen(sfen), oracle)
+        assert proof is not None and proof.length == SHORTER[row_id] < raw
+
+
 with (DATA / "nomate.tsv").open(encoding="utf-8") as _f:
     NOMATE = {r["id"]: r["sfen"] for r in csv.DictReader(_f, delimiter="\t")}
 
