@@ -153,6 +153,7 @@ def result_json(result: SolveResult) -> dict[str, Any]:
                                         for f in proof.futile]
         out["alternatives"] = [{"path": list(a.path), "move": a.move, "length": a.length}
                                for a in proof.alternatives]
+        out["alternatives_checked"] = bool(getattr(proof, "alternatives_checked", True))
         out["variations"] = proof.variations
     elif result.status == SolveStatus.MATE:
         out["exact"] = bool(result.extra.get("exact", False))
@@ -207,6 +208,8 @@ def _solve(args: argparse.Namespace) -> int:
             for f in proof.futile:
                 path = " ".join(f.path)
                 print(f"  after {path or '(start)'}: {f.move} — {f.reason}")
+        if proof is not None and not getattr(proof, "alternatives_checked", True):
+            print("余詰: not checked (the search for alternative mates ran out of time)")
         if proof is not None and getattr(proof, "alternatives", ()):
             print(f"余詰 candidates: {len(proof.alternatives)}")
             for a in proof.alternatives:

@@ -83,6 +83,10 @@ class Proof:
         alternatives: 余詰 candidates.
         variations: how many non-main defences the tree holds.
         exact: True when ``length`` is proved to be the shortest.
+        alternatives_checked: True when every other attacker move along the
+            main line was proved not to mate in time, so ``alternatives`` is
+            complete; False when that search was skipped or ran out of time
+            (the length and the main line are still exact).
     """
 
     sfen: str
@@ -93,3 +97,4 @@ class Proof:
     alternatives: tuple[Alternative, ...] = ()
     variations: int = 0
     exact: bool = False
+    alternatives_checked: bool = True

@@ -193,4 +193,6 @@ def record_from_proof(proof: "Proof", header: "dict[str, str] | None" = None) ->
         child = RecordNode(move=parse_move(pos, alt.move))
         child.comments.append(f"余詰：{alt.length}手以内で詰み" if alt.length is not None else "余詰")
         node.children.append(child)
+    if not getattr(proof, "alternatives_checked", True):
+        record.root.comments.append("余詰は未検討（探索の時間切れ）")
     return record

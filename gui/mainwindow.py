@@ -407,7 +407,8 @@ class MainWindow(QMainWindow):
         proof = result.proof if isinstance(result.proof, Proof) else None
         self.proof_panel.set_proof(proof)
         self.futile_panel.set_proof(proof)
-        self.alternatives_panel.set_alternatives(start if proof else None, proof.alternatives if proof else ())
+        self.alternatives_panel.set_alternatives(start if proof else None, proof.alternatives if proof else (),
+                                                 proof.alternatives_checked if proof else True)
         self.docks["result"].raise_()
         if self.result_panel.line():
             # Arrow keys step the answer from here (on the editable board they move its cursor).

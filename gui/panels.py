@@ -46,6 +46,7 @@ add_translations("ja", {
     "Search tree": "探索木",
     "No futile interpositions were pruned.": "無駄合はありません。",
     "No alternative mates found.": "余詰は見つかりませんでした。",
+    "Not checked: the search for alternative mates ran out of time.": "未検討：余詰の探索が時間切れになりました。",
     "mate in %1": "%1手詰",
     "futile: captured and returned, still mate in %1": "無駄合（取って返しても%1手詰）",
     "futile: captured and returned, still mate": "無駄合（取って返しても詰み）",
@@ -368,16 +369,23 @@ class AlternativesPanel(_PositionList):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("No alternative mates found.", parent)
-        self._shown: tuple[Position | None, tuple[Alternative, ...]] = (None, ())
+        self._shown: tuple[Position | None, tuple[Alternative, ...], bool] = (None, (), True)
+        self._checked = True
         i18n.notifier.language_changed.connect(self._refill)
 
     @Slot(str)
     def _refill(self, _lang: str = "") -> None:
         self.set_alternatives(*self._shown)
 
-    def set_alternatives(self, start: Position | None, alternatives: tuple[Alternative, ...]) -> None:
-        """List ``alternatives`` found from ``start`` (None empties the list)."""
-        self._shown = (start, alternatives)
+    def set_alternatives(self, start: Position | None, alternatives: tuple[Alternative, ...],
+                         checked: bool = True) -> None:
+        """List ``alternatives`` found from ``start`` (None empties the list).
+
+        ``checked`` False says the search for them did not finish, so the
+        list may be incomplete.
+        """
+        self._shown = (start, alternatives, checked)
+        self._checked = checked or start is None
         if start is None:
             self._set_rows(Position.empty(), [])
             return
@@ -388,6 +396,13 @@ class AlternativesPanel(_PositionList):
             rows.append((tuple(a.path) + (a.move,), f"{len(a.path) + 1}: {text}  ({length})",
                          " ".join(a.path + (a.move,))))
         self._set_rows(start, rows)
+
+    def _retranslate(self, _lang: str = "") -> None:
+        if self._checked:
+            super()._retranslate(_lang)
+            return
+        self.note.setText(tr("Not checked: the search for alternative mates ran out of time."))
+        self.note.setVisible(True)
 
 
 class _TreePanel(QWidget):

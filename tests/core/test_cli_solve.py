@@ -30,6 +30,7 @@ def test_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["nodes"] > 0 and data["seconds"] >= 0
     assert data["exact"] is True and data["variations"] >= 1
     assert data["futile_interpositions"] == [] and isinstance(data["alternatives"], list)
+    assert data["alternatives_checked"] is True
 
 
 def test_solve_classic_futile_case(capsys: pytest.CaptureFixture[str]) -> None:

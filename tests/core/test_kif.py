@@ -162,6 +162,18 @@ def test_proof_with_only_a_main_line() -> None:
     assert rec.root.children[0].children[0].children[0].children[0].special == "詰み"
 
 
+def test_unchecked_alternatives_are_noted_before_the_moves() -> None:
+    proof = Proof(EXAMPLE_SFEN, ProofNode(None, Role.MAIN), ("N*3c", "2a3a", "S*2b"), 3,
+                  exact=True, alternatives_checked=False)
+    text = to_kif(record_from_proof(proof))
+    before, moves = text.split("手数----指手---------消費時間--\n")
+    assert "*余詰は未検討（探索の時間切れ）" in before + moves.split("\n")[0]
+    again = parse_kif(text)
+    assert "余詰は未検討（探索の時間切れ）" in again.root.comments
+    assert "余詰" not in to_kif(record_from_proof(
+        Proof(EXAMPLE_SFEN, ProofNode(None, Role.MAIN), ("N*3c", "2a3a", "S*2b"), 3)))
+
+
 def test_illegal_proof_move_is_a_value_error() -> None:
     proof = Proof(EXAMPLE_SFEN, ProofNode(None, Role.MAIN, children=(ProofNode("G*3c", Role.MAIN),)), ("G*3c",), 1)
     with pytest.raises(ValueError, match="illegal move 'G\\*3c'"):

@@ -297,6 +297,23 @@ def test_alternative_mates_are_listed_and_shown(qtbot: QtBot, standins: Any) -> 
     qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
 
 
+def test_unchecked_alternatives_are_said_to_be_unchecked(qtbot: QtBot) -> None:
+    from tsume_studio.core.proof import Alternative
+    from tsume_studio.gui.panels import AlternativesPanel
+
+    panel = AlternativesPanel()
+    qtbot.addWidget(panel)
+    start = Position.from_sfen(THREE)
+    panel.set_alternatives(start, ())
+    assert panel.note.text() == "No alternative mates found."
+    panel.set_alternatives(start, (), checked=False)
+    assert "ran out of time" in panel.note.text() and not panel.note.isHidden()
+    panel.set_alternatives(start, (Alternative(("N*3c", "2a1a"), "S*2b", 1),), checked=False)
+    assert panel.count() == 1 and "ran out of time" in panel.note.text()
+    panel.set_alternatives(None, ())
+    assert panel.count() == 0 and panel.note.text() == "No alternative mates found."
+
+
 def test_whole_loop_by_keyboard(qtbot: QtBot, window: MainWindow) -> None:
     """Paste a problem, solve it with F5, step with the arrows, go back with Ctrl+Home."""
     from PySide6.QtGui import QGuiApplication
