@@ -3,16 +3,16 @@
 Nothing under this package imports Qt.
 """
 
-from .moves import (
+from .shogi.moves import (
     EvasionInfo, EvasionKind, IllegalMoveError, InvalidMoveError, Move, check_moves,
     classify_evasion, evasions, gives_check, is_legal, japanese, japanese_line, legal_moves,
     parse_move,
 )
-from .position import (
+from .shogi.position import (
     STARTING_SFEN, BodError, IllegalPositionError, Position, Problem, SfenError, Status,
     tsume_hands,
 )
-from .types import BLACK, WHITE
+from .shogi.types import BLACK, WHITE
 
 __all__ = [
     "BLACK", "WHITE", "STARTING_SFEN", "Position", "Problem", "Status", "SfenError", "BodError",

@@ -1,6 +1,6 @@
 """The board widget: a shogi board with both hand stands and, in edit mode, a piece box.
 
-:class:`BoardView` draws a :class:`~tsume_studio.core.position.Position` with
+:class:`BoardView` draws a :class:`~tsume_studio.core.shogi.position.Position` with
 the piece images of ``resources/pieces`` (pentagon pieces with kanji, White's
 pieces upside down), coordinates ９…１ across the top and 一…九 down the
 side, hand stands with per-type counts, a last-move highlight and extra
@@ -32,9 +32,9 @@ from PySide6.QtGui import (
 from PySide6.QtSvg import QSvgGenerator, QSvgRenderer
 from PySide6.QtWidgets import QApplication, QSizePolicy, QWidget
 
-from ..core.moves import Move
-from ..core.position import Position
-from ..core.types import (
+from ..core.shogi.moves import Move
+from ..core.shogi.position import Position
+from ..core.shogi.types import (
     BISHOP, BLACK, FULLWIDTH_DIGITS, GOLD, HAND_INDEX, HAND_MAX, KANJI_DIGITS, KING, KNIGHT,
     LANCE, PAWN, PROM_BISHOP, PROM_KNIGHT, PROM_LANCE, PROM_PAWN, PROM_ROOK, PROM_SILVER,
     PROMOTE, ROOK, SILVER, UNPROMOTE, WHITE, Color, Piece, PieceType, Square, make_piece,

@@ -17,10 +17,10 @@ from PySide6.QtCore import SIGNAL, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QMessageBox, QWidget
 
-from ..core.position import Position, Problem, Status, tsume_hands
-from ..core.record import Record
-from ..core.records import FORMATS, RecordError, parse_record_text, read_record, write_record
-from ..core.types import BLACK, HAND_MAX, KING, WHITE, Color, make_piece, square, square_japanese
+from ..core.shogi.position import Position, Problem, Status, tsume_hands
+from ..core.records.model import Record
+from ..core.records.formats import FORMATS, RecordError, parse_record_text, read_record, write_record
+from ..core.shogi.types import BLACK, HAND_MAX, KING, WHITE, Color, make_piece, square, square_japanese
 from . import i18n
 from .board import KEYBOARD_HELP, BoardView, Spot
 from .i18n import tr

@@ -1,7 +1,7 @@
 """Export of a solution: the whole proof as a record (KIF, KI2, CSA), written atomically.
 
-The proof becomes a :class:`~tsume_studio.core.record.Record` through
-:func:`~tsume_studio.core.record.record_from_proof` (main line, every defence
+The proof becomes a :class:`~tsume_studio.core.records.model.Record` through
+:func:`~tsume_studio.core.records.model.record_from_proof` (main line, every defence
 as a variation, futile interpositions as comments) and goes to disk through
 the core's record writer, which picks format and encoding from the
 extension (``.kif`` Shift_JIS, ``.kifu`` UTF-8).  No widgets here.
@@ -9,11 +9,11 @@ extension (``.kif`` Shift_JIS, ``.kifu`` UTF-8).  No widgets here.
 
 from __future__ import annotations
 
-from ..core.moves import parse_move
-from ..core.position import Position
-from ..core.proof import Proof
-from ..core.record import Record, RecordNode, record_from_proof
-from ..core.solver import SolveResult, SolveStatus
+from ..core.shogi.moves import parse_move
+from ..core.shogi.position import Position
+from ..core.search.proof import Proof
+from ..core.records.model import Record, RecordNode, record_from_proof
+from ..core.search.solver import SolveResult, SolveStatus
 
 SOLUTION_FILE_FILTER = "KIF (*.kif *.kifu);;KI2 (*.ki2 *.ki2u);;CSA (*.csa)"
 
@@ -57,6 +57,6 @@ def export_solution(path: str, result: SolveResult, header: dict[str, str] | Non
         ValueError: the extension is not a record format.
         OSError: the file cannot be written (nothing is left half-written).
     """
-    from ..core.records import write_record
+    from ..core.records.formats import write_record
 
     write_record(path, solution_record(result, header))

@@ -19,10 +19,10 @@ from PySide6.QtWidgets import (
     QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QToolBar, QVBoxLayout, QWidget,
 )
 
-from ..core.moves import Move
-from ..core.position import Position, Problem
-from ..core.proof import Proof
-from ..core.solver import Progress, SolveResult, SolveStatus
+from ..core.shogi.moves import Move
+from ..core.shogi.position import Position, Problem
+from ..core.search.proof import Proof
+from ..core.search.solver import Progress, SolveResult, SolveStatus
 from . import i18n
 from .board import BoardView
 from .editor import EditorController, ProblemBar
@@ -81,9 +81,9 @@ def default_solver(mode: str) -> SolveFunction:
     """
     try:
         if mode == "helpmate":
-            from ..core.helpmate import solve_iter
+            from ..core.search.helpmate import solve_iter
         else:
-            from ..core.solver import solve_iter
+            from ..core.search.solver import solve_iter
     except ImportError as e:
         raise LookupError(str(e)) from e
     return solve_iter   # type: ignore[return-value]

@@ -2,7 +2,7 @@
 
 Models only, no widgets (qutebrowser's habit): :class:`SearchTreeModel`
 grows from the solver's frozen Progress snapshots while a search runs;
-:class:`ProofTreeModel` shows a finished :class:`~tsume_studio.core.proof.Proof`.
+:class:`ProofTreeModel` shows a finished :class:`~tsume_studio.core.search.proof.Proof`.
 Both show each move in Japanese notation, computed from the start position.
 """
 
@@ -13,10 +13,10 @@ from typing import Any, Iterable
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Slot
 from PySide6.QtGui import QBrush, QColor, QFont, QStandardItem, QStandardItemModel
 
-from ..core.moves import Move, japanese
-from ..core.position import Position
-from ..core.proof import Proof, ProofNode, Role
-from ..core.solver import ChildInfo, Progress
+from ..core.shogi.moves import Move, japanese
+from ..core.shogi.position import Position
+from ..core.search.proof import Proof, ProofNode, Role
+from ..core.search.solver import ChildInfo, Progress
 from . import i18n
 from .i18n import add_translations, tr
 

@@ -15,11 +15,11 @@ from PySide6.QtWidgets import (
     QTreeView, QVBoxLayout, QWidget,
 )
 
-from ..core.moves import Move
-from ..core.position import Position
-from ..core.proof import Alternative, FutileInterposition, Proof
-from ..core.solver import Progress, SolveResult, SolveStatus
-from ..core.types import KANJI_MOVE, LETTER_TYPES
+from ..core.shogi.moves import Move
+from ..core.shogi.position import Position
+from ..core.search.proof import Alternative, FutileInterposition, Proof
+from ..core.search.solver import Progress, SolveResult, SolveStatus
+from ..core.shogi.types import KANJI_MOVE, LETTER_TYPES
 from . import i18n
 from .i18n import add_translations, tr
 from .models import COL_MOVE, COL_ROLE, ProofTreeModel, SearchTreeModel, move_texts

@@ -1,8 +1,8 @@
 """Run a core solver generator on a worker thread (the superqt worker shape).
 
 The core's solvers are generators, ``solve_iter(position, limits, cancel)``,
-that yield frozen :class:`~tsume_studio.core.solver.Progress` snapshots and
-return a :class:`~tsume_studio.core.solver.SolveResult`.  :class:`SolverWorker`
+that yield frozen :class:`~tsume_studio.core.search.solver.Progress` snapshots and
+return a :class:`~tsume_studio.core.search.solver.SolveResult`.  :class:`SolverWorker`
 is a thin adapter: it drives such a generator in a ``QThread``, re-emits what
 it yields as signals (throttled), cancels by setting a ``threading.Event``
 that the generator polls, and never touches a widget.
@@ -18,8 +18,8 @@ from typing import Any, Callable, Generator
 
 from PySide6.QtCore import QObject, QThread, Qt, Signal, Slot
 
-from ..core.position import Position
-from ..core.solver import Limits
+from ..core.shogi.position import Position
+from ..core.search.solver import Limits
 
 SolveFunction = Callable[[Position, Limits, threading.Event], Generator[Any, None, Any]]
 

@@ -24,9 +24,9 @@ sys.path.insert(0, str(ROOT))
 
 import cshogi  # noqa: E402
 
-from core import exact  # noqa: E402
-from core.dfpn import DfPn  # noqa: E402
-from core.position import Position  # noqa: E402
+from core.search import exact  # noqa: E402
+from core.search.dfpn import DfPn  # noqa: E402
+from core.shogi.position import Position  # noqa: E402
 
 
 def _tails(spec: str) -> list[int]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tsume_studio.core.bod import format_hand, kanji_number, parse_bod, parse_hand, to_bod
-from tsume_studio.core.position import BodError, Position
+from tsume_studio.core.shogi.bod import format_hand, kanji_number, parse_bod, parse_hand, to_bod
+from tsume_studio.core.shogi.position import BodError, Position
 
 from conftest import DATA
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tsume_studio.core.cli import main
+from tsume_studio.core.cli.main import main
 
 TSUME = "8k/6G2/R7P/9/9/9/9/9/9 b r2b3g4s4n4l17p 1"
 START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"

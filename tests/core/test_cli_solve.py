@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tsume_studio.core.cli import main
+from tsume_studio.core.cli.main import main
 
 THREE_PLY = "7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"
 CLASSIC = "8k/6G2/R7P/9/9/9/9/9/9 b r2b3g4s4n4l17p 1"
@@ -81,7 +81,7 @@ def test_user_mistakes_are_one_line(capsys: pytest.CaptureFixture[str], argv: tu
 
 
 def test_solve_writes_kif(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from tsume_studio.core.records import read_record
+    from tsume_studio.core.records.formats import read_record
 
     out = tmp_path / "answer.kifu"
     code, _, _ = _run(capsys, "solve", "--kif", str(out), THREE_PLY)
@@ -130,7 +130,7 @@ def test_batch_helpmate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_installed_script_has_no_traceback() -> None:
-    proc = subprocess.run([sys.executable, "-m", "tsume_studio.core.cli", "solve", "not an sfen"],
+    proc = subprocess.run([sys.executable, "-m", "tsume_studio.core.cli.main", "solve", "not an sfen"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert proc.stderr.startswith("tsume: error:") and "Traceback" not in proc.stderr

@@ -8,9 +8,9 @@ import cshogi
 import cshogi.CSA
 import pytest
 
-from tsume_studio.core.csa import CsaError, parse_csa, to_csa
-from tsume_studio.core.kif import parse_kif
-from tsume_studio.core.position import Position
+from tsume_studio.core.records.csa import CsaError, parse_csa, to_csa
+from tsume_studio.core.records.kif import parse_kif
+from tsume_studio.core.shogi.position import Position
 
 from conftest import DATA
 from test_records_helpers import random_record, tsume_sfens

@@ -11,10 +11,10 @@ import cshogi
 import pytest
 import shogi
 
-from tsume_studio.core.dfpn import DfPn, Options, Outcome
-from tsume_studio.core.hand import GUARD, HAND_ZOBRIST, board_key, hand_ge, hand_max, hand_min, pack, unpack
-from tsume_studio.core.position import IllegalPositionError, Position
-from tsume_studio.core.solver import Limits, Progress, SolveStatus, solve, solve_iter
+from tsume_studio.core.search.dfpn import DfPn, Options, Outcome
+from tsume_studio.core.search.hand import GUARD, HAND_ZOBRIST, board_key, hand_ge, hand_max, hand_min, pack, unpack
+from tsume_studio.core.shogi.position import IllegalPositionError, Position
+from tsume_studio.core.search.solver import Limits, Progress, SolveStatus, solve, solve_iter
 
 DATA = Path(__file__).parent.parent / "data"
 

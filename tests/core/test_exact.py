@@ -10,10 +10,10 @@ from pathlib import Path
 import cshogi
 import pytest
 
-from tsume_studio.core.exact import build_proof, solve_exact
-from tsume_studio.core.position import Position
-from tsume_studio.core.proof import Proof, ProofNode, Role
-from tsume_studio.core.solver import Progress
+from tsume_studio.core.search.exact import build_proof, solve_exact
+from tsume_studio.core.shogi.position import Position
+from tsume_studio.core.search.proof import Proof, ProofNode, Role
+from tsume_studio.core.search.solver import Progress
 
 import bruteforce  # tests/core is on sys.path (pytest rootdir-less test modules)
 
@@ -279,7 +279,7 @@ def test_alternatives_can_be_skipped() -> None:
 def test_yozume_search_out_of_time_keeps_the_exact_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     # The 余詰 search is the costliest part on long problems; when the limits
     # run out in it, the length, main line and tree already proved still stand.
-    from tsume_studio.core import exact
+    from tsume_studio.core.search import exact
 
     sfen, length = row("tanuki-3-43")
     assert solve(sfen).alternatives_checked is True
@@ -299,7 +299,7 @@ def test_dfpn_lengths_only_bound_from_above() -> None:
     # A df-pn proof's length bounds the tsume-rule length from above: with the
     # oracle's table full of df-pn's longer lines, the exact search must still
     # find the shortest mate (tanuki-7-137 is 7 plies raw, 1 under tsume rules).
-    from tsume_studio.core.dfpn import DfPn
+    from tsume_studio.core.search.dfpn import DfPn
 
     for row_id in ("tanuki-7-137", "tanuki-9-164", "sugyan-1014"):
         sfen, raw = row(row_id)

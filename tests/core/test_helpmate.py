@@ -9,9 +9,9 @@ from pathlib import Path
 import cshogi
 import pytest
 
-from tsume_studio.core.helpmate import HelpmateAnswer, HelpmateOptions, solve, solve_iter
-from tsume_studio.core.position import IllegalPositionError, Position
-from tsume_studio.core.solver import Limits, SolveStatus
+from tsume_studio.core.search.helpmate import HelpmateAnswer, HelpmateOptions, solve, solve_iter
+from tsume_studio.core.shogi.position import IllegalPositionError, Position
+from tsume_studio.core.search.solver import Limits, SolveStatus
 
 DATA = Path(__file__).parent.parent / "data" / "helpmate.tsv"
 

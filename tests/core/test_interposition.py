@@ -5,11 +5,11 @@ from __future__ import annotations
 import cshogi
 import pytest
 
-from tsume_studio.core.interposition import (
+from tsume_studio.core.search.interposition import (
     OMITTED_REASON, capture_and_return, checker_behind, classify_defences, distance,
     distance_threshold, drop_squares, futile_reason, may_omit,
 )
-from tsume_studio.core.types import parse_square
+from tsume_studio.core.shogi.types import parse_square
 
 # The classic (seed iterative-deepening-…): ▲9一飛成 and every interposition on
 # 8a…2a is captured by the dragon.

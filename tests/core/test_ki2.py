@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from tsume_studio.core.ki2 import Ki2Error, ki2_move_text, parse_ki2, to_ki2
-from tsume_studio.core.kif import parse_kif
-from tsume_studio.core.moves import Move
-from tsume_studio.core.position import Position
+from tsume_studio.core.records.ki2 import Ki2Error, ki2_move_text, parse_ki2, to_ki2
+from tsume_studio.core.records.kif import parse_kif
+from tsume_studio.core.shogi.moves import Move
+from tsume_studio.core.shogi.position import Position
 
 from conftest import DATA
 from test_records_helpers import random_record, tree, tsume_sfens

@@ -7,12 +7,12 @@ from pathlib import Path
 import cshogi
 import pytest
 
-from tsume_studio.core.kif import KifError, parse_kif, to_kif
-from tsume_studio.core.moves import Move
-from tsume_studio.core.position import Position
-from tsume_studio.core.proof import Alternative, FutileInterposition, Proof, ProofNode, Role
-from tsume_studio.core.record import Record, RecordNode, record_from_proof
-from tsume_studio.core.records import read_record, write_record
+from tsume_studio.core.records.kif import KifError, parse_kif, to_kif
+from tsume_studio.core.shogi.moves import Move
+from tsume_studio.core.shogi.position import Position
+from tsume_studio.core.search.proof import Alternative, FutileInterposition, Proof, ProofNode, Role
+from tsume_studio.core.records.model import Record, RecordNode, record_from_proof
+from tsume_studio.core.records.formats import read_record, write_record
 
 from conftest import DATA
 

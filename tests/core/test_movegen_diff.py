@@ -32,11 +32,11 @@ import cshogi
 import pytest
 import shogi
 
-from tsume_studio.core.moves import (
+from tsume_studio.core.shogi.moves import (
     EvasionKind, Move, check_moves, checkers, classify_evasion, evasions, is_legal, japanese,
     legal_moves,
 )
-from tsume_studio.core.position import STARTING_SFEN, Position
+from tsume_studio.core.shogi.position import STARTING_SFEN, Position
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SEED = 20261123

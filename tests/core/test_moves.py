@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from tsume_studio.core import IllegalMoveError, InvalidMoveError, Position
-from tsume_studio.core.moves import (
+from tsume_studio.core.shogi.moves import (
     EvasionInfo, EvasionKind, Move, check_moves, checkers, classify_evasion, evasions,
     gives_check, is_legal, japanese, japanese_line, legal_moves, parse_move,
 )
-from tsume_studio.core.types import BISHOP, GOLD, PAWN, parse_square
+from tsume_studio.core.shogi.types import BISHOP, GOLD, PAWN, parse_square
 
 
 def usis(moves: list[Move]) -> set[str]:

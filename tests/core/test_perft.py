@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from tsume_studio.core.moves import legal_moves
-from tsume_studio.core.position import Position
+from tsume_studio.core.shogi.moves import legal_moves
+from tsume_studio.core.shogi.position import Position
 
 PERFT = {1: 30, 2: 900, 3: 25_470, 4: 719_731}
 

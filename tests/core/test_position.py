@@ -7,9 +7,9 @@ import pytest
 from tsume_studio.core import (
     IllegalMoveError, IllegalPositionError, InvalidMoveError, Position, SfenError, Status, tsume_hands,
 )
-from tsume_studio.core.moves import Move
-from tsume_studio.core.position import STARTING_SFEN
-from tsume_studio.core.types import (
+from tsume_studio.core.shogi.moves import Move
+from tsume_studio.core.shogi.position import STARTING_SFEN
+from tsume_studio.core.shogi.types import (
     BLACK, GOLD, KING, PAWN, PROM_SILVER, ROOK, WHITE, make_piece, parse_square, square,
 )
 
@@ -288,7 +288,7 @@ def test_repr_round_trips() -> None:
 
 
 def test_solving_an_invalid_position_lists_every_problem() -> None:
-    solver = pytest.importorskip("tsume_studio.core.solver")
+    solver = pytest.importorskip("tsume_studio.core.search.solver")
     pos = Position.from_sfen("P8/9/9/9/9/9/4P4/4P4/G3K4 b 4G 1")
     with pytest.raises(IllegalPositionError) as info:
         next(solver.solve_iter(pos))

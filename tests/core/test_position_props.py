@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tsume_studio.core import IllegalPositionError, Position, Status
-from tsume_studio.core.types import (
+from tsume_studio.core.shogi.types import (
     BLACK, HAND_INDEX, HAND_MAX, KING, KNIGHT, LANCE, PAWN, UNPROMOTE, WHITE, make_piece,
     relative_rank, square,
 )

@@ -9,9 +9,9 @@ from pathlib import Path
 import cshogi
 import pytest
 
-from tsume_studio.core.exact import solve_exact
-from tsume_studio.core.position import Position
-from tsume_studio.core.proof import Proof, ProofNode, Role
+from tsume_studio.core.search.exact import solve_exact
+from tsume_studio.core.shogi.position import Position
+from tsume_studio.core.search.proof import Proof, ProofNode, Role
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 with (DATA / "mate.tsv").open(encoding="utf-8") as _f:
@@ -119,7 +119,7 @@ def test_tree_is_frozen() -> None:
 
 @pytest.mark.parametrize("sfen", [CLASSIC, ROWS["tanuki-5-148"], ROWS["mog-1031"]])
 def test_same_answer_from_a_warm_dfpn_table(sfen: str) -> None:
-    dfpn = pytest.importorskip("tsume_studio.core.dfpn")
+    dfpn = pytest.importorskip("tsume_studio.core.search.dfpn")
     position = Position.from_sfen(sfen)
     oracle = dfpn.DfPn(position.turn, memory_mb=64)
     assert oracle.search(position.board().copy()) == dfpn.Outcome.PROVEN

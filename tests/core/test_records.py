@@ -13,11 +13,11 @@ import pytest
 import shogi
 import shogi.KIF
 
-from tsume_studio.core.cli import main
-from tsume_studio.core.kif import KifError, parse_kif, to_kif
-from tsume_studio.core.moves import IllegalMoveError, Move
-from tsume_studio.core.position import BodError, Position, SfenError
-from tsume_studio.core.records import (
+from tsume_studio.core.cli.main import main
+from tsume_studio.core.records.kif import KifError, parse_kif, to_kif
+from tsume_studio.core.shogi.moves import IllegalMoveError, Move
+from tsume_studio.core.shogi.position import BodError, Position, SfenError
+from tsume_studio.core.records.formats import (
     RecordError, decode_record_bytes, parse_record_text, parse_sfen, read_record, sniff_format,
     to_sfen, write_record,
 )
@@ -119,8 +119,8 @@ def test_sfen_errors() -> None:
 def test_sniffing() -> None:
     kif = GOLDEN.read_text(encoding="utf-8")
     rec = parse_kif(kif)
-    from tsume_studio.core.csa import to_csa
-    from tsume_studio.core.ki2 import to_ki2
+    from tsume_studio.core.records.csa import to_csa
+    from tsume_studio.core.records.ki2 import to_ki2
 
     samples = {
         "sfen": [EXAMPLE_SFEN, "sfen " + EXAMPLE_SFEN, "position startpos moves 7g7f", to_sfen(rec)],
@@ -210,7 +210,7 @@ def test_convert_from_standard_input(tmp_path: Path, monkeypatch: pytest.MonkeyP
 def test_king_captures_are_refused_everywhere() -> None:
     # The side not to move is in check: cshogi would let the king be taken.
     sfen = "8k/8R/9/9/9/9/9/9/4K4 b - 1"
-    from tsume_studio.core.csa import CsaError, parse_csa
+    from tsume_studio.core.records.csa import CsaError, parse_csa
 
     with pytest.raises(IllegalMoveError, match="1b1a captures the king on １一"):
         parse_sfen(f"sfen {sfen} moves 1b1a")
@@ -221,8 +221,8 @@ def test_king_captures_are_refused_everywhere() -> None:
 
 
 def test_solved_problems_read_back_everywhere(tmp_path: Path) -> None:
-    from tsume_studio.core.csa import parse_csa, to_csa
-    from tsume_studio.core.ki2 import parse_ki2, to_ki2
+    from tsume_studio.core.records.csa import parse_csa, to_csa
+    from tsume_studio.core.records.ki2 import parse_ki2, to_ki2
     from test_records_helpers import main_line_only, solved_records
 
     recs = solved_records()

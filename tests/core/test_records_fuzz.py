@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tsume_studio.core.bod import parse_bod
-from tsume_studio.core.csa import parse_csa, to_csa
-from tsume_studio.core.ki2 import parse_ki2, to_ki2
-from tsume_studio.core.kif import parse_kif, to_kif
-from tsume_studio.core.record import Record
-from tsume_studio.core.records import decode_record_bytes, parse_record_text, parse_sfen, to_sfen
+from tsume_studio.core.shogi.bod import parse_bod
+from tsume_studio.core.records.csa import parse_csa, to_csa
+from tsume_studio.core.records.ki2 import parse_ki2, to_ki2
+from tsume_studio.core.records.kif import parse_kif, to_kif
+from tsume_studio.core.records.model import Record
+from tsume_studio.core.records.formats import decode_record_bytes, parse_record_text, parse_sfen, to_sfen
 
 from conftest import DATA
 from test_records_helpers import random_record, tsume_sfens

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from tsume_studio.core.csa import to_csa
-from tsume_studio.core.ki2 import to_ki2
-from tsume_studio.core.kif import to_kif
-from tsume_studio.core.position import Position
-from tsume_studio.core.proof import FutileInterposition, Proof, ProofNode, Role
-from tsume_studio.core.record import Record, RecordNode, record_from_proof
-from tsume_studio.core.records import read_record
+from tsume_studio.core.records.csa import to_csa
+from tsume_studio.core.records.ki2 import to_ki2
+from tsume_studio.core.records.kif import to_kif
+from tsume_studio.core.shogi.position import Position
+from tsume_studio.core.search.proof import FutileInterposition, Proof, ProofNode, Role
+from tsume_studio.core.records.model import Record, RecordNode, record_from_proof
+from tsume_studio.core.records.formats import read_record
 
 from conftest import DATA
 from test_records_helpers import random_record, solved_records, tsume_sfens

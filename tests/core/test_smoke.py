@@ -1,7 +1,7 @@
 """First checks of the position and move layer (the full suites live beside this file)."""
 
 from tsume_studio.core import Position, SfenError, Status
-from tsume_studio.core.moves import EvasionKind, Move, check_moves, classify_evasion, evasions, japanese_line
+from tsume_studio.core.shogi.moves import EvasionKind, Move, check_moves, classify_evasion, evasions, japanese_line
 
 import pytest
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import cshogi
 import pytest
 
-from tsume_studio.core.types import (
+from tsume_studio.core.shogi.types import (
     BLACK, KING, PROM_ROOK, ROOK, WHITE, make_piece, opponent, parse_square, piece_color,
     piece_type, relative_rank, square, square_file, square_japanese, square_rank, square_usi,
 )

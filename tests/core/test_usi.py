@@ -10,10 +10,10 @@ from typing import Generator
 
 import pytest
 
-from tsume_studio.core.moves import parse_move
-from tsume_studio.core.position import Position
-from tsume_studio.core.solver import Limits, Progress, SolveResult, SolveStatus
-from tsume_studio.core.usi import UsiEngine
+from tsume_studio.core.shogi.moves import parse_move
+from tsume_studio.core.shogi.position import Position
+from tsume_studio.core.search.solver import Limits, Progress, SolveResult, SolveStatus
+from tsume_studio.core.cli.usi import UsiEngine
 
 THREE_PLY = "7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"
 
@@ -93,8 +93,8 @@ def test_position_with_moves() -> None:
 
 
 def test_real_engine_over_stdin() -> None:
-    pytest.importorskip("tsume_studio.core.dfpn")
-    with subprocess.Popen([sys.executable, "-m", "tsume_studio.core.cli", "usi"], stdin=subprocess.PIPE,
+    pytest.importorskip("tsume_studio.core.search.dfpn")
+    with subprocess.Popen([sys.executable, "-m", "tsume_studio.core.cli.main", "usi"], stdin=subprocess.PIPE,
                           stdout=subprocess.PIPE, text=True) as proc:
         assert proc.stdin is not None and proc.stdout is not None
         try:

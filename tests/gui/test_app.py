@@ -10,9 +10,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
-from tsume_studio.core.position import Position
-from tsume_studio.core.records import read_record
-from tsume_studio.core.solver import Limits, SolveStatus
+from tsume_studio.core.shogi.position import Position
+from tsume_studio.core.records.formats import read_record
+from tsume_studio.core.search.solver import Limits, SolveStatus
 from tsume_studio.gui import i18n
 from tsume_studio.gui.app import DEFAULT_SAMPLE, build_parser, create_window, sample_names
 from tsume_studio.gui.mainwindow import MainWindow

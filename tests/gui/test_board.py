@@ -9,9 +9,9 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtWidgets import QApplication
 from PySide6.QtGui import QAction, QKeySequence, QWheelEvent, QFont, QFontDatabase, QFontMetrics, QImage, qGray
 
-from tsume_studio.core.moves import Move
-from tsume_studio.core.position import Position
-from tsume_studio.core.types import (
+from tsume_studio.core.shogi.moves import Move
+from tsume_studio.core.shogi.position import Position
+from tsume_studio.core.shogi.types import (
     BLACK, GOLD, KING, PAWN, PROM_SILVER, ROOK, SILVER, WHITE, make_piece, square,
 )
 from tsume_studio.gui import i18n

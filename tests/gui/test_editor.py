@@ -8,8 +8,8 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication
 
-from tsume_studio.core.position import Position, Status
-from tsume_studio.core.types import BLACK, GOLD, WHITE, square
+from tsume_studio.core.shogi.position import Position, Status
+from tsume_studio.core.shogi.types import BLACK, GOLD, WHITE, square
 from tsume_studio.gui import i18n
 from tsume_studio.gui.board import BoardView
 from tsume_studio.gui.editor import EditorController, ProblemBar

@@ -6,9 +6,9 @@ from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 
-from tsume_studio.core.position import Position
-from tsume_studio.core.proof import FutileInterposition, Proof, ProofNode, Role
-from tsume_studio.core.solver import ChildInfo, PathEntry
+from tsume_studio.core.shogi.position import Position
+from tsume_studio.core.search.proof import FutileInterposition, Proof, ProofNode, Role
+from tsume_studio.core.search.solver import ChildInfo, PathEntry
 from tsume_studio.gui.models import (
     COL_DN, COL_MOVE, COL_PN, COL_ROLE, ON_PATH_ROLE, ROLE_ROLE, ProofTreeModel, SearchTreeModel,
     move_texts,

@@ -14,10 +14,10 @@ import pytest
 from PySide6.QtCore import QElapsedTimer, Qt, QTimer
 from pytestqt.qtbot import QtBot
 
-from tsume_studio.core.moves import Move
-from tsume_studio.core.position import Position
-from tsume_studio.core.records import read_record
-from tsume_studio.core.solver import Limits, SolveStatus
+from tsume_studio.core.shogi.moves import Move
+from tsume_studio.core.shogi.position import Position
+from tsume_studio.core.records.formats import read_record
+from tsume_studio.core.search.solver import Limits, SolveStatus
 from tsume_studio.gui.mainwindow import MainWindow, default_solver
 from tsume_studio.gui.settings import save_limits
 from tsume_studio.gui.worker import running_workers
@@ -272,8 +272,8 @@ def test_editing_waits_while_searching(qtbot: QtBot, window: MainWindow) -> None
 
 
 def test_alternative_mates_are_listed_and_shown(qtbot: QtBot, standins: Any) -> None:
-    from tsume_studio.core.proof import Alternative, Proof, ProofNode, Role
-    from tsume_studio.core.solver import SolveResult
+    from tsume_studio.core.search.proof import Alternative, Proof, ProofNode, Role
+    from tsume_studio.core.search.solver import SolveResult
 
     mate = ProofNode("S*1b", Role.MAIN, 0, 10**12, 0)
     root = ProofNode(None, Role.MAIN, 0, 10**12, 3, (
@@ -298,7 +298,7 @@ def test_alternative_mates_are_listed_and_shown(qtbot: QtBot, standins: Any) -> 
 
 
 def test_unchecked_alternatives_are_said_to_be_unchecked(qtbot: QtBot) -> None:
-    from tsume_studio.core.proof import Alternative
+    from tsume_studio.core.search.proof import Alternative
     from tsume_studio.gui.panels import AlternativesPanel
 
     panel = AlternativesPanel()

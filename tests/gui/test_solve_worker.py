@@ -7,8 +7,8 @@ from typing import Any
 
 from pytestqt.qtbot import QtBot
 
-from tsume_studio.core.position import Position
-from tsume_studio.core.solver import Limits, Progress, SolveResult, SolveStatus
+from tsume_studio.core.shogi.position import Position
+from tsume_studio.core.search.solver import Limits, Progress, SolveResult, SolveStatus
 from tsume_studio.gui.worker import SolverWorker, running_workers
 
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .interposition import reason_japanese
-from .moves import Move, japanese, parse_move
-from .position import Position
-from .types import KANJI_MOVE
+from ..search.interposition import reason_japanese
+from ..shogi.moves import Move, japanese, parse_move
+from ..shogi.position import Position
+from ..shogi.types import KANJI_MOVE
 
 if TYPE_CHECKING:
-    from .proof import Proof, ProofNode  # noqa: F401
+    from ..search.proof import Proof, ProofNode  # noqa: F401
 
 
 @dataclass
@@ -97,7 +97,7 @@ def _convert(pnode: "ProofNode", pos: Position, rnode: RecordNode,
              futile_keys: "set[tuple[tuple[str, ...], str]]", path: "tuple[str, ...]",
              start: Position) -> None:
     """Copy the children of ``pnode`` (played from ``pos``) under ``rnode``."""
-    from .proof import Role
+    from ..search.proof import Role
 
     kids = sorted(pnode.children, key=lambda c: _ORDER.get(Role(c.role).value, 9))
     # Futile interpositions are pruned from the count: a comment on the position,

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     import cshogi
 
     from .dfpn import DfPn, Options
-    from .position import Position
+    from ..shogi.position import Position
 
 
 class SolveStatus(str, enum.Enum):
@@ -209,7 +209,7 @@ def solve_iter(position: "Position", limits: Limits = Limits(), cancel: Any = No
     """
     from .dfpn import DfPn, Options as DfPnOptions, Outcome
     from .tt import BYTES_PER_ENTRY
-    from .position import IllegalPositionError, Status
+    from ..shogi.position import IllegalPositionError, Status
 
     tolerated = (Status.NIFU | Status.DEAD_PIECE) if force else Status.VALID
     blocking = [p for p in position.problems() if not p.flag & tolerated]

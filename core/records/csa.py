@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 
 from .kif import _one_line, check_no_king_capture
-from .moves import Move
-from .position import STARTING_SFEN, Position
-from .record import Record, RecordNode
-from .types import (
+from ..shogi.moves import Move
+from ..shogi.position import STARTING_SFEN, Position
+from .model import Record, RecordNode
+from ..shogi.types import (
     BISHOP, BLACK, GOLD, HAND_INDEX, HAND_MAX, HAND_TYPES, KING, KNIGHT, LANCE, PAWN,
     PROM_BISHOP, PROM_KNIGHT, PROM_LANCE, PROM_PAWN, PROM_ROOK, PROM_SILVER, ROOK, SILVER,
     UNPROMOTE, WHITE, make_piece, piece_color, piece_type, square, square_file, square_rank,

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence, TextIO
 
-from .helpmate import HelpmateOptions, solve_iter
-from .position import Position
-from .solver import Limits, SolveResult, SolveStatus
+from ..search.helpmate import HelpmateOptions, solve_iter
+from ..shogi.position import Position
+from ..search.solver import Limits, SolveResult, SolveStatus
 
 #: Named configurations, after the paper's Table 1 (programs A–G).
 CONFIGS: dict[str, HelpmateOptions] = {

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli import EXIT_INVALID, EXIT_OK, UserError
-from .moves import check_moves, evasions, japanese, legal_moves
-from .position import Position, Problem
-from .types import square_japanese, square_usi
+from .errors import EXIT_INVALID, EXIT_OK, UserError
+from ..shogi.moves import check_moves, evasions, japanese, legal_moves
+from ..shogi.position import Position, Problem
+from ..shogi.types import square_japanese, square_usi
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

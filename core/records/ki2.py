@@ -19,10 +19,10 @@ from .kif import (
     BranchPoint, _RecordReader, _TreeBuilder, filter_relative, header_lines, pad,
     parse_move_spec, result_line,
 )
-from .moves import Move
-from .position import Position
-from .record import Record, RecordNode
-from .types import (
+from ..shogi.moves import Move
+from ..shogi.position import Position
+from .model import Record, RecordNode
+from ..shogi.types import (
     BLACK, KANJI_MOVE, PROM_BISHOP, PROM_ROOK, PROMOTE, Square, piece_type, relative_rank,
     square_japanese,
 )

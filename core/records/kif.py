@@ -14,11 +14,11 @@ import re
 import unicodedata
 from typing import Callable, Iterator
 
-from .bod import BodBuilder, is_bod_line, to_bod
-from .moves import Move
-from .position import Position
-from .record import Record, RecordNode
-from .types import (
+from ..shogi.bod import BodBuilder, is_bod_line, to_bod
+from ..shogi.moves import Move
+from ..shogi.position import Position
+from .model import Record, RecordNode
+from ..shogi.types import (
     BLACK, HAND_TYPES, KANJI_MOVE, KING, PROM_KNIGHT, PROM_LANCE, PROM_ROOK, PROM_SILVER,
     PROMOTE, Square, piece_color, piece_type, square, square_file, square_japanese,
     square_rank,

@@ -20,9 +20,9 @@ from typing import Any
 
 import cshogi
 
-from .dfpn import Options
-from .position import Position
-from .solver import Limits, SolveStatus, solve
+from ..search.dfpn import Options
+from ..shogi.position import Position
+from ..search.solver import Limits, SolveStatus, solve
 
 # cshogi's df-pn speed on this kind of machine, measured on the Microcosmos
 # tails (20 million nodes in about 160 s); used to turn seconds into nodes.
@@ -89,7 +89,7 @@ def machine() -> str:
 
 def run_bench(args: argparse.Namespace) -> int:
     """Run the benchmark described by the ``tsume bench`` arguments."""
-    from .cli_solve import _expected, iter_rows
+    from .solve import _expected, iter_rows
 
     off = {w.strip() for w in args.options.split(",") if w.strip()}
     unknown = off - {"mate1", "dominance", "tca", "rps", "epsilon"}

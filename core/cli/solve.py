@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from .cli import UserError
-from .position import Position
-from .solver import Limits, SolveResult, SolveStatus
+from .errors import UserError
+from ..shogi.position import Position
+from ..search.solver import Limits, SolveResult, SolveStatus
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -89,7 +89,7 @@ def _read_position(args: argparse.Namespace) -> tuple[Position, Any]:
         if not path.is_file():
             raise UserError(f"no such file: {args.file!r}")
         try:
-            from .records import read_record
+            from ..records.formats import read_record
         except ImportError:
             read_record = None
         if read_record is not None and path.suffix.lower() != ".sfen":
@@ -106,11 +106,11 @@ def _read_position(args: argparse.Namespace) -> tuple[Position, Any]:
 def _solver(helpmate: bool) -> Callable[..., Any]:
     if helpmate:
         try:
-            from .helpmate import solve_iter as helpmate_iter
+            from ..search.helpmate import solve_iter as helpmate_iter
         except ImportError as exc:
             raise UserError("the helpmate solver is not available in this build") from exc
         return helpmate_iter
-    from .solver import solve_iter
+    from ..search.solver import solve_iter
     return solve_iter
 
 
@@ -161,14 +161,14 @@ def result_json(result: SolveResult) -> dict[str, Any]:
 
 
 def _japanese(sfen: str, usi: "list[str] | tuple[str, ...]") -> list[str]:
-    from .moves import Move, japanese_line
+    from ..shogi.moves import Move, japanese_line
 
     return japanese_line(Position.from_sfen(sfen), [Move.from_usi(m) for m in usi])
 
 
 def _print_tree(position: Position, node: Any, depth: int, prev_to: Any, out: list[str]) -> None:
     """Indented text of a proof tree: the main defence first, others beneath."""
-    from .moves import Move, japanese
+    from ..shogi.moves import Move, japanese
 
     for k, child in enumerate(node.children):
         if child.role.value == "futile":
@@ -233,8 +233,8 @@ def _status_text(result: SolveResult) -> str:
 
 def _write_solution(path: str, position: Position, result: SolveResult, record: Any) -> None:
     try:
-        from .record import Record, RecordNode, record_from_proof
-        from .records import write_record
+        from ..records.model import Record, RecordNode, record_from_proof
+        from ..records.formats import write_record
     except ImportError as exc:
         raise UserError("record writing is not available in this build") from exc
     if result.status != SolveStatus.MATE:
@@ -244,7 +244,7 @@ def _write_solution(path: str, position: Position, result: SolveResult, record: 
     if result.proof is not None and hasattr(result.proof, "root"):
         rec = record_from_proof(result.proof, header)
     else:
-        from .moves import Move
+        from ..shogi.moves import Move
 
         rec = Record(start=position.copy(), header=header)
         node = rec.root

@@ -7,19 +7,15 @@ a user mistake ends in a one-line error and exit code 2, never a traceback.
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 from typing import NoReturn, Sequence
 
+from . import helpmate, position, records, solve, usi
+from .errors import EXIT_USAGE, UserError
+
 # Subcommand modules, in the order `tsume --help` lists them.
-_COMMANDS = ("cli_position", "cli_solve", "cli_records", "cli_usi", "cli_helpmate")
-
-EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
-
-
-class UserError(Exception):
-    """A mistake in the user's input: printed as one line, exit code 2."""
+_COMMANDS = (position, solve, records, usi, helpmate)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -33,13 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every available subcommand registered."""
     parser = _Parser(prog="tsume", description="Tsume Studio: solve and study tsume-shogi from the command line.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in _COMMANDS:
-        try:
-            module = importlib.import_module(f"{__package__}.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"{__package__}.{name}":
-                continue  # that part of the CLI is not installed in this build
-            raise
+    for module in _COMMANDS:
         module.register(sub)
     return parser
 

@@ -49,7 +49,7 @@ from .hand import MASK64, hand_key
 from .interposition import (
     OMITTED_REASON, Defences, DropSquare, FutileSquare, drop_squares, futile_reason,
 )
-from .position import Position
+from ..shogi.position import Position
 from .proof import Alternative, FutileInterposition, Proof, ProofNode, Role
 from .solver import Progress
 

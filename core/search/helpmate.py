@@ -41,7 +41,7 @@ from typing import Any, Generator, Protocol
 
 import cshogi
 
-from .position import Position
+from ..shogi.position import Position
 from .solver import Limits, PathEntry, Progress, SolveResult, SolveStatus
 
 __all__ = [

@@ -52,7 +52,7 @@ from typing import Callable, Iterable
 
 import cshogi
 
-from .types import Square, square_file, square_rank
+from ..shogi.types import Square, square_file, square_rank
 
 OMITTED_REASON = "omitted: distance rule"
 

@@ -26,13 +26,13 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from .bod import parse_bod, to_bod
+from ..shogi.bod import parse_bod, to_bod
 from .csa import parse_csa, to_csa
 from .ki2 import parse_ki2, to_ki2
 from .kif import check_no_king_capture, parse_kif, to_kif
-from .moves import IllegalMoveError, parse_move
-from .position import STARTING_SFEN, Position, SfenError
-from .record import Record, RecordNode
+from ..shogi.moves import IllegalMoveError, parse_move
+from ..shogi.position import STARTING_SFEN, Position, SfenError
+from .model import Record, RecordNode
 
 __all__ = ["RecordError", "FORMATS", "read_record", "write_record", "parse_record_text",
            "record_to_text", "decode_record_bytes", "to_sfen", "parse_sfen", "sniff_format"]

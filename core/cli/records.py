@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .records import FORMATS
+from ..records.formats import FORMATS
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -22,7 +22,7 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .records import parse_record_text, read_record, write_record
+    from ..records.formats import parse_record_text, read_record, write_record
 
     if args.input == "-":
         record = parse_record_text(sys.stdin.read())

@@ -13,14 +13,15 @@ cancelled by a flag.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import threading
 import time
 from typing import Callable, TextIO
 
-from .moves import parse_move
-from .position import Position, STARTING_SFEN
-from .solver import Limits, Progress, SolveResult, SolveStatus
+from ..shogi.moves import parse_move
+from ..shogi.position import Position, STARTING_SFEN
+from ..search.solver import Limits, Progress, SolveResult, SolveStatus
 
 ENGINE_NAME = "Tsume Studio"
 ENGINE_AUTHOR = "Tsume Studio developers"
@@ -165,7 +166,7 @@ class UsiEngine:
     def _search(self, position: Position, limits: Limits, cancel: threading.Event) -> None:
         solve_iter = self._solve_iter
         if solve_iter is None:
-            from .solver import solve_iter as default_solve_iter
+            from ..search.solver import solve_iter as default_solve_iter
             solve_iter = default_solve_iter
         try:
             if not position.is_valid():
@@ -219,7 +220,13 @@ def run(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     return 0
 
 
-__all__ = ["UsiEngine", "run"]
+__all__ = ["UsiEngine", "run", "register", "main"]
+
+
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Add the ``usi`` subcommand."""
+    p = sub.add_parser("usi", help="run as a USI mate engine (go mate / checkmate) for shogi GUIs")
+    p.set_defaults(func=lambda args: run())
 
 
 def main() -> int:
