@@ -1,10 +1,11 @@
-# Two commands for a new user: `make run` and `make test`.
+# Two commands for a new user: `make run` and `make test`; `make check` lints
+# and type-checks, as CI does before the tests.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-core test-gui install dev clean bench
+.PHONY: run test test-core test-gui check install dev clean bench
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +30,23 @@ test: install
 
 test-core: install
 	$(PY) -m pytest -m "not gui" $(PYTEST_ARGS)
+
+# ruff and mypy --strict at the versions pinned in pyproject.toml's `check`
+# extra (the package's own dependencies come too: mypy reads PySide6's stubs).
+# mypy reads core/ and gui/ under their import names, tsume_studio.core and
+# tsume_studio.gui, so that gui's `..core` imports resolve: build/typecheck
+# links those names to the folders (see [tool.mypy] in pyproject.toml), and
+# its report names the folders again.
+# Both run, so that one pass shows every finding.
+check: $(PY)
+	$(PY) -m pip install --quiet ".[check]"
+	@mkdir -p build/typecheck/tsume_studio
+	@ln -sfn ../../../core build/typecheck/tsume_studio/core
+	@ln -sfn ../../../gui build/typecheck/tsume_studio/gui
+	@status=0; \
+	echo "ruff check core gui tests"; $(VENV)/bin/ruff check core gui tests || status=1; \
+	echo "mypy"; $(VENV)/bin/mypy > build/typecheck/report.txt || status=1; \
+	sed 's|^build/typecheck/tsume_studio/||' build/typecheck/report.txt; exit $$status
 
 # The benchmark of docs/benchmarks.md: this solver and cshogi's C++ df-pn in one run.
 bench: install

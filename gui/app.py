@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from importlib.resources import as_file
-from typing import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QApplication
+
+if TYPE_CHECKING:
+    from .mainwindow import MainWindow
 
 DEFAULT_SAMPLE = "02-mate3.kifu"
 
@@ -25,6 +29,7 @@ def sample_names() -> list[str]:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``tsume-studio``."""
     parser = argparse.ArgumentParser(prog="tsume-studio", description="Compose, solve and study tsume-shogi.")
     parser.add_argument("file", nargs="?", help="a position or record to open (.sfen .kif .kifu .csa ...)")
     parser.add_argument("--sample", nargs="?", const=DEFAULT_SAMPLE, metavar="NAME",
@@ -33,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def create_window(args: argparse.Namespace) -> "object":
+def create_window(args: argparse.Namespace) -> MainWindow:
     """Set up fonts and language, and build the main window with the requested problem."""
     from . import i18n
     from .mainwindow import MainWindow
@@ -72,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     app.setApplicationName("Tsume Studio")
     app.setOrganizationName("TsumeStudio")
     window = create_window(args)
-    window.show()   # type: ignore[attr-defined]
+    window.show()
     return app.exec()
 
 

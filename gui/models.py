@@ -8,9 +8,10 @@ Both show each move in Japanese notation, computed from the start position.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any, overload
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Slot
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Slot
 from PySide6.QtGui import QBrush, QColor, QFont, QStandardItem, QStandardItemModel
 
 from ..core.shogi.moves import Move, japanese
@@ -89,7 +90,7 @@ class _Node:
     __slots__ = ("parent", "move", "pn", "dn", "children", "by_move", "on_path", "text",
                  "role", "length", "comment")
 
-    def __init__(self, parent: "_Node | None", move: str | None) -> None:
+    def __init__(self, parent: _Node | None, move: str | None) -> None:
         self.parent = parent
         self.move = move
         self.pn = 1
@@ -113,7 +114,7 @@ class _Node:
             node = node.parent
         return tuple(reversed(out))
 
-    def add(self, move: str) -> "_Node":
+    def add(self, move: str) -> _Node:
         child = _Node(self, move)
         self.children.append(child)
         self.by_move[move] = child
@@ -125,7 +126,7 @@ class _TreeModel(QAbstractItemModel):
 
     HEADERS: tuple[str, ...] = ("Move", "pn", "dn")
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._root = _Node(None, None)
         self._start = Position.empty()
@@ -193,7 +194,15 @@ class _TreeModel(QAbstractItemModel):
             return QModelIndex()
         return self.createIndex(row, column, node.children[row])
 
-    def parent(self, index: QModelIndex | QPersistentModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]
+    @overload
+    def parent(self, /) -> QObject | None: ...
+    @overload
+    def parent(self, index: QModelIndex | QPersistentModelIndex, /) -> QModelIndex: ...
+
+    def parent(self, index: QModelIndex | QPersistentModelIndex | None = None, /) -> QModelIndex | QObject | None:
+        """The parent of the item at ``index``; with no argument, the model's QObject parent."""
+        if index is None:
+            return super().parent()
         if not index.isValid():
             return QModelIndex()
         node = self._node(index)
@@ -254,10 +263,10 @@ class _TreeModel(QAbstractItemModel):
             return node.on_path
         return self._extra_data(node, col, role)
 
-    def _extra_display(self, node: _Node, col: int) -> Any:
+    def _extra_display(self, node: _Node, col: int) -> str | None:
         return None
 
-    def _extra_data(self, node: _Node, col: int, role: int) -> Any:
+    def _extra_data(self, node: _Node, col: int, role: int) -> object:
         return None
 
 
@@ -278,7 +287,7 @@ class SearchTreeModel(QStandardItemModel):
     which keeps the window responsive.
     """
 
-    def __init__(self, parent: Any = None, max_nodes: int = 20000, max_depth: int = 48) -> None:
+    def __init__(self, parent: QObject | None = None, max_nodes: int = 20000, max_depth: int = 48) -> None:
         super().__init__(0, 3, parent)
         self.max_nodes = max_nodes
         self.max_depth = max_depth
@@ -305,7 +314,8 @@ class SearchTreeModel(QStandardItemModel):
         """USI moves from the start position to the node of ``index`` (``()`` for the root)."""
         if not index.isValid():
             return ()
-        item = self.itemFromIndex(index.siblingAtColumn(0))
+        # Typed optional: the stubs say QStandardItem, but a top-level item's parent() is None.
+        item: QStandardItem | None = self.itemFromIndex(index.siblingAtColumn(0))
         out: list[str] = []
         while item is not None:
             out.append(item.data(MOVE_ROLE))
@@ -432,7 +442,8 @@ class SearchTreeModel(QStandardItemModel):
 
     def _mark_path(self, new_path: list[tuple[str, ...]]) -> None:
         old, new = set(self._path), set(new_path)
-        for path, on in [(p, False) for p in self._path if p not in new] + [(p, True) for p in new_path if p not in old]:
+        changed = [(p, False) for p in self._path if p not in new] + [(p, True) for p in new_path if p not in old]
+        for path, on in changed:
             first = self._items.get(path)
             if first is None:
                 continue
@@ -457,7 +468,7 @@ class ProofTreeModel(_TreeModel):
 
     HEADERS = ("Move", "pn", "dn", "Role", "To mate")
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._proof: Proof | None = None
         i18n.notifier.language_changed.connect(self._retranslate)
@@ -505,14 +516,14 @@ class ProofTreeModel(_TreeModel):
             return QModelIndex()
         return self.index_of_path(self._proof.main_line[:ply])
 
-    def _extra_display(self, node: _Node, col: int) -> Any:
+    def _extra_display(self, node: _Node, col: int) -> str | None:
         if col == COL_ROLE:
             return tr(_ROLE_TEXT[node.role]) if node.role is not None else ""
         if col == COL_LENGTH:
             return "" if node.length is None else str(node.length)
         return None
 
-    def _extra_data(self, node: _Node, col: int, role: int) -> Any:
+    def _extra_data(self, node: _Node, col: int, role: int) -> object:
         if role == ROLE_ROLE:
             return node.role
         if role == Qt.ItemDataRole.ToolTipRole and node.comment:

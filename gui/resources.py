@@ -6,10 +6,18 @@ from a checkout, an installed wheel or a PyInstaller bundle.
 
 from __future__ import annotations
 
-from functools import lru_cache
+import sys
+from functools import cache, lru_cache
 from importlib.resources import files
-from importlib.resources.abc import Traversable
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    # importlib.resources.abc is new in Python 3.11; only annotations use it.
+    if sys.version_info >= (3, 11):
+        from importlib.resources.abc import Traversable
+    else:
+        from importlib.abc import Traversable
 
 FONT_FILE = "NotoSansCJKjp-Subset.otf"
 
@@ -56,7 +64,7 @@ def register_fonts() -> str:
     return families[0]
 
 
-@lru_cache(maxsize=None)
+@cache
 def piece_svg(name: str) -> bytes:
     """SVG source of the piece image ``resources/pieces/<name>.svg`` (e.g. ``"FU"``)."""
     return read_bytes("pieces", f"{name}.svg")

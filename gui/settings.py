@@ -7,6 +7,8 @@ Keys: ``solve/seconds`` (0 = no limit), ``solve/nodes`` (0 = no limit),
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QLocale, QSettings
 from PySide6.QtWidgets import (
     QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QSpinBox, QWidget,
@@ -38,10 +40,14 @@ def settings() -> QSettings:
 
 
 def _number(value: object, default: float) -> float:
-    try:
-        return float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+    """``value`` as a finite number (INI files store text), else ``default``."""
+    if not isinstance(value, (str, int, float)):
         return default
+    try:
+        number = float(value)
+    except ValueError:
+        return default
+    return number if math.isfinite(number) else default
 
 
 def load_limits(store: QSettings | None = None) -> Limits:

@@ -18,9 +18,10 @@ import csv
 import os
 import sys
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence, TextIO
+from typing import TextIO
 
 from ..search.helpmate import HelpmateOptions, solve_iter
 from ..shogi.position import Position
@@ -131,8 +132,9 @@ def measure(problem: Problem, config: str, seconds: float | None, memory_mb: int
         if progress is not None and snap.elapsed and time.monotonic() - last_report >= 30:
             last_report = time.monotonic()
             stats = dict(snap.stats)
-            print(f"  {problem.id} {config}: {budget.used():.0f} s CPU ({snap.elapsed:.0f} s wall), depth {stats['depth']:.0f}, "
-                  f"scanned {snap.nodes}, stored {stats['stored']:.0f}, protected {stats['protected']:.0f}",
+            print(f"  {problem.id} {config}: {budget.used():.0f} s CPU ({snap.elapsed:.0f} s wall), "
+                  f"depth {stats['depth']:.0f}, scanned {snap.nodes}, stored {stats['stored']:.0f}, "
+                  f"protected {stats['protected']:.0f}",
                   file=progress, flush=True)
     extra = result.extra
     status = SolveStatus.UNKNOWN if result.status is SolveStatus.CANCELLED else result.status
@@ -167,7 +169,8 @@ def run(problems: Iterable[Problem], configs: Sequence[str], seconds: float | No
 
 def summary(results: Sequence[Measurement]) -> str:
     """Per configuration: rows solved with the exact length, total and slowest time."""
-    lines = ["| config | exact | rows | total CPU s | slowest CPU s | longest exact |", "|---|---:|---:|---:|---:|---:|"]
+    lines = ["| config | exact | rows | total CPU s | slowest CPU s | longest exact |",
+             "|---|---:|---:|---:|---:|---:|"]
     for config in dict.fromkeys(m.config for m in results):
         ms = [m for m in results if m.config == config]
         exact = [m for m in ms if m.exact]

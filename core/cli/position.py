@@ -11,7 +11,7 @@ from ..shogi.position import Position, Problem
 from ..shogi.types import square_japanese, square_usi
 
 
-def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``validate`` and ``moves`` subcommands."""
     v = sub.add_parser("validate", help="print a position as a board diagram and list its problems",
                        description="Print the position as a BOD diagram and every problem it has "

@@ -8,7 +8,7 @@ import sys
 from ..records.formats import FORMATS
 
 
-def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``convert`` subcommand."""
     exts = ", ".join(FORMATS)
     p = sub.add_parser(

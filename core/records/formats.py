@@ -23,8 +23,8 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from ..shogi.bod import parse_bod, to_bod
 from .csa import parse_csa, to_csa
@@ -124,7 +124,7 @@ _WRITERS: dict[str, Callable[[Record], str]] = {
 }
 
 
-def _format_of(path: "str | os.PathLike[str]") -> tuple[str, str, str]:
+def _format_of(path: str | os.PathLike[str]) -> tuple[str, str, str]:
     ext = Path(path).suffix.lower()
     if ext not in FORMATS:
         raise RecordError(f"unknown record extension {ext or '(none)'!r} in {str(path)!r}; "
@@ -234,7 +234,7 @@ def _umask() -> int:
 
 # ---- files --------------------------------------------------------------
 
-def read_record(path: "str | os.PathLike[str]") -> Record:
+def read_record(path: str | os.PathLike[str]) -> Record:
     """Read the record in ``path``; the extension picks the format.
 
     Raises:
@@ -254,7 +254,7 @@ def record_to_text(record: Record, fmt: str) -> str:
     return _WRITERS[fmt](record)
 
 
-def write_record(path: "str | os.PathLike[str]", record: Record) -> None:
+def write_record(path: str | os.PathLike[str], record: Record) -> None:
     """Write ``record`` to ``path`` in the format, encoding and line ends of its extension.
 
     The file is written completely or not at all (temporary file, then

@@ -15,7 +15,7 @@ from ..shogi.position import Position
 from ..shogi.types import KANJI_MOVE
 
 if TYPE_CHECKING:
-    from ..search.proof import Proof, ProofNode  # noqa: F401
+    from ..search.proof import Proof, ProofNode
 
 
 @dataclass
@@ -28,7 +28,7 @@ class RecordNode:
 
     move: Move | None = None
     comments: list[str] = field(default_factory=list)
-    children: list["RecordNode"] = field(default_factory=list)
+    children: list[RecordNode] = field(default_factory=list)
     special: str | None = None
 
 
@@ -61,7 +61,7 @@ class Record:
 _ORDER = {"main": 0, "variation": 1, "alternative": 2, "futile": 3}
 
 
-def _line_japanese(start: Position, path: "tuple[str, ...]", moves: "tuple[str, ...]") -> str:
+def _line_japanese(start: Position, path: tuple[str, ...], moves: tuple[str, ...]) -> str:
     pos = start.copy()
     prev = None
     for usi in path:
@@ -77,7 +77,7 @@ def _line_japanese(start: Position, path: "tuple[str, ...]", moves: "tuple[str, 
     return " ".join(out)
 
 
-def _futile_text(start: Position, path: "tuple[str, ...]", moves: "tuple[str, ...]", reason: str) -> str:
+def _futile_text(start: Position, path: tuple[str, ...], moves: tuple[str, ...], reason: str) -> str:
     """``無駄合：△１四合（歩・香・桂）（reason）`` for drops on one square, else the moves listed."""
     drops = [Move.from_usi(m) for m in moves]
     if len(drops) > 1 and all(d.drop is not None for d in drops) and len({d.to_square for d in drops}) == 1:
@@ -93,8 +93,8 @@ def _is_mate(pos: Position) -> bool:
     return bool(board.is_check()) and not any(True for _ in board.legal_moves)
 
 
-def _convert(pnode: "ProofNode", pos: Position, rnode: RecordNode,
-             futile_keys: "set[tuple[tuple[str, ...], str]]", path: "tuple[str, ...]",
+def _convert(pnode: ProofNode, pos: Position, rnode: RecordNode,
+             futile_keys: set[tuple[tuple[str, ...], str]], path: tuple[str, ...],
              start: Position) -> None:
     """Copy the children of ``pnode`` (played from ``pos``) under ``rnode``."""
     from ..search.proof import Role
@@ -134,7 +134,7 @@ def _convert(pnode: "ProofNode", pos: Position, rnode: RecordNode,
         pos.pop()
 
 
-def _find(root: RecordNode, start: Position, path: "tuple[str, ...]") -> tuple[RecordNode, int]:
+def _find(root: RecordNode, start: Position, path: tuple[str, ...]) -> tuple[RecordNode, int]:
     """The deepest node along ``path`` and how many of its moves were found."""
     node, depth = root, 0
     for usi in path:
@@ -145,7 +145,7 @@ def _find(root: RecordNode, start: Position, path: "tuple[str, ...]") -> tuple[R
     return node, depth
 
 
-def record_from_proof(proof: "Proof", header: "dict[str, str] | None" = None) -> Record:
+def record_from_proof(proof: Proof, header: dict[str, str] | None = None) -> Record:
     """The solution of a direct-mate problem as a :class:`Record` for KIF export.
 
     The main line is the chain of first (MAIN) children; every other non-futile

@@ -36,8 +36,9 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Generator
 from dataclasses import dataclass
-from typing import Any, Generator, Protocol
+from typing import Protocol
 
 import cshogi
 
@@ -121,7 +122,7 @@ class HelpmateOptions:
             raise ValueError(f"max_solutions must be at least 1, not {self.max_solutions!r}")
 
     @classmethod
-    def plain(cls) -> "HelpmateOptions":
+    def plain(cls) -> HelpmateOptions:
         """Plain depth-first iterative deepening (δ=2) with no table: the baseline."""
         return cls(table=False, known=False, decided=False, protect_gc=False, move_cache=False)
 
@@ -526,6 +527,18 @@ def _result(search: _Search, status: SolveStatus, sfen: str, line: list[int] | N
                        proof=proof, extra=extra)
 
 
+class _Frame:
+    """One level of :func:`_enumerate`'s depth-first search."""
+
+    __slots__ = ("found", "index", "key", "moves")
+
+    def __init__(self, key: int, moves: list[int]) -> None:
+        self.key = key
+        self.moves = moves
+        self.index = 0                                   # the next move to try
+        self.found: list[tuple[int, int | None]] = []    # (move, child key or None at mate) on a solution
+
+
 def _enumerate(board: cshogi.Board, sfen: str, line: list[int], search: _Search,
                ) -> Generator[Progress, None, tuple[HelpmateAnswer, str]]:
     """Every shortest solution, given that ``line`` is a shortest one.
@@ -542,14 +555,14 @@ def _enumerate(board: cshogi.Board, sfen: str, line: list[int], search: _Search,
     edges: dict[int, list[tuple[int, int | None]]] = {}
     root_key = board.zobrist_hash()
     note = ""
-    # Iterative DFS: frames of (key, moves, index, found edges).
-    st: list[list[Any]] = []
+    # Iterative DFS, one frame a ply.
+    st: list[_Frame] = []
     memo[root_key] = (0, False)
-    st.append([root_key, list(board.check_moves), 0, []])
+    st.append(_Frame(root_key, list(board.check_moves)))
     try:
         while st:
             frame = st[-1]
-            key, moves, i, found = frame
+            key, moves, i, found = frame.key, frame.moves, frame.index, frame.found
             ply = len(st) - 1
             if i == len(moves):
                 st.pop()
@@ -560,10 +573,10 @@ def _enumerate(board: cshogi.Board, sfen: str, line: list[int], search: _Search,
                     board.pop()
                     if found:
                         parent = st[-1]
-                        parent[3].append((parent[1][parent[2] - 1], key))
+                        parent.found.append((parent.moves[parent.index - 1], key))
                 continue
             m = moves[i]
-            frame[2] = i + 1
+            frame.index = i + 1
             board.push(m)
             child_ply = ply + 1
             search.nodes += 1
@@ -591,7 +604,7 @@ def _enumerate(board: cshogi.Board, sfen: str, line: list[int], search: _Search,
                 raise _Stop(SolveStatus.UNKNOWN, f"memory limit: {search.capacity} positions")
             memo[ckey] = (child_ply, False)
             cmoves = list(board.legal_moves) if child_ply & 1 else list(board.check_moves)
-            st.append([ckey, cmoves, 0, []])
+            st.append(_Frame(ckey, cmoves))
     except _Stop as stop:
         note = f"solution list incomplete: {stop.reason}"
         main = _usi(line)
@@ -603,14 +616,14 @@ def _enumerate(board: cshogi.Board, sfen: str, line: list[int], search: _Search,
     complete = True
     walk: list[tuple[int | None, tuple[int, ...]]] = [(root_key, ())]
     while walk:
-        key, prefix = walk.pop()
-        if key is None:
+        at, prefix = walk.pop()
+        if at is None:
             if len(found_lines) > cap:
                 complete = False
                 break
             found_lines.append(_usi(list(prefix)))
             continue
-        for mv, child in reversed(edges.get(key, [])):
+        for mv, child in reversed(edges.get(at, [])):
             walk.append((child, prefix + (mv,)))
     if main not in found_lines:
         # The walk stopped at the cap before reaching it.

@@ -14,7 +14,7 @@ The layout (docs/kif.md section 3)::
 The KIF and KI2 readers use :func:`BodBuilder` line by line, so that a
 diagram may be mixed with header lines; :func:`parse_bod` reads a diagram on
 its own (clipboard, blog posts), with an optional ``手数＝N ... まで`` line.
-"""
+"""  # noqa: W291 - a hand line ends in a full-width space, as written
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def _parse_number(text: str) -> int:
     return int(text.translate(str.maketrans("０１２３４５６７８９", "0123456789")))
 
 
-def format_hand(hand: "tuple[int, ...]") -> str:
+def format_hand(hand: tuple[int, ...]) -> str:
     """A hand as Kifu for Windows writes it: ``飛　角二　歩十八　``, or ``なし``."""
     items = []
     for pt in _HAND_ORDER:
@@ -79,7 +79,7 @@ def format_hand(hand: "tuple[int, ...]") -> str:
     return "".join(items) or "なし"
 
 
-def parse_hand(text: str) -> "tuple[int, int, int, int, int, int, int]":
+def parse_hand(text: str) -> tuple[int, int, int, int, int, int, int]:
     """Parse a hand value: any order, full-width, half-width or no separators, ``なし``.
 
     Raises:
@@ -148,7 +148,7 @@ class BodBuilder:
     """
 
     def __init__(self) -> None:
-        self._hands: list["tuple[int, ...] | None"] = [None, None]
+        self._hands: list[tuple[int, ...] | None] = [None, None]
         self._hand_lines = [0, 0]
         self._rows: list[tuple[int, str]] = []
         self._borders = 0
@@ -209,7 +209,8 @@ class BodBuilder:
             if hand is not None:
                 for i, n in enumerate(hand):
                     if n > HAND_MAX[i]:
-                        raise BodError(f"line {self._hand_lines[color]}: {'先手' if color == BLACK else '後手'} holds {n} "
+                        side = "先手" if color == BLACK else "後手"
+                        raise BodError(f"line {self._hand_lines[color]}: {side} holds {n} "
                                        f"{KANJI_BOARD[HAND_TYPES[i]]}, at most {HAND_MAX[i]} exist")
                 try:
                     pos.set_hand(color, hand)

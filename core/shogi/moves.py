@@ -15,11 +15,10 @@ import cshogi
 
 from .position import Position
 from .types import (
-    BISHOP, BLACK, GOLD, HAND_INDEX, HAND_TYPES, KANJI_MOVE, KING, KNIGHT, LANCE,
+    BISHOP, BLACK, GOLD, HAND_TYPES, KANJI_MOVE, KING, KNIGHT, LANCE,
     LETTER_TYPES, PAWN, PIECE_LETTERS, PROM_BISHOP, PROM_KNIGHT, PROM_LANCE, PROM_PAWN,
-    PROM_ROOK, PROM_SILVER, PROMOTE, ROOK, SILVER, Color, PieceType, Square, make_piece,
-    parse_square, piece_color, piece_type, relative_rank, square_file, square_japanese,
-    square_rank, square_usi,
+    PROM_ROOK, PROM_SILVER, PROMOTE, ROOK, SILVER, Color, PieceType, Square, parse_square,
+    piece_color, piece_type, relative_rank, square_file, square_japanese, square_rank, square_usi,
 )
 
 
@@ -46,7 +45,7 @@ class Move:
     drop: PieceType | None = None
 
     @classmethod
-    def from_usi(cls, text: str) -> "Move":
+    def from_usi(cls, text: str) -> Move:
         """Parse USI move text such as ``7g7f``, ``8h2b+`` or ``P*5b``.
 
         Raises:
@@ -69,7 +68,7 @@ class Move:
         raise InvalidMoveError(f"not a USI move: {text!r}")
 
     @classmethod
-    def from_cshogi(cls, move: int) -> "Move":
+    def from_cshogi(cls, move: int) -> Move:
         """The move of a cshogi move integer."""
         to = cshogi.move_to(move)
         if cshogi.move_is_drop(move):
@@ -363,7 +362,7 @@ def japanese(position: Position, move: Move, previous_to: Square | None = None,
     return text
 
 
-def japanese_line(position: Position, moves: "list[Move]", marks: bool = True) -> list[str]:
+def japanese_line(position: Position, moves: list[Move], marks: bool = True) -> list[str]:
     """Japanese notation of each move of a line played from ``position``."""
     pos = position.copy()
     out = []

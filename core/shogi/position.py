@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 import cshogi
 
@@ -50,7 +51,7 @@ class IllegalPositionError(ValueError):
         problems: every problem found, as :class:`Problem` values.
     """
 
-    def __init__(self, problems: "list[Problem]") -> None:
+    def __init__(self, problems: list[Problem]) -> None:
         self.problems = list(problems)
         super().__init__("invalid position: " + "; ".join(p.message for p in self.problems))
 
@@ -104,7 +105,7 @@ class Position:
     # ---- construction -------------------------------------------------
 
     @classmethod
-    def from_sfen(cls, sfen: str) -> "Position":
+    def from_sfen(cls, sfen: str) -> Position:
         """Parse SFEN (``board side hands [move-number]``; a leading ``sfen`` is allowed).
 
         Raises:
@@ -115,17 +116,17 @@ class Position:
         return pos
 
     @classmethod
-    def empty(cls) -> "Position":
+    def empty(cls) -> Position:
         """An empty board, empty hands, Black to move."""
         return cls()
 
     @classmethod
-    def start(cls) -> "Position":
+    def start(cls) -> Position:
         """The initial position of an even game."""
         return cls.from_sfen(STARTING_SFEN)
 
     @classmethod
-    def from_bod(cls, text: str) -> "Position":
+    def from_bod(cls, text: str) -> Position:
         """Parse a BOD board diagram (see :func:`.bod.parse_bod`).
 
         Raises:
@@ -135,7 +136,7 @@ class Position:
 
         return parse_bod(text)
 
-    def copy(self) -> "Position":
+    def copy(self) -> Position:
         """An independent copy (without the push/pop history)."""
         other = Position()
         other._squares = list(self._squares)
@@ -322,7 +323,7 @@ class Position:
         h = self._hands[color]
         return (h[0], h[1], h[2], h[3], h[4], h[5], h[6])
 
-    def set_hand(self, color: Color, hand: "tuple[int, ...] | list[int]") -> None:
+    def set_hand(self, color: Color, hand: tuple[int, ...] | list[int]) -> None:
         """Replace ``color``'s hand (7 counts in hand order); this forgets the push/pop history.
 
         Counts up to 18 are accepted for every kind, as in SFEN; more pieces
@@ -469,7 +470,7 @@ class Position:
         if problems:
             raise IllegalPositionError(problems)
 
-    def push(self, move: "Move | int") -> None:
+    def push(self, move: Move | int) -> None:
         """Play ``move`` (a :class:`~.moves.Move` or a cshogi move int).
 
         The move is assumed legal; an ``assert`` checks it (promotion flag
@@ -507,7 +508,7 @@ class Position:
         self.move_number += 1
         b.push(m)
 
-    def push_usi(self, text: str) -> "Move":
+    def push_usi(self, text: str) -> Move:
         """Parse a USI move, check that it is legal here, play it and return it.
 
         Raises:
