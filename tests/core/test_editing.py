@@ -433,3 +433,26 @@ def test_file_names_choose_the_format(tmp_path: Path) -> None:
     assert with_default_extension("problem") == "problem.sfen"
     assert with_default_extension("problem.kif") == "problem.kif"
     assert with_default_extension("dir.x/problem", ".kifu") == "dir.x/problem.kifu"
+
+
+# ---- layering ------------------------------------------------------------------------
+
+
+def test_editing_imports_only_shogi_and_records_and_no_qt() -> None:
+    """The module sits beside the solvers, not above them: from the core only shogi and records, and no Qt."""
+    import ast
+    import subprocess
+    import sys
+
+    from tsume_studio.core import editing
+
+    tree = ast.parse(Path(editing.__file__).read_text(encoding="utf-8"))
+    relative = {(node.module or "").split(".")[0] for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.level > 0}
+    assert relative == {"shogi", "records"}
+    absolute = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+    absolute += [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and not node.level]
+    assert not [name for name in absolute if name.startswith(("tsume_studio", "PySide6"))], absolute
+    code = "import sys, tsume_studio.core.editing; print(sorted(m for m in sys.modules if 'PySide6' in m))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert loaded.stdout.strip() == "[]"
