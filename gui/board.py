@@ -12,8 +12,9 @@ and the piece box (or click a piece, then click where it goes); right-click
 or double-click a board piece to cycle promotion and owner; click a stand's
 name to give that side the move; and the keyboard does the same (see
 :data:`KEYBOARD_HELP`).  The edit rules are pure functions on positions
-(:func:`move_piece`, :func:`cycle_piece`, ...), so they are tested without a
-widget.
+in :mod:`tsume_studio.core.editing` (:func:`~tsume_studio.core.editing.move_piece`,
+:func:`~tsume_studio.core.editing.cycle_piece`, ...), tested without a widget;
+this module binds them to the mouse and keys and draws the result.
 """
 
 from __future__ import annotations
@@ -21,42 +22,87 @@ from __future__ import annotations
 import math
 import os
 import tempfile
-from dataclasses import dataclass
-from typing import Iterable
+from collections.abc import Iterable
 
 from PySide6.QtCore import QByteArray, QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
-    QColor, QFont, QImage, QKeyEvent, QLinearGradient, QMouseEvent, QPainter, QPaintEvent,
-    QPen, QPixmap, QWheelEvent,
+    QColor,
+    QFont,
+    QImage,
+    QKeyEvent,
+    QLinearGradient,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QPixmap,
+    QWheelEvent,
 )
 from PySide6.QtSvg import QSvgGenerator, QSvgRenderer
 from PySide6.QtWidgets import QApplication, QSizePolicy, QWidget
 
+from ..core.editing import (
+    BOX_ORDER,
+    STAND_ORDER,
+    Spot,
+    add_to_hand,
+    board_cell,
+    box_counts,
+    box_king_color,
+    cell_square,
+    clear_spot,
+    cycle_piece,
+    left_stand,
+    move_cursor,
+    move_piece,
+    piece_at_spot,
+    place_piece,
+    toggle_owner,
+    toggle_promotion,
+    with_turn,
+)
 from ..core.shogi.moves import Move
 from ..core.shogi.position import Position
 from ..core.shogi.types import (
-    BISHOP, BLACK, FULLWIDTH_DIGITS, GOLD, HAND_INDEX, HAND_MAX, KANJI_DIGITS, KING, KNIGHT,
-    LANCE, PAWN, PROM_BISHOP, PROM_KNIGHT, PROM_LANCE, PROM_PAWN, PROM_ROOK, PROM_SILVER,
-    PROMOTE, ROOK, SILVER, UNPROMOTE, WHITE, Color, Piece, PieceType, Square, make_piece,
-    opponent, piece_color, piece_type, square,
+    BISHOP,
+    BLACK,
+    FULLWIDTH_DIGITS,
+    GOLD,
+    HAND_INDEX,
+    KANJI_DIGITS,
+    KING,
+    KNIGHT,
+    LANCE,
+    PAWN,
+    PROM_BISHOP,
+    PROM_KNIGHT,
+    PROM_LANCE,
+    PROM_PAWN,
+    PROM_ROOK,
+    PROM_SILVER,
+    ROOK,
+    SILVER,
+    WHITE,
+    Color,
+    Piece,
+    PieceType,
+    Square,
+    make_piece,
+    opponent,
+    piece_color,
+    piece_type,
+    square,
 )
 from . import i18n
 from .i18n import tr
 from .resources import piece_svg, register_fonts
 
-__all__ = [
-    "BoardView", "Spot", "KEYBOARD_HELP", "box_counts", "move_piece", "cycle_piece",
-    "place_piece", "toggle_promotion", "toggle_owner", "add_to_hand", "clear_spot",
-]
+__all__ = ["KEYBOARD_HELP", "BoardView"]
 
 # Piece type -> image name (resources/pieces/<name>.svg); kings depend on the owner.
 _IMAGE = {PAWN: "FU", LANCE: "KY", KNIGHT: "KE", SILVER: "GI", GOLD: "KI", BISHOP: "KA",
           ROOK: "HI", PROM_PAWN: "TO", PROM_LANCE: "NY", PROM_KNIGHT: "NK", PROM_SILVER: "NG",
           PROM_BISHOP: "UM", PROM_ROOK: "RY"}
-
-# Hand-stand slots, top to bottom; the piece box adds the king in front.
-STAND_ORDER: tuple[PieceType, ...] = (ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE, PAWN)
-BOX_ORDER: tuple[PieceType, ...] = (KING,) + STAND_ORDER
 
 # Key tables are keyed by int: QKeyEvent.key() is an int, Qt.Key an IntEnum.
 _LETTER_KEYS: dict[int, PieceType] = {Qt.Key.Key_P: PAWN, Qt.Key.Key_L: LANCE, Qt.Key.Key_N: KNIGHT,
@@ -104,186 +150,6 @@ i18n.add_translations("ja", {
 
 
 # ---------------------------------------------------------------------------
-# Places a piece can come from or go to, and the edit rules on positions.
-
-
-@dataclass(frozen=True, slots=True)
-class Spot:
-    """A place in the view: a board square, a hand slot, the piece box, or a side's name.
-
-    ``kind`` is ``"board"`` (with ``square``), ``"hand"`` (with ``color`` and
-    ``piece_type``; ``piece_type`` 0 means the stand as a whole), ``"box"``
-    (with ``piece_type``, 0 for the box as a whole) or ``"turn"`` (with
-    ``color``: the stand's name, which gives that side the move).
-    """
-
-    kind: str
-    square: Square = -1
-    color: Color = BLACK
-    piece_type: PieceType = 0
-
-    @classmethod
-    def board(cls, sq: Square) -> "Spot":
-        return cls("board", square=sq)
-
-    @classmethod
-    def hand(cls, color: Color, pt: PieceType = 0) -> "Spot":
-        return cls("hand", color=color, piece_type=pt)
-
-    @classmethod
-    def box(cls, pt: PieceType = 0) -> "Spot":
-        return cls("box", piece_type=pt)
-
-
-def _base(pt: PieceType) -> PieceType:
-    return UNPROMOTE.get(pt, pt)
-
-
-def box_counts(position: Position) -> dict[PieceType, int]:
-    """Pieces of each kind left in the box: a full set minus the board and both hands.
-
-    Kings count two in a full set.  A count is never negative, even when the
-    position has too many of a kind (the editor's problem list says so).
-    """
-    used = {pt: 0 for pt in BOX_ORDER}
-    for _, pc in position.pieces():
-        used[_base(piece_type(pc))] += 1
-    for color in (BLACK, WHITE):
-        hand = position.hand(color)
-        for pt in STAND_ORDER:
-            used[pt] += hand[HAND_INDEX[pt]]
-    full = {KING: 2, **{pt: HAND_MAX[HAND_INDEX[pt]] for pt in STAND_ORDER}}
-    return {pt: max(0, full[pt] - used[pt]) for pt in BOX_ORDER}
-
-
-def _piece_at_spot(position: Position, spot: Spot) -> Piece:
-    """The piece a drag from ``spot`` would carry (0 when there is none)."""
-    if spot.kind == "board":
-        return position.piece_at(spot.square)
-    if spot.kind == "hand" and spot.piece_type in HAND_INDEX:
-        if position.hand(spot.color)[HAND_INDEX[spot.piece_type]] > 0:
-            return make_piece(spot.color, spot.piece_type)
-        return 0
-    if spot.kind == "box" and spot.piece_type:
-        if box_counts(position)[spot.piece_type] <= 0:
-            return 0
-        if spot.piece_type == KING:
-            return make_piece(_king_colour_from_box(position), KING)
-        return make_piece(BLACK, spot.piece_type)
-    return 0
-
-
-def _king_colour_from_box(position: Position) -> Color:
-    """Owner for a king taken from the box: the defender first, then the attacker."""
-    has = {c: position.king_square(c) is not None for c in (BLACK, WHITE)}
-    defender = position.defender
-    return defender if not has[defender] else opponent(defender)
-
-
-def _add_hand(position: Position, color: Color, pt: PieceType, n: int) -> None:
-    hand = list(position.hand(color))
-    hand[HAND_INDEX[pt]] = max(0, hand[HAND_INDEX[pt]] + n)
-    position.set_hand(color, hand)
-
-
-def move_piece(position: Position, src: Spot, dst: Spot) -> Position | None:
-    """The position after dragging the piece at ``src`` to ``dst``; None if nothing changes.
-
-    A piece dropped on an occupied square sends the piece there back to the
-    box; a piece dropped on a hand stand joins that hand unpromoted (kings
-    cannot go into a hand); a piece dropped on the box leaves the position.
-    """
-    piece = _piece_at_spot(position, src)
-    if not piece or src == dst:
-        return None
-    if dst.kind == "hand" and (_base(piece_type(piece)) == KING or
-                               (src.kind == "hand" and src.color == dst.color)):
-        return None
-    if dst.kind == "box" and src.kind == "box":
-        return None
-    if dst.kind not in ("board", "hand", "box"):
-        return None
-    new = position.copy()
-    # Take the piece from where it was.
-    if src.kind == "board":
-        new.set_piece(src.square, 0)
-    elif src.kind == "hand":
-        _add_hand(new, src.color, src.piece_type, -1)
-    # Put it down.
-    if dst.kind == "board":
-        new.set_piece(dst.square, piece)
-    elif dst.kind == "hand":
-        _add_hand(new, dst.color, _base(piece_type(piece)), +1)
-    return None if new == position else new
-
-
-def cycle_piece(position: Position, sq: Square) -> Position | None:
-    """Cycle the piece on ``sq``: Black, Black promoted, White, White promoted, Black ...
-
-    Pieces that cannot promote just change owner.  None for an empty square.
-    """
-    pc = position.piece_at(sq)
-    if not pc:
-        return None
-    pt, color = piece_type(pc), piece_color(pc)
-    base = _base(pt)
-    new = position.copy()
-    if base in PROMOTE and pt == base:
-        new.set_piece(sq, make_piece(color, PROMOTE[base]))
-    else:
-        new.set_piece(sq, make_piece(opponent(color), base))
-    return new
-
-
-def place_piece(position: Position, sq: Square, piece: Piece) -> Position | None:
-    """``piece`` on ``sq`` (0 empties it); None if that is already so."""
-    if position.piece_at(sq) == piece:
-        return None
-    new = position.copy()
-    new.set_piece(sq, piece)
-    return new
-
-
-def toggle_promotion(position: Position, sq: Square) -> Position | None:
-    """Promote the piece on ``sq``, or unpromote it; None if it cannot promote."""
-    pc = position.piece_at(sq)
-    if not pc:
-        return None
-    pt, color = piece_type(pc), piece_color(pc)
-    if pt in PROMOTE:
-        return place_piece(position, sq, make_piece(color, PROMOTE[pt]))
-    if pt in UNPROMOTE:
-        return place_piece(position, sq, make_piece(color, UNPROMOTE[pt]))
-    return None
-
-
-def toggle_owner(position: Position, sq: Square) -> Position | None:
-    """Give the piece on ``sq`` to the other side; None for an empty square."""
-    pc = position.piece_at(sq)
-    if not pc:
-        return None
-    return place_piece(position, sq, make_piece(opponent(piece_color(pc)), piece_type(pc)))
-
-
-def add_to_hand(position: Position, color: Color, pt: PieceType, n: int) -> Position | None:
-    """Add ``n`` (may be negative) ``pt`` to ``color``'s hand, clamped at 0; None if unchanged."""
-    if pt not in HAND_INDEX:
-        return None
-    new = position.copy()
-    _add_hand(new, color, pt, n)
-    return None if new == position else new
-
-
-def clear_spot(position: Position, spot: Spot) -> Position | None:
-    """Empty a board square or a hand slot; None if it already is empty."""
-    if spot.kind == "board":
-        return place_piece(position, spot.square, 0)
-    if spot.kind == "hand" and spot.piece_type in HAND_INDEX:
-        return add_to_hand(position, spot.color, spot.piece_type, -99)
-    return None
-
-
-# ---------------------------------------------------------------------------
 # Geometry: everything in units of one square's width.
 
 _SQ_H = 1.1            # a square is 10% taller than wide, as on real boards
@@ -327,26 +193,15 @@ class _Layout:
         bottom_stand = QRectF(right_stand_x, self.frame.bottom() - _STAND_H * u,
                               _STAND_W * u, _STAND_H * u)
         # White's stand is at the top left unless the board is flipped.
-        top_color = BLACK if flipped else WHITE
+        top_color = left_stand(flipped)
         self.stands = {top_color: top_stand, opponent(top_color): bottom_stand}
         self.box = QRectF(self.frame.left(), self.frame.bottom() + _BOX_GAP * u,
                           self.frame.width(), _BOX_H * u) if with_box else QRectF()
 
     def square_rect(self, sq: Square) -> QRectF:
-        file, rank = sq // 9 + 1, sq % 9 + 1
-        col = file - 1 if self.flipped else 9 - file
-        row = 9 - rank if self.flipped else rank - 1
+        col, row = board_cell(sq, self.flipped)
         u = self.unit
         return QRectF(self.grid.left() + col * u, self.grid.top() + row * _SQ_H * u, u, _SQ_H * u)
-
-    def square_at_cell(self, col: int, row: int) -> Square:
-        if self.flipped:
-            return square(col + 1, 9 - row)
-        return square(9 - col, row + 1)
-
-    def cell_of(self, sq: Square) -> tuple[int, int]:
-        file, rank = sq // 9 + 1, sq % 9 + 1
-        return (file - 1, 9 - rank) if self.flipped else (9 - file, rank - 1)
 
     def header_rect(self, color: Color) -> QRectF:
         s = self.stands[color]
@@ -371,11 +226,11 @@ class _Layout:
         if self.grid.contains(p):
             col = min(8, int((p.x() - self.grid.left()) / self.unit))
             row = min(8, int((p.y() - self.grid.top()) / (_SQ_H * self.unit)))
-            return Spot.board(self.square_at_cell(col, row))
+            return Spot.board(cell_square(col, row, self.flipped))
         for color, stand in self.stands.items():
             if stand.contains(p):
                 if self.header_rect(color).contains(p):
-                    return Spot("turn", color=color)
+                    return Spot.turn(color)
                 for pt in self.orders[color]:
                     if self.slot_rect(color, pt).contains(p):
                         return Spot.hand(color, pt)
@@ -617,10 +472,7 @@ class BoardView(QWidget):
         return True
 
     def _set_turn(self, color: Color) -> None:
-        if self._position.turn != color:
-            new = self._position.copy()
-            new.turn = color
-            self._apply(new)
+        self._apply(with_turn(self._position, color))
 
     # ---- mouse ------------------------------------------------------------
 
@@ -654,10 +506,10 @@ class BoardView(QWidget):
         if not (event.buttons() & Qt.MouseButton.LeftButton) or self._press_spot is None:
             if self._editable:
                 spot = self.spot_at(event.position())
-                grabbable = spot is not None and bool(_piece_at_spot(self._position, spot))
+                grabbable = spot is not None and bool(piece_at_spot(self._position, spot))
                 self.setCursor(Qt.CursorShape.OpenHandCursor if grabbable else Qt.CursorShape.ArrowCursor)
             return
-        if not self._editable or not _piece_at_spot(self._position, self._press_spot):
+        if not self._editable or not piece_at_spot(self._position, self._press_spot):
             return
         pos = event.position()
         if self._drag_pos is None:
@@ -698,7 +550,7 @@ class BoardView(QWidget):
             if dst != self._selected:
                 self._apply(move_piece(self._position, self._selected, dst))
             self._selected = None
-        elif _piece_at_spot(self._position, dst):
+        elif piece_at_spot(self._position, dst):
             self._selected = dst
         if dst.kind in ("board", "hand") and (dst.kind == "board" or dst.piece_type):
             self._cursor = dst
@@ -797,30 +649,7 @@ class BoardView(QWidget):
         return False
 
     def _move_cursor(self, dx: int, dy: int) -> None:
-        layout = self._layout()
-        spot = self._cursor
-        if spot.kind == "board":
-            col, row = layout.cell_of(spot.square)
-            col += dx
-            row += dy
-            if 0 <= col <= 8:
-                self._cursor = Spot.board(layout.square_at_cell(col, min(8, max(0, row))))
-            else:
-                # Off the board sideways: on to the stand on that side.
-                stand = min(layout.stands, key=lambda c: abs(
-                    layout.stands[c].center().x() - (layout.grid.left() if col < 0 else layout.grid.right())))
-                index = min(len(STAND_ORDER) - 1, row * len(STAND_ORDER) // 9)
-                self._cursor = Spot.hand(stand, STAND_ORDER[index])
-        elif spot.kind == "hand" and spot.piece_type:
-            stand_left = layout.stands[spot.color].center().x() < layout.grid.left()
-            if dy:
-                i = (STAND_ORDER.index(spot.piece_type) + dy) % len(STAND_ORDER)
-                self._cursor = Spot.hand(spot.color, STAND_ORDER[i])
-            elif (dx > 0) == stand_left:
-                row = STAND_ORDER.index(spot.piece_type) * 9 // len(STAND_ORDER)
-                self._cursor = Spot.board(layout.square_at_cell(0 if stand_left else 8, row))
-        else:
-            self._cursor = Spot.board(square(5, 5))
+        self._cursor = move_cursor(self._cursor, dx, dy, self._flipped)
         self.update()
 
     # ---- painting -------------------------------------------------------
@@ -931,7 +760,7 @@ class BoardView(QWidget):
         if not diagram and self._editable:
             self._paint_edit_marks(painter, layout)
         if dragging and self._drag_pos is not None and self._press_spot is not None:
-            pc = _piece_at_spot(self._position, self._press_spot)
+            pc = piece_at_spot(self._position, self._press_spot)
             if pc:
                 cell = QRectF(0, 0, u * 1.05, _SQ_H * u * 1.05)
                 cell.moveCenter(self._drag_pos)
@@ -1071,7 +900,7 @@ class BoardView(QWidget):
             n = counts[pt] - (1 if drag_src == Spot.box(pt) else 0)
             slot = layout.box_slot_rect(pt)
             cell = slot.adjusted(0.05 * u, 0.05 * u, -0.05 * u, -0.3 * u)
-            pc = make_piece(_king_colour_from_box(self._position) if pt == KING else BLACK, pt)
+            pc = make_piece(box_king_color(self._position) if pt == KING else BLACK, pt)
             self._draw_piece(painter, pc, cell, cached, faded=n <= 0)
             painter.setPen(_INK)
             painter.setFont(self._font(0.26 * u))

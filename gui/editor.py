@@ -4,29 +4,40 @@
 every edit made on the board (by mouse or keyboard) and every command here
 (presets, clear, side to move, paste, open) is one undoable step.
 :class:`ProblemBar` lists what is wrong with the position, square by square.
+The presets, pasted text and files themselves are :mod:`tsume_studio.core.editing`'s
+work; this module adds the undo stack, actions, dialogs and the clipboard.
 """
 
 from __future__ import annotations
 
-import os
+import html
 import re
+from collections.abc import Callable
 from functools import partial
-from typing import Callable
 
 from PySide6.QtCore import SIGNAL, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QMessageBox, QWidget
 
-from ..core.shogi.position import Position, Problem, Status, tsume_hands
+from ..core.editing import (
+    Spot,
+    cleared,
+    parse_position_text,
+    read_position_file,
+    tsume_preset,
+    two_kings_preset,
+    with_default_extension,
+    with_turn,
+    write_position_file,
+)
 from ..core.records.model import Record
-from ..core.records.formats import FORMATS, RecordError, parse_record_text, read_record, write_record
-from ..core.shogi.types import BLACK, HAND_MAX, KING, WHITE, Color, make_piece, square, square_japanese
+from ..core.shogi.position import Position, Problem, Status, tsume_hands
+from ..core.shogi.types import BLACK, WHITE, Color, square_japanese
 from . import i18n
-from .board import KEYBOARD_HELP, BoardView, Spot
+from .board import KEYBOARD_HELP, BoardView
 from .i18n import tr
 
-__all__ = ["EditorController", "ProblemBar", "parse_position_text", "read_position_file",
-           "write_position_file", "POSITION_FILE_FILTER"]
+__all__ = ["POSITION_FILE_FILTER", "EditorController", "ProblemBar"]
 
 POSITION_FILE_FILTER = ("Positions (*.sfen *.kif *.kifu *.ki2 *.ki2u *.csa *.bod *.usi);;"
                         "SFEN (*.sfen);;KIF (*.kif *.kifu);;KI2 (*.ki2 *.ki2u);;CSA (*.csa)")
@@ -79,68 +90,6 @@ _PROBLEM_NAMES = {
 }
 
 
-# ---------------------------------------------------------------------------
-# Text and files (no widgets here): the core's record readers and writers.
-
-
-def parse_position_text(text: str) -> tuple[Position, Record]:
-    """The start position and record of pasted text: SFEN (or a USI ``position``), BOD, KIF, KI2 or CSA.
-
-    Raises:
-        ValueError: the text is none of these; the message says what failed and quotes it.
-    """
-    if not isinstance(text, str) or not text.strip():
-        raise RecordError("the text is empty: paste an SFEN, BOD or KIF position")
-    text = text.strip("\r\n")
-    try:
-        record = parse_record_text(text)
-    except RecordError:
-        line = text.strip()
-        if "\n" in line or "/" not in line:
-            raise
-        # One line with slashes is meant as SFEN: let the SFEN parser say what is wrong.
-        for prefix in ("position ", "sfen "):
-            line = line.removeprefix(prefix).lstrip()
-        position = Position.from_sfen(line)
-        return position, Record(start=position.copy())
-    return record.start.copy(), record
-
-
-def _check_extension(path: str) -> None:
-    ext = os.path.splitext(path)[1].lower()
-    if ext not in FORMATS:
-        raise RecordError(f"unknown file type {ext or '(none)'!r} in {path!r}; "
-                          f"use one of {', '.join(FORMATS)}")
-
-
-def read_position_file(path: str) -> tuple[Position, Record]:
-    """Read the start position and record of a record file (``.sfen``, ``.kif``, ``.kifu``, ``.csa`` ...).
-
-    Raises:
-        ValueError: unknown extension or bad contents (the message names the file or line).
-        OSError: the file cannot be read.
-    """
-    _check_extension(path)
-    record = read_record(path)
-    return record.start.copy(), record
-
-
-def write_position_file(path: str, position: Position, record: Record | None = None) -> None:
-    """Write ``record`` (or a record of ``position`` alone) in the format of the extension.
-
-    The record is used only when it starts from ``position``.  The file is
-    written completely or not at all.
-
-    Raises:
-        ValueError: unknown extension, or text the file's encoding cannot hold.
-        OSError: the file cannot be written.
-    """
-    _check_extension(path)
-    if record is None or record.start != position:
-        record = Record(start=position.copy())
-    write_record(path, record)
-
-
 def _file_filter() -> str:
     """The file dialog's filter, with its first name translated."""
     return tr("Positions") + POSITION_FILE_FILTER[len("Positions"):]
@@ -153,7 +102,7 @@ def _file_filter() -> str:
 class _SetPosition(QUndoCommand):
     """Replace the position shown; undo puts the old one back."""
 
-    def __init__(self, controller: "EditorController", old: Position, new: Position, text: str) -> None:
+    def __init__(self, controller: EditorController, old: Position, new: Position, text: str) -> None:
         super().__init__(text)
         self._controller = controller
         self._old = old.copy()
@@ -164,21 +113,6 @@ class _SetPosition(QUndoCommand):
 
     def undo(self) -> None:
         self._controller._show(self._old)
-
-
-def tsume_preset() -> Position:
-    """Black to move, only White's king on 5一, every other piece in White's hand."""
-    pos = Position.empty()
-    pos.set_piece(square(5, 1), make_piece(WHITE, KING))
-    pos.set_hand(WHITE, HAND_MAX)
-    return pos
-
-
-def two_kings_preset() -> Position:
-    """Black to move, kings on 5一 and 5九, every other piece in White's hand (双玉)."""
-    pos = tsume_preset()
-    pos.set_piece(square(5, 9), make_piece(BLACK, KING))
-    return pos
 
 
 class EditorController(QObject):
@@ -236,7 +170,7 @@ class EditorController(QObject):
             return self._record
         return None
 
-    def attach_problem_bar(self, bar: "ProblemBar") -> None:
+    def attach_problem_bar(self, bar: ProblemBar) -> None:
         """Keep ``bar`` showing this position's problems; clicking a square puts the cursor there."""
         self.problemsChanged.connect(bar.set_problems)
         bar.set_problems(self.problems())
@@ -280,17 +214,17 @@ class EditorController(QObject):
 
     def clear(self) -> None:
         """Empty board and hands; the side to move stays."""
-        pos = Position.empty()
-        pos.turn = self._position.turn
-        self.set_position(pos, "Clear board")
+        self.set_position(cleared(self._position), "Clear board")
 
     def set_side_to_move(self, color: Color) -> None:
-        """Give the move to ``color`` (BLACK or WHITE)."""
-        if color not in (BLACK, WHITE):
-            raise ValueError(f"side to move must be BLACK (0) or WHITE (1), not {color!r}")
-        pos = self._position.copy()
-        pos.turn = color
-        self.set_position(pos, "Black to move" if color == BLACK else "White to move")
+        """Give the move to ``color`` (BLACK or WHITE).
+
+        Raises:
+            ValueError: ``color`` is neither.
+        """
+        pos = with_turn(self._position, color)
+        if pos is not None:
+            self.set_position(pos, "Black to move" if color == BLACK else "White to move")
 
     def fill_defender_hand(self) -> None:
         """Give the defender every piece that is neither on the board nor in the attacker's hand."""
@@ -308,13 +242,13 @@ class EditorController(QObject):
 
     def copy_sfen(self) -> str:
         """SFEN of the position, also put on the clipboard."""
-        text = self._position.sfen()
+        text: str = self._position.sfen()
         QGuiApplication.clipboard().setText(text)
         return text
 
     def copy_bod(self) -> str:
         """BOD diagram of the position, also put on the clipboard."""
-        text = self._position.bod()
+        text: str = self._position.bod()
         QGuiApplication.clipboard().setText(text)
         return text
 
@@ -455,8 +389,7 @@ class EditorController(QObject):
         path, _ = QFileDialog.getSaveFileName(self._view.window(), tr("Save position as..."), "",
                                               _file_filter())
         if path:
-            if not os.path.splitext(path)[1]:
-                path += ".sfen"
+            path = with_default_extension(path)
             try:
                 self.save_file(path)
             except (ValueError, OSError) as e:
@@ -520,11 +453,8 @@ class ProblemBar(QWidget):
                 name = p.message
             where = (f"<a href='sq:{p.square}'>{square_japanese(p.square)}</a> "
                      if p.square is not None else "")
-            parts.append(f"⚠ {where}{_escape(name)}")
+            parts.append(f"⚠ {where}{html.escape(name, quote=False)}")
         self._label.setText("&nbsp;&nbsp;".join(parts))
         self._label.setToolTip("\n".join(p.message for p in self._problems))
         self.setStyleSheet("ProblemBar { background: #fbe3e3; }")
 
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

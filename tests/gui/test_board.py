@@ -1,4 +1,4 @@
-"""BoardView: drawing, the edit rules, and editing by simulated mouse and keys."""
+"""BoardView: drawing, and editing by simulated mouse and keys (the rules themselves: tests/core/test_editing.py)."""
 
 from __future__ import annotations
 
@@ -6,18 +6,23 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QAction, QFont, QFontDatabase, QFontMetrics, QImage, QKeySequence, QWheelEvent, qGray
 from PySide6.QtWidgets import QApplication
-from PySide6.QtGui import QAction, QKeySequence, QWheelEvent, QFont, QFontDatabase, QFontMetrics, QImage, qGray
-
+from tsume_studio.core.editing import Spot
 from tsume_studio.core.shogi.moves import Move
 from tsume_studio.core.shogi.position import Position
 from tsume_studio.core.shogi.types import (
-    BLACK, GOLD, KING, PAWN, PROM_SILVER, ROOK, SILVER, WHITE, make_piece, square,
+    BLACK,
+    GOLD,
+    KING,
+    PAWN,
+    ROOK,
+    SILVER,
+    WHITE,
+    square,
 )
 from tsume_studio.gui import i18n
-from tsume_studio.gui.board import (
-    BoardView, Spot, box_counts, cycle_piece, move_piece,
-)
+from tsume_studio.gui.board import BoardView
 from tsume_studio.gui.resources import piece_svg, register_fonts, resource_path
 
 TSUME = "4k4/9/9/9/9/9/9/9/9 b 2r2b4g4s4n4l18p 1"
@@ -45,57 +50,6 @@ def drag(qtbot, view: BoardView, start: QPoint, end: QPoint) -> None:
     qtbot.mouseMove(view, mid)
     qtbot.mouseMove(view, end)
     qtbot.mouseRelease(view, Qt.MouseButton.LeftButton, pos=end)
-
-
-# ---- edit rules without a widget --------------------------------------------
-
-
-def test_move_piece_between_board_hands_and_box() -> None:
-    pos = Position.from_sfen("4k4/9/4+S4/9/9/9/9/9/9 b - 1")
-    s53, s52 = square(5, 3), square(5, 2)
-    moved = move_piece(pos, Spot.board(s53), Spot.board(s52))
-    assert moved is not None and moved.sfen() == "4k4/4+S4/9/9/9/9/9/9/9 b - 1"
-    # Into a hand it goes unpromoted, owned by that hand's side.
-    to_hand = move_piece(pos, Spot.board(s53), Spot.hand(WHITE))
-    assert to_hand is not None and to_hand.sfen() == "4k4/9/9/9/9/9/9/9/9 b s 1"
-    # Onto an occupied square: the piece there goes back to the box.
-    onto_king = move_piece(pos, Spot.board(s53), Spot.board(square(5, 1)))
-    assert onto_king is not None and onto_king.sfen() == "4+S4/9/9/9/9/9/9/9/9 b - 1"
-    # Kings never go into a hand; dropping where it came from changes nothing.
-    assert move_piece(pos, Spot.board(square(5, 1)), Spot.hand(BLACK)) is None
-    assert move_piece(pos, Spot.board(s53), Spot.board(s53)) is None
-    # From the box: a pawn is Black's; the second king goes to the side without one.
-    from_box = move_piece(pos, Spot.box(PAWN), Spot.board(square(1, 7)))
-    assert from_box is not None and from_box.piece_at(square(1, 7)) == make_piece(BLACK, PAWN)
-    king = move_piece(pos, Spot.box(KING), Spot.board(square(5, 9)))
-    assert king is not None and king.piece_at(square(5, 9)) == make_piece(BLACK, KING)
-    # The original is never modified.
-    assert pos.sfen() == "4k4/9/4+S4/9/9/9/9/9/9 b - 1"
-
-
-def test_box_counts_full_set_minus_board_and_hands() -> None:
-    counts = box_counts(Position.from_sfen(TSUME))
-    assert counts == {KING: 1, ROOK: 0, 5: 0, GOLD: 0, SILVER: 0, 3: 0, 2: 0, PAWN: 0}
-    start = box_counts(Position.empty())
-    assert start[PAWN] == 18 and start[KING] == 2 and start[ROOK] == 2
-    assert move_piece(Position.from_sfen(TSUME), Spot.box(PAWN), Spot.board(0)) is None
-
-
-def test_cycle_piece_promotes_then_changes_owner() -> None:
-    pos = Position.from_sfen("9/9/9/9/4S4/9/9/9/9 b - 1")
-    sq = square(5, 5)
-    seen = []
-    for _ in range(4):
-        nxt = cycle_piece(pos, sq)
-        assert nxt is not None
-        pos = nxt
-        seen.append(pos.piece_at(sq))
-    assert seen == [make_piece(BLACK, PROM_SILVER), make_piece(WHITE, SILVER),
-                    make_piece(WHITE, PROM_SILVER), make_piece(BLACK, SILVER)]
-    gold = Position.from_sfen("9/9/9/9/4G4/9/9/9/9 b - 1")
-    once = cycle_piece(gold, sq)
-    assert once is not None and once.piece_at(sq) == make_piece(WHITE, GOLD)
-    assert cycle_piece(gold, square(1, 1)) is None
 
 
 # ---- mouse -------------------------------------------------------------------
@@ -229,7 +183,7 @@ def test_render_png_and_svg(qtbot, view: BoardView, tmp_path: Path) -> None:
     view.render_image(str(svg))
     text = svg.read_text(encoding="utf-8")
     assert text.lstrip().startswith("<?xml") and "<svg" in text and len(text) > 10_000
-    with pytest.raises(ValueError, match="'.jpg'"):
+    with pytest.raises(ValueError, match=r"'\.jpg'"):
         view.render_image(str(tmp_path / "board.jpg"))
     with pytest.raises(OSError):
         view.render_image(str(tmp_path / "missing" / "board.png"))
@@ -366,3 +320,22 @@ def test_wheel_over_a_hand_slot_adds_and_removes(qtbot, view: BoardView) -> None
     view.set_editable(False)
     wheel(view.hand_rect(WHITE, PAWN).center(), -120)
     assert view.position().sfen() == "4k4/9/9/9/9/9/9/9/9 b 2S2r2b4g4s4n4l17p 1"
+
+
+def test_wheel_stops_at_a_full_hand(qtbot, view: BoardView) -> None:
+    """White holds all 18 pawns: one more is refused quietly, one fewer works."""
+    def wheel(at: QPointF, dy: int) -> None:
+        event = QWheelEvent(at, view.mapToGlobal(at), QPoint(0, 0), QPoint(0, dy),
+                            Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                            Qt.ScrollPhase.NoScrollPhase, False)
+        QApplication.sendEvent(view, event)
+
+    at = view.hand_rect(WHITE, PAWN).center()
+    with qtbot.assertNotEmitted(view.positionEdited):
+        wheel(at, 120)
+        view.setFocus()
+        view.set_cursor_spot(Spot.hand(WHITE, PAWN))
+        qtbot.keyClick(view, Qt.Key.Key_Plus)
+    assert view.position().sfen() == TSUME
+    wheel(at, -120)
+    assert view.position().sfen() == "4k4/9/9/9/9/9/9/9/9 b 2r2b4g4s4n4l17p 1"

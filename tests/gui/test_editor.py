@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication
-
 from tsume_studio.core.shogi.position import Position, Status
 from tsume_studio.core.shogi.types import BLACK, GOLD, WHITE, square
 from tsume_studio.gui import i18n
@@ -18,7 +17,7 @@ TSUME = "4k4/9/9/9/9/9/9/9/9 b 2r2b4g4s4n4l18p 1"
 # A 1-ply problem: ▲５二金打 mates.
 MATE1 = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
 
-BOD = """後手の持駒：飛二　角二　金三　銀四　桂四　香四　歩十七　
+BOD = """後手の持駒：飛二　角二　金三　銀四　桂四　香四　歩十七\u3000
   ９ ８ ７ ６ ５ ４ ３ ２ １
 +---------------------------+
 | ・ ・ ・ ・v玉 ・ ・ ・ ・|一
@@ -31,7 +30,7 @@ BOD = """後手の持駒：飛二　角二　金三　銀四　桂四　香四�
 | ・ ・ ・ ・ ・ ・ ・ ・ ・|八
 | ・ ・ ・ ・ ・ ・ ・ ・ ・|九
 +---------------------------+
-先手の持駒：金　
+先手の持駒：金\u3000
 先手番
 """
 
@@ -212,7 +211,7 @@ def test_open_and_save_errors(editor: EditorController, tmp_path: Path) -> None:
         editor.open_file(str(bad))
     with pytest.raises(OSError):
         editor.open_file(str(tmp_path / "missing.kif"))
-    with pytest.raises(ValueError, match="'.txt'"):
+    with pytest.raises(ValueError, match=r"'\.txt'"):
         editor.save_file(str(tmp_path / "problem.txt"))
     assert editor.position().sfen() == TSUME
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.sfen"]
@@ -274,3 +273,12 @@ def test_sample_problems_open_and_are_valid(editor: EditorController, tmp_path: 
         assert editor.problems() == [], sample.name
         record = editor.record()
         assert record is not None and record.header["作品名"].startswith("サンプル")
+
+
+def test_file_filter_lists_every_format() -> None:
+    from tsume_studio.core.records.formats import FORMATS
+    from tsume_studio.gui.editor import POSITION_FILE_FILTER
+
+    first = POSITION_FILE_FILTER.split(";;")[0]
+    assert first.startswith("Positions (")
+    assert sorted(first[len("Positions ("):-1].split()) == sorted(f"*{ext}" for ext in FORMATS)
