@@ -11,20 +11,42 @@ raises its own ValueError subclass.
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..shogi.bod import BodBuilder, is_bod_line
 from ..shogi.moves import Move
 from ..shogi.position import Position
-from .model import Record, RecordNode
 from ..shogi.types import (
-    BLACK, HAND_TYPES, KANJI_MOVE, KING, PROM_KNIGHT, PROM_LANCE, PROM_ROOK, PROM_SILVER,
-    PROMOTE, Square, piece_color, piece_type, square, square_file, square_japanese,
+    BLACK,
+    HAND_TYPES,
+    KANJI_MOVE,
+    KING,
+    PROM_KNIGHT,
+    PROM_LANCE,
+    PROM_ROOK,
+    PROM_SILVER,
+    PROMOTE,
+    Square,
+    piece_color,
+    piece_type,
+    square,
+    square_file,
+    square_japanese,
     square_rank,
 )
+from .model import Record, RecordNode
 
-__all__ = ["HANDICAPS", "one_line", "MoveSpec", "parse_move_spec", "filter_relative", "resolve_move",
-           "check_no_king_capture", "TreeBuilder", "RecordReader"]
+__all__ = [
+    "HANDICAPS",
+    "MoveSpec",
+    "RecordReader",
+    "TreeBuilder",
+    "check_no_king_capture",
+    "filter_relative",
+    "one_line",
+    "parse_move_spec",
+    "resolve_move",
+]
 
 # 手合割 names and their start positions (SFENs as in cshogi's KIF parser and tsshogi).
 HANDICAPS = {
@@ -73,7 +95,7 @@ def one_line(text: str) -> str:
 class MoveSpec:
     """A move as written in KIF or KI2, before it is resolved in a position."""
 
-    __slots__ = ("to", "same", "piece", "rel", "promote", "drop", "origin", "end")
+    __slots__ = ("drop", "end", "origin", "piece", "promote", "rel", "same", "to")
 
     def __init__(self, to: Square | None, same: bool, piece: int, rel: str, promote: bool,
                  drop: bool, origin: Square | None, end: int) -> None:
@@ -149,7 +171,7 @@ def filter_relative(position: Position, moves: list[Move], rel: str) -> list[Mov
 
 
 def resolve_move(position: Position, spec: MoveSpec, previous_to: Square | None,
-                 legal: "list[Move] | None" = None) -> Move:
+                 legal: list[Move] | None = None) -> Move:
     """The legal move of ``position`` that ``spec`` describes.
 
     Raises:
@@ -274,7 +296,7 @@ class RecordReader:
     write the same way; ``error`` is the reader's own ValueError subclass.
     """
 
-    def __init__(self, error: "type[ValueError]") -> None:
+    def __init__(self, error: type[ValueError]) -> None:
         self.error = error
         self.preamble: list[str] = []
         self.header: dict[str, str] = {}
@@ -284,7 +306,7 @@ class RecordReader:
         self.tree: TreeBuilder | None = None
         self.content = False
 
-    def lines(self, text: str) -> "Iterator[tuple[int, str, str]]":
+    def lines(self, text: str) -> Iterator[tuple[int, str, str]]:
         """(line number, raw line, stripped line) of every line that is not blank."""
         for lineno, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
             s = raw.strip()
@@ -332,7 +354,7 @@ class RecordReader:
         """The start position: the board diagram, else the 手合割, else the even game."""
         return _decode_start(self.handicap, self.bod, self.error)
 
-    def move_tree(self) -> "TreeBuilder":
+    def move_tree(self) -> TreeBuilder:
         """The move tree, begun from the start position at the first move."""
         if self.tree is None:
             self.tree = TreeBuilder(self.start(), self.error)
