@@ -24,7 +24,7 @@ from typing import Iterable, Sequence, TextIO
 
 from ..search.helpmate import HelpmateOptions, solve_iter
 from ..shogi.position import Position
-from ..search.solver import Limits, SolveResult, SolveStatus
+from ..search.contract import Limits, Progress, SolveResult, SolveStatus, drive
 
 #: Named configurations, after the paper's Table 1 (programs A–G).
 CONFIGS: dict[str, HelpmateOptions] = {
@@ -121,19 +121,17 @@ def measure(problem: Problem, config: str, seconds: float | None, memory_mb: int
     budget = CpuBudget(seconds)
     gen = solve_iter(Position.from_sfen(problem.sfen), Limits(memory_mb=memory_mb), budget, options=options)
     last_report = time.monotonic()
-    result: SolveResult
-    while True:
-        try:
-            snap = next(gen)
-        except StopIteration as stop:
-            result = stop.value
-            break
+
+    def report(snap: Progress) -> None:
+        nonlocal last_report
         if progress is not None and snap.elapsed and time.monotonic() - last_report >= 30:
             last_report = time.monotonic()
             stats = dict(snap.stats)
             print(f"  {problem.id} {config}: {budget.used():.0f} s CPU ({snap.elapsed:.0f} s wall), depth {stats['depth']:.0f}, "
                   f"scanned {snap.nodes}, stored {stats['stored']:.0f}, protected {stats['protected']:.0f}",
                   file=progress, flush=True)
+
+    result: SolveResult = drive(gen, report)
     extra = result.extra
     status = SolveStatus.UNKNOWN if result.status is SolveStatus.CANCELLED else result.status
     return Measurement(problem, config, status, result.length, result.nodes,

@@ -6,8 +6,8 @@ with ``#`` are skipped; a row without an ``id`` is named after its line.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from .errors import UserError
 
@@ -76,4 +76,4 @@ def iter_rows(paths: Iterable[str], *, only: Iterable[str] | None = None, every:
         yield path, select_rows(read_problems(path), only=only, every=every, first=first, source=path)
 
 
-__all__ = ["Row", "read_problems", "select_rows", "expected_length", "iter_rows"]
+__all__ = ["Row", "expected_length", "iter_rows", "read_problems", "select_rows"]
