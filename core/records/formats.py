@@ -26,7 +26,8 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from ..shogi.bod import parse_bod, to_bod
+from ..shogi.bod import parse_bod
+from ..shogi.diagram import to_bod
 from .csa import parse_csa, to_csa
 from .ki2 import parse_ki2, to_ki2
 from .kif import parse_kif, to_kif

@@ -14,7 +14,7 @@ import re
 import unicodedata
 from typing import Callable
 
-from ..shogi.bod import to_bod
+from ..shogi.diagram import to_bod
 from ..shogi.moves import Move
 from ..shogi.position import Position
 from .model import Record, RecordNode

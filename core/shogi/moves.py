@@ -95,6 +95,18 @@ class Move:
         return f"Move.from_usi({self.usi()!r})"
 
 
+def push_usi(position: Position, text: str) -> Move:
+    """Parse a USI move, check that it is legal in ``position``, play it and return it.
+
+    Raises:
+        InvalidMoveError: not USI move text.
+        IllegalMoveError: not legal in this position.
+    """
+    move = parse_move(position, text)
+    position.push(move)
+    return move
+
+
 def parse_move(position: Position, text: str) -> Move:
     """Parse a USI move and check that it is legal in ``position``.
 
@@ -406,7 +418,7 @@ def japanese_line(position: Position, moves: "list[Move]", marks: bool = True) -
 
 
 __all__ = [
-    "Move", "InvalidMoveError", "IllegalMoveError", "parse_move", "is_legal", "legal_moves",
+    "Move", "InvalidMoveError", "IllegalMoveError", "parse_move", "push_usi", "is_legal", "legal_moves",
     "check_moves", "gives_check", "evasions", "attackers", "line_step", "between", "king_distance",
     "checker_behind", "checkers",
     "classify_evasion", "EvasionKind", "EvasionInfo", "japanese", "japanese_line",
