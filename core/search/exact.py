@@ -65,7 +65,12 @@ TABLE_SHARE = 0.25
 """Part of ``memory_mb`` this search's table may take."""
 
 BYTES_PER_ENTRY = 400
-"""Estimated bytes per table entry: the entry, its slot in two dicts and a list, its ints."""
+"""Estimated bytes per table entry: the entry, its slot in two dicts and a list, its ints.
+
+Measured with tracemalloc on mate.tsv's mog-1033 (13 plies, 19,890
+entries): everything this module allocates comes to 330 bytes an entry;
+the rest is headroom for the proof tree built afterwards.
+"""
 
 MAX_DEPTH = 255
 """Deepest iteration tried; longer mates are out of this search's reach."""

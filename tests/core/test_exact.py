@@ -263,6 +263,14 @@ def test_node_limit() -> None:
     assert solve_exact(Position.from_sfen(sfen), node_limit=2000) is None
 
 
+def test_memory_bound_ends_the_search() -> None:
+    # About 20,000 table entries are needed; 1 MB allows the minimum of 1000.
+    sfen, length = row("mog-1033")
+    assert solve_exact(Position.from_sfen(sfen), memory_mb=1) is None
+    proof = solve_exact(Position.from_sfen(sfen), memory_mb=64)
+    assert proof is not None and proof.length == length
+
+
 def _walk(node: ProofNode) -> "list[ProofNode]":
     out = [node]
     for c in node.children:
