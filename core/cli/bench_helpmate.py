@@ -24,7 +24,7 @@ from typing import Iterable, Sequence, TextIO
 
 from ..search.helpmate import HelpmateOptions, solve_iter
 from ..shogi.position import Position
-from ..search.contract import Limits, Progress, SolveResult, SolveStatus, drive
+from ..search.contract import ExtraValue, Limits, Progress, SolveResult, SolveStatus, drive
 
 #: Named configurations, after the paper's Table 1 (programs A–G).
 CONFIGS: dict[str, HelpmateOptions] = {
@@ -135,8 +135,14 @@ def measure(problem: Problem, config: str, seconds: float | None, memory_mb: int
     extra = result.extra
     status = SolveStatus.UNKNOWN if result.status is SolveStatus.CANCELLED else result.status
     return Measurement(problem, config, status, result.length, result.nodes,
-                       int(extra.get("registered", 0)), int(extra.get("max_protected", 0)),
-                       int(extra.get("depth", 0)), budget.used())
+                       _count(extra, "registered"), _count(extra, "max_protected"),
+                       _count(extra, "depth"), budget.used())
+
+
+def _count(extra: dict[str, ExtraValue], key: str) -> int:
+    """A count the helpmate solver reports in ``SolveResult.extra`` (0 when absent)."""
+    value = extra.get(key, 0)
+    return int(value) if isinstance(value, (int, float)) else 0
 
 
 def _fmt(m: Measurement) -> str:

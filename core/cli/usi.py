@@ -17,7 +17,7 @@ import argparse
 import sys
 import threading
 import time
-from typing import Callable, TextIO
+from typing import Callable, Generator, TextIO
 
 from ..shogi.moves import parse_move
 from ..shogi.position import Position, STARTING_SFEN
@@ -29,16 +29,18 @@ ENGINE_AUTHOR = "Tsume Studio developers"
 
 _INFO_INTERVAL = 1.0  # seconds between info lines during a search
 
+SolveIter = Callable[[Position, Limits, threading.Event], Generator[Progress, None, SolveResult]]
+
 
 class UsiEngine:
     """The protocol state machine; feed it lines with :meth:`handle`.
 
     Args:
         out: where replies go (flushed after every line).
-        solve_iter: the solver generator (``core.solver.solve_iter`` by default).
+        solve_iter: the solver generator (``core.search.solver.solve_iter`` by default).
     """
 
-    def __init__(self, out: TextIO, solve_iter: Callable | None = None) -> None:
+    def __init__(self, out: TextIO, solve_iter: SolveIter | None = None) -> None:
         self._out = out
         self._out_lock = threading.Lock()
         self._solve_iter = solve_iter

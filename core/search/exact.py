@@ -103,7 +103,7 @@ class _Mate:
     def __init__(self, oracle: "DfPn | None", search: "_Search") -> None:
         self.oracle = oracle
         self.search = search
-        self.cache: dict[int, tuple[int, int]] = {}
+        self.cache: dict[int, tuple[int, int, int, int]] = {}
 
     def or_node(self, board: cshogi.Board, nodes: int | None) -> bool | None:
         """Whether the attacker to move mates (None: unknown), by the oracle or cshogi."""

@@ -23,10 +23,13 @@ from .proof import Proof
 from .tt import BYTES_PER_ENTRY
 from ..shogi.position import IllegalPositionError, Position, Status
 
+Frame = tuple[int, list[int], list[int], list[int], bool]
+"""One level of df-pn's current path: selected child, moves, their pn and dn, OR node."""
+
 
 # ---- the direct-mate solver ---------------------------------------------------
 
-def _progress(searcher: "DfPn", board: "cshogi.Board", start: float, nodes0: int = 0,
+def _progress(searcher: DfPn, board: cshogi.Board, start: float, nodes0: int = 0,
               stats: tuple[tuple[str, float], ...] = ()) -> Progress:
     """A frozen snapshot of ``searcher`` for the progress report."""
     elapsed = time.monotonic() - start
@@ -35,7 +38,7 @@ def _progress(searcher: "DfPn", board: "cshogi.Board", start: float, nodes0: int
     frames = searcher.snapshot_path
     levels = frames[:_PATH_LEVELS]
 
-    def ranked(frame: tuple) -> tuple[ChildInfo, ...]:
+    def ranked(frame: Frame) -> tuple[ChildInfo, ...]:
         _sel, moves, cpn, cdn, or_node = frame
         order = sorted(range(len(moves)), key=(lambda j: (cpn[j], -cdn[j])) if or_node
                        else (lambda j: (cdn[j], -cpn[j])))
@@ -56,7 +59,7 @@ def _progress(searcher: "DfPn", board: "cshogi.Board", start: float, nodes0: int
                     table_entries=searcher.tt.entries, stats=stats)
 
 
-def _table_path(searcher: "DfPn", board: "cshogi.Board", line: "list[int]") -> list[tuple]:
+def _table_path(searcher: DfPn, board: cshogi.Board, line: list[int]) -> list[Frame]:
     """Progress frames along ``line``, each node's children read from the table."""
     b = board.copy()
     frames = []
