@@ -1,19 +1,19 @@
 """Export of a solution: the whole proof as a record (KIF, KI2, CSA), written atomically.
 
-The proof becomes a :class:`~tsume_studio.core.records.model.Record` through
-:func:`~tsume_studio.core.records.model.record_from_proof` (main line, every defence
-as a variation, futile interpositions as comments) and goes to disk through
-the core's record writer, which picks format and encoding from the
-extension (``.kif`` Shift_JIS, ``.kifu`` UTF-8).  No widgets here.
+The result becomes a :class:`~tsume_studio.core.records.model.Record` through
+:func:`~tsume_studio.core.answer.solution_record` (the proof tree: main line,
+every defence as a variation, futile interpositions as comments; or the main
+line alone) and goes to disk through the core's record writer, which picks
+format and encoding from the extension (``.kif`` Shift_JIS, ``.kifu``
+UTF-8).  No widgets here.
 """
 
 from __future__ import annotations
 
-from ..core.shogi.moves import parse_move
-from ..core.shogi.position import Position
-from ..core.search.proof import Proof
-from ..core.records.model import Record, RecordNode, record_from_proof
-from ..core.search.solver import SolveResult, SolveStatus
+from ..core.answer import solution_record as core_solution_record
+from ..core.records.formats import write_record
+from ..core.records.model import Record
+from ..core.search.contract import SolveResult, SolveStatus
 
 SOLUTION_FILE_FILTER = "KIF (*.kif *.kifu);;KI2 (*.ki2 *.ki2u);;CSA (*.csa)"
 
@@ -31,20 +31,7 @@ def solution_record(result: SolveResult, header: dict[str, str] | None = None) -
     if result.status is not SolveStatus.MATE:
         raise ExportError(f"no solution to export: the search ended with {result.status.value!r}")
     try:
-        if isinstance(result.proof, Proof):
-            return record_from_proof(result.proof, header)
-        start = Position.from_sfen(result.sfen)
-        record = Record(start=start.copy(), header=dict(header or {}))
-        record.header.setdefault("手数", str(len(result.pv)))
-        pos, node = start, record.root
-        for usi in result.pv:
-            move = parse_move(pos, usi)
-            child = RecordNode(move=move)
-            node.children.append(child)
-            node = child
-            pos.push(move)
-        node.children.append(RecordNode(special="詰み"))
-        return record
+        return core_solution_record(result, header)
     except ValueError as e:
         raise ExportError(f"the solution cannot be written as a record: {e}") from e
 
@@ -57,6 +44,4 @@ def export_solution(path: str, result: SolveResult, header: dict[str, str] | Non
         ValueError: the extension is not a record format.
         OSError: the file cannot be written (nothing is left half-written).
     """
-    from ..core.records.formats import write_record
-
     write_record(path, solution_record(result, header))

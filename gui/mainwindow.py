@@ -22,7 +22,9 @@ from PySide6.QtWidgets import (
 from ..core.shogi.moves import Move
 from ..core.shogi.position import Position, Problem
 from ..core.search.proof import Proof
-from ..core.search.solver import Progress, SolveResult, SolveStatus
+from ..core.search.contract import Progress, SolveResult, SolveStatus
+from ..core.search.helpmate import solve_iter as helpmate_solve_iter
+from ..core.search.solver import solve_iter
 from . import i18n
 from .board import BoardView
 from .editor import EditorController, ProblemBar
@@ -74,19 +76,10 @@ IMAGE_FILE_FILTER = "PNG (*.png);;SVG (*.svg)"
 
 
 def default_solver(mode: str) -> SolveFunction:
-    """The core's solver generator for ``mode`` (``"mate"`` or ``"helpmate"``).
-
-    Raises:
-        LookupError: that solver is not part of this build.
-    """
-    try:
-        if mode == "helpmate":
-            from ..core.search.helpmate import solve_iter
-        else:
-            from ..core.search.solver import solve_iter
-    except ImportError as e:
-        raise LookupError(str(e)) from e
-    return solve_iter   # type: ignore[return-value]
+    """The core's solver generator for ``mode`` (``"mate"`` or ``"helpmate"``)."""
+    if mode == "helpmate":
+        return helpmate_solve_iter
+    return solve_iter
 
 
 class MainWindow(QMainWindow):

@@ -14,15 +14,12 @@ from typing import Any, overload
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Slot
 from PySide6.QtGui import QBrush, QColor, QFont, QStandardItem, QStandardItemModel
 
-from ..core.shogi.moves import Move, japanese
+from ..core.shogi.moves import Move, japanese, parse_move
 from ..core.shogi.position import Position
 from ..core.search.proof import Proof, ProofNode, Role
-from ..core.search.solver import ChildInfo, Progress
+from ..core.search.contract import INFINITY, ChildInfo, Progress
 from . import i18n
 from .i18n import add_translations, tr
-
-# Values at or above this are shown as infinity (the solver clips to 10**12; proofs may hold 2**31-1).
-INFINITE = 2**31 - 1
 
 COL_MOVE, COL_PN, COL_DN = 0, 1, 2
 COL_ROLE = 3          # proof tree only
@@ -59,7 +56,7 @@ _ROLE_TEXT = {Role.MAIN: "main line", Role.VARIATION: "variation", Role.FUTILE: 
 
 def number_text(n: int) -> str:
     """pn/dn for display: ``∞`` for the solver's infinity."""
-    return "∞" if n >= INFINITE else str(n)
+    return "∞" if n >= INFINITY else str(n)
 
 
 def move_texts(start: Position, line: Iterable[str]) -> list[str]:
@@ -71,10 +68,10 @@ def move_texts(start: Position, line: Iterable[str]) -> list[str]:
     for usi in line:
         if ok:
             try:
-                mv = Move.from_usi(usi)
+                mv = parse_move(pos, usi)
                 text = japanese(pos, mv, prev)
-                pos.push(mv)   # asserts legality
-            except (ValueError, AssertionError):
+                pos.push(mv)
+            except ValueError:
                 ok = False   # from here on the positions are unknown
             else:
                 out.append(text)
@@ -149,7 +146,7 @@ class _TreeModel(QAbstractItemModel):
         """
         pos = self._start.copy()
         for usi in self.path(index):
-            pos.push(Move.from_usi(usi))
+            pos.push(parse_move(pos, usi))
         return pos
 
     def index_of_path(self, path: Iterable[str]) -> QModelIndex:
@@ -323,10 +320,14 @@ class SearchTreeModel(QStandardItemModel):
         return tuple(reversed(out))
 
     def position_at(self, index: QModelIndex) -> Position:
-        """The position after the node's move (the start position for an invalid index)."""
+        """The position after the node's move (the start position for an invalid index).
+
+        Raises:
+            ValueError: a move on the way is not legal (it should not happen).
+        """
         pos = self._start.copy()
         for usi in self.path(index):
-            pos.push(Move.from_usi(usi))
+            pos.push(parse_move(pos, usi))
         return pos
 
     def index_of_path(self, path: Iterable[str]) -> QModelIndex:
@@ -369,9 +370,9 @@ class SearchTreeModel(QStandardItemModel):
             self._set_numbers(self._items[child], entry.pn, entry.dn)
             new_path.append(child)
             try:
-                move = Move.from_usi(entry.move)
-                pos.push(move)   # asserts legality
-            except (ValueError, AssertionError):
+                move = parse_move(pos, entry.move)
+                pos.push(move)
+            except ValueError:
                 break
             prev = move.to_square
             prefix = child

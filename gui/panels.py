@@ -7,18 +7,16 @@ what the board does with it.  No solver logic here.
 
 from __future__ import annotations
 
-import re
-
 from PySide6.QtCore import QItemSelection, QModelIndex, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem, QToolButton,
     QTreeView, QVBoxLayout, QWidget,
 )
 
-from ..core.shogi.moves import Move
+from ..core.shogi.moves import Move, parse_move
 from ..core.shogi.position import Position
-from ..core.search.proof import Alternative, FutileInterposition, Proof
-from ..core.search.solver import Progress, SolveResult, SolveStatus
+from ..core.search.proof import Alternative, FutileInterposition, Futility, Proof
+from ..core.search.contract import Progress, SolveResult, SolveStatus
 from ..core.shogi.types import KANJI_MOVE, LETTER_TYPES
 from . import i18n
 from .i18n import add_translations, tr
@@ -48,22 +46,21 @@ add_translations("ja", {
     "No alternative mates found.": "余詰は見つかりませんでした。",
     "Not checked: the search for alternative mates ran out of time.": "未検討：余詰の探索が時間切れになりました。",
     "mate in %1": "%1手詰",
-    "futile: captured and returned, still mate in %1": "無駄合（取って返しても%1手詰）",
-    "futile: captured and returned, still mate": "無駄合（取って返しても詰み）",
-    "omitted: distance rule": "省略（遠い合駒）",
 })
 
 
 def _play(start: Position, line: tuple[str, ...] | list[str]) -> tuple[Position, Move | None]:
-    """The position after ``line`` and its last move (ValueError if a move does not fit)."""
+    """The position after ``line`` and its last move.
+
+    Raises:
+        ValueError: a move is not USI text, or not legal where it stands
+            (:class:`~tsume_studio.core.shogi.moves.IllegalMoveError`).
+    """
     pos = start.copy()
     last: Move | None = None
     for usi in line:
-        last = Move.from_usi(usi)
-        try:
-            pos.push(last)
-        except AssertionError as e:   # push asserts legality
-            raise ValueError(f"illegal move {usi!r} in {pos.sfen()!r}") from e
+        last = parse_move(pos, usi)
+        pos.push(last)
     return pos, last
 
 
@@ -216,9 +213,9 @@ class ResultPanel(QWidget):
         out = [pos.sfen()]
         try:
             for usi in self._line:
-                pos.push(Move.from_usi(usi))
+                pos.push(parse_move(pos, usi))
                 out.append(pos.sfen())
-        except (ValueError, AssertionError):
+        except ValueError:
             pass   # position_at replays (and reports) from the first move that does not fit
         return out
 
@@ -349,19 +346,13 @@ class FutilePanel(_PositionList):
             pieces = "・".join(KANJI_MOVE[LETTER_TYPES[m[0]]] for m in moves)
             head = f"{head[:3]}{pieces}打" if head[:1] in "▲△" else head
         text = f"{len(f.path) + 1}: {head}  —  {reason_text(f.reason)}"
-        tip = " ".join(f.path + (f.move,)) + "\n" + f.reason
+        tip = " ".join(f.path + (f.move,)) + "\n" + f.reason.english()
         return (tuple(f.path) + (f.move,), text, tip)
 
 
-_REASON_MATE_IN = re.compile(r"^futile: captured and returned, still mate in (\d+)$")
-
-
-def reason_text(reason: str) -> str:
-    """A futile interposition's reason from the core, in the interface language."""
-    m = _REASON_MATE_IN.match(reason)
-    if m:
-        return tr("futile: captured and returned, still mate in %1").replace("%1", m.group(1))
-    return tr(reason)
+def reason_text(reason: Futility) -> str:
+    """A futile interposition's reason in the interface language (the core renders both)."""
+    return reason.japanese() if i18n.language() == "ja" else reason.english()
 
 
 class AlternativesPanel(_PositionList):

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QSpinBox, QWidget,
 )
 
-from ..core.search.solver import Limits
+from ..core.search.contract import Limits
 from .i18n import LANGUAGES, add_translations, tr
 
 ORGANIZATION = "TsumeStudio"

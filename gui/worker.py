@@ -1,8 +1,8 @@
 """Run a core solver generator on a worker thread (the superqt worker shape).
 
 The core's solvers are generators, ``solve_iter(position, limits, cancel)``,
-that yield frozen :class:`~tsume_studio.core.search.solver.Progress` snapshots and
-return a :class:`~tsume_studio.core.search.solver.SolveResult`.  :class:`SolverWorker`
+that yield frozen :class:`~tsume_studio.core.search.contract.Progress` snapshots and
+return a :class:`~tsume_studio.core.search.contract.SolveResult`.  :class:`SolverWorker`
 is a thin adapter: it drives such a generator in a ``QThread``, re-emits what
 it yields as signals (throttled), cancels by setting a ``threading.Event``
 that the generator polls, and never touches a widget.
@@ -19,9 +19,9 @@ from typing import Any, Callable, Generator
 from PySide6.QtCore import QObject, QThread, Qt, Signal, Slot
 
 from ..core.shogi.position import Position
-from ..core.search.solver import Limits
+from ..core.search.contract import Limits, Progress, drive
 
-SolveFunction = Callable[[Position, Limits, threading.Event], Generator[Any, None, Any]]
+SolveFunction = Callable[[Position, Limits, threading.Event], Generator[Progress, None, Any]]
 
 # Stack of a solver thread (address space only; pages are used as the search goes deep).
 STACK_SIZE = 512 * 1024 * 1024
@@ -89,24 +89,22 @@ class _Runner(QObject):
             self.finished.emit()
 
     def _drive(self) -> Any:
-        generator = self._function(self._position, self._limits, self._cancel)
         last_sent = 0.0
-        pending = None
+        pending: Progress | None = None
+
+        def throttled(snapshot: Progress) -> None:
+            nonlocal last_sent, pending
+            now = time.monotonic()
+            if now - last_sent >= self._interval:
+                self.progress.emit(snapshot)
+                last_sent = now
+                pending = None
+            else:
+                pending = snapshot
+
         try:
-            while True:
-                try:
-                    snapshot = next(generator)
-                except StopIteration as stop:
-                    return stop.value
-                now = time.monotonic()
-                if now - last_sent >= self._interval:
-                    self.progress.emit(snapshot)
-                    last_sent = now
-                    pending = None
-                else:
-                    pending = snapshot
+            return drive(self._function(self._position, self._limits, self._cancel), throttled)
         finally:
-            generator.close()
             if pending is not None and not self._cancel.is_set():
                 self.progress.emit(pending)
 

@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, settings_dir)
 
     from tsume_studio.core.shogi.position import Position
-    from tsume_studio.core.search.solver import Limits
+    from tsume_studio.core.search.contract import Limits
     from tsume_studio.gui.app import build_parser, create_window
     from tsume_studio.gui.resources import resource_path
     from tsume_studio.gui.settings import save_limits

@@ -20,9 +20,11 @@ from typing import Any
 
 import cshogi
 
+from .problemset import expected_length, iter_rows
 from ..search.dfpn import Options
 from ..shogi.position import Position
-from ..search.solver import Limits, SolveStatus, solve
+from ..search.contract import Limits, SolveStatus
+from ..search.solver import solve
 
 # cshogi's df-pn speed on this kind of machine, measured on the Microcosmos
 # tails (20 million nodes in about 160 s); used to turn seconds into nodes.
@@ -89,8 +91,6 @@ def machine() -> str:
 
 def run_bench(args: argparse.Namespace) -> int:
     """Run the benchmark described by the ``tsume bench`` arguments."""
-    from .solve import _expected, iter_rows
-
     off = {w.strip() for w in args.options.split(",") if w.strip()}
     unknown = off - {"mate1", "dominance", "tca", "rps", "epsilon"}
     if unknown:
@@ -101,7 +101,7 @@ def run_bench(args: argparse.Namespace) -> int:
     print(f"limit {args.seconds:g} s per problem; df-pn switches off: {', '.join(sorted(off)) or 'none'}; "
           f"{'df-pn only' if args.raw else 'with the exact main-line search'}")
     records: list[dict[str, Any]] = []
-    for path, rows in iter_rows(args.files, args):
+    for path, rows in iter_rows(args.files, every=args.every, first=args.first):
         ours, theirs = SetFigures(), SetFigures()
         both_ours = both_theirs = 0.0
         misses = 0
@@ -111,7 +111,7 @@ def run_bench(args: argparse.Namespace) -> int:
                 print(f"  (left {os.path.basename(path)} after {misses} unsolved rows in a row)")
                 break
             done += 1
-            expected = _expected(row)
+            expected = expected_length(row)
             position = Position.from_sfen(row["sfen"])
             cpu = time.process_time()
             result = solve(position, Limits(seconds=args.seconds, memory_mb=args.memory),

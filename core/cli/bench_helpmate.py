@@ -25,7 +25,7 @@ from typing import TextIO
 
 from ..search.helpmate import HelpmateOptions, solve_iter
 from ..shogi.position import Position
-from ..search.solver import Limits, SolveResult, SolveStatus
+from ..search.contract import ExtraValue, Limits, Progress, SolveResult, SolveStatus, drive
 
 #: Named configurations, after the paper's Table 1 (programs A–G).
 CONFIGS: dict[str, HelpmateOptions] = {
@@ -122,13 +122,9 @@ def measure(problem: Problem, config: str, seconds: float | None, memory_mb: int
     budget = CpuBudget(seconds)
     gen = solve_iter(Position.from_sfen(problem.sfen), Limits(memory_mb=memory_mb), budget, options=options)
     last_report = time.monotonic()
-    result: SolveResult
-    while True:
-        try:
-            snap = next(gen)
-        except StopIteration as stop:
-            result = stop.value
-            break
+
+    def report(snap: Progress) -> None:
+        nonlocal last_report
         if progress is not None and snap.elapsed and time.monotonic() - last_report >= 30:
             last_report = time.monotonic()
             stats = dict(snap.stats)
@@ -136,11 +132,19 @@ def measure(problem: Problem, config: str, seconds: float | None, memory_mb: int
                   f"depth {stats['depth']:.0f}, scanned {snap.nodes}, stored {stats['stored']:.0f}, "
                   f"protected {stats['protected']:.0f}",
                   file=progress, flush=True)
+
+    result: SolveResult = drive(gen, report)
     extra = result.extra
     status = SolveStatus.UNKNOWN if result.status is SolveStatus.CANCELLED else result.status
     return Measurement(problem, config, status, result.length, result.nodes,
-                       int(extra.get("registered", 0)), int(extra.get("max_protected", 0)),
-                       int(extra.get("depth", 0)), budget.used())
+                       _count(extra, "registered"), _count(extra, "max_protected"),
+                       _count(extra, "depth"), budget.used())
+
+
+def _count(extra: dict[str, ExtraValue], key: str) -> int:
+    """A count the helpmate solver reports in ``SolveResult.extra`` (0 when absent)."""
+    value = extra.get(key, 0)
+    return int(value) if isinstance(value, (int, float)) else 0
 
 
 def _fmt(m: Measurement) -> str:

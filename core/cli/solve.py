@@ -4,16 +4,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import statistics
 import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from .errors import UserError
+from .problemset import expected_length, read_problems, select_rows
 from ..shogi.position import Position
-from ..search.solver import Limits, SolveResult, SolveStatus
+from ..search.contract import Limits, Progress, SolveResult, SolveStatus, drive
+from ..search.helpmate import solve_iter as helpmate_solve_iter
+from ..search.solver import solve_iter
+from ..answer import solution_record
+from ..records.formats import read_record, write_record
+from ..records.model import Record
+from ..search.proof import Proof
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -80,7 +88,7 @@ def _limits(args: argparse.Namespace) -> Limits:
 
 # ---- solve ------------------------------------------------------------------
 
-def _read_position(args: argparse.Namespace) -> tuple[Position, Any]:
+def _read_position(args: argparse.Namespace) -> tuple[Position, Record | None]:
     """The position to solve and, when it came from a record, that record."""
     if args.file and args.sfen:
         raise UserError("give either SFEN or --file, not both")
@@ -88,11 +96,7 @@ def _read_position(args: argparse.Namespace) -> tuple[Position, Any]:
         path = Path(args.file)
         if not path.is_file():
             raise UserError(f"no such file: {args.file!r}")
-        try:
-            from ..records.formats import read_record
-        except ImportError:
-            read_record = None
-        if read_record is not None and path.suffix.lower() != ".sfen":
+        if path.suffix.lower() != ".sfen":
             record = read_record(str(path))
             return record.start, record
         text = path.read_text(encoding="utf-8-sig").strip()
@@ -103,36 +107,25 @@ def _read_position(args: argparse.Namespace) -> tuple[Position, Any]:
     return Position.from_sfen(" ".join(args.sfen)), None
 
 
-def _solver(helpmate: bool) -> Callable[..., Any]:
-    if helpmate:
-        try:
-            from ..search.helpmate import solve_iter as helpmate_iter
-        except ImportError as exc:
-            raise UserError("the helpmate solver is not available in this build") from exc
-        return helpmate_iter
-    from ..search.solver import solve_iter
-    return solve_iter
-
-
 def _run(position: Position, limits: Limits, helpmate: bool, raw: bool, force: bool = False,
-         on_progress: Callable[[Any], None] | None = None) -> SolveResult:
+         on_progress: Callable[[Progress], object] | None = None) -> SolveResult:
     """Run a solver to the end; Ctrl-C cancels it cleanly."""
     cancel = threading.Event()
-    solve_iter = _solver(helpmate)
     if helpmate:
-        gen = solve_iter(position, limits, cancel)
+        gen = helpmate_solve_iter(position, limits, cancel)
     else:
         gen = solve_iter(position, limits, cancel, exact=not raw, force=force)
-    while True:
-        try:
-            progress = gen.send(None)
-        except StopIteration as stop:
-            return stop.value
-        except KeyboardInterrupt:
-            cancel.set()
-            continue
-        if on_progress is not None:
-            on_progress(progress)
+    # Ctrl-C sets the cancel flag, which the solver honours within 100 ms, so
+    # the result (status CANCELLED) is still printed.
+    handler = signal.getsignal(signal.SIGINT)
+    in_main = threading.current_thread() is threading.main_thread()
+    if in_main:
+        signal.signal(signal.SIGINT, lambda _signum, _frame: cancel.set())
+    try:
+        return drive(gen, on_progress)
+    finally:
+        if in_main:
+            signal.signal(signal.SIGINT, handler)
 
 
 def result_json(result: SolveResult) -> dict[str, Any]:
@@ -147,13 +140,14 @@ def result_json(result: SolveResult) -> dict[str, Any]:
         "table_entries": result.table_entries,
     }
     proof = result.proof
-    if proof is not None and hasattr(proof, "futile"):
+    if isinstance(proof, Proof):
         out["exact"] = bool(proof.exact)
-        out["futile_interpositions"] = [{"path": list(f.path), "move": f.move, "reason": f.reason}
+        out["futile_interpositions"] = [{"path": list(f.path), "move": f.move, "reason": f.reason.english(),
+                                         "reason_code": f.reason.kind.value}
                                         for f in proof.futile]
         out["alternatives"] = [{"path": list(a.path), "move": a.move, "length": a.length}
                                for a in proof.alternatives]
-        out["alternatives_checked"] = bool(getattr(proof, "alternatives_checked", True))
+        out["alternatives_checked"] = proof.alternatives_checked
         out["variations"] = proof.variations
     elif result.status == SolveStatus.MATE:
         out["exact"] = bool(result.extra.get("exact", False))
@@ -197,23 +191,24 @@ def _solve(args: argparse.Namespace) -> int:
         print("main line: " + " ".join(_japanese(result.sfen, result.pv)))
         print("usi:       " + " ".join(result.pv))
         proof = result.proof
-        if proof is not None and hasattr(proof, "root") and proof.variations:
-            lines: list[str] = []
-            _print_tree(Position.from_sfen(result.sfen), proof.root, 0, None, lines)
-            print("proof tree (main line, defences indented):")
-            for line in lines:
-                print("  " + line)
-        if proof is not None and getattr(proof, "futile", ()):
-            print(f"futile interpositions (無駄合): {len(proof.futile)}")
-            for f in proof.futile:
-                path = " ".join(f.path)
-                print(f"  after {path or '(start)'}: {f.move} — {f.reason}")
-        if proof is not None and not getattr(proof, "alternatives_checked", True):
-            print("余詰: not checked (the search for alternative mates ran out of time)")
-        if proof is not None and getattr(proof, "alternatives", ()):
-            print(f"余詰 candidates: {len(proof.alternatives)}")
-            for a in proof.alternatives:
-                print(f"  after {' '.join(a.path) or '(start)'}: {a.move} mates in {a.length}")
+        if isinstance(proof, Proof):
+            if proof.variations:
+                lines: list[str] = []
+                _print_tree(Position.from_sfen(result.sfen), proof.root, 0, None, lines)
+                print("proof tree (main line, defences indented):")
+                for line in lines:
+                    print("  " + line)
+            if proof.futile:
+                print(f"futile interpositions (無駄合): {len(proof.futile)}")
+                for f in proof.futile:
+                    path = " ".join(f.path)
+                    print(f"  after {path or '(start)'}: {f.move} — {f.reason.english()}")
+            if not proof.alternatives_checked:
+                print("余詰: not checked (the search for alternative mates ran out of time)")
+            if proof.alternatives:
+                print(f"余詰 candidates: {len(proof.alternatives)}")
+                for a in proof.alternatives:
+                    print(f"  after {' '.join(a.path) or '(start)'}: {a.move} mates in {a.length}")
     nps = result.nodes / result.seconds if result.seconds > 0 else 0.0
     print(f"nodes {result.nodes}  time {result.seconds:.3f}s  nps {nps:,.0f}  "
           f"table {result.table_entries} entries")
@@ -222,7 +217,7 @@ def _solve(args: argparse.Namespace) -> int:
 
 def _status_text(result: SolveResult) -> str:
     if result.status == SolveStatus.MATE:
-        exact = result.extra.get("exact", getattr(result.proof, "exact", False))
+        exact = result.extra.get("exact", isinstance(result.proof, Proof) and result.proof.exact)
         return f"mate in {result.length} ({result.length}手詰{'' if exact else ', length not proved shortest'})"
     if result.status == SolveStatus.NO_MATE:
         return "no mate (不詰, proved)"
@@ -231,84 +226,26 @@ def _status_text(result: SolveResult) -> str:
     return "unknown (limit reached)"
 
 
-def _write_solution(path: str, position: Position, result: SolveResult, record: Any) -> None:
-    try:
-        from ..records.model import Record, RecordNode, record_from_proof
-        from ..records.formats import write_record
-    except ImportError as exc:
-        raise UserError("record writing is not available in this build") from exc
+def _write_solution(path: str, position: Position, result: SolveResult, record: Record | None) -> None:
     if result.status != SolveStatus.MATE:
         raise UserError(f"nothing to write: {_status_text(result)}")
     header = dict(record.header) if record is not None else {}
     header.setdefault("手数", str(result.length))
-    if result.proof is not None and hasattr(result.proof, "root"):
-        rec = record_from_proof(result.proof, header)
-    else:
-        from ..shogi.moves import Move
-
-        rec = Record(start=position.copy(), header=header)
-        node = rec.root
-        for usi in result.pv:
-            child = RecordNode(move=Move.from_usi(usi))
-            node.children.append(child)
-            node = child
-    write_record(path, rec)
+    write_record(path, solution_record(result, header))
 
 
 # ---- batch ----------------------------------------------------------------------
 
-def read_problems(path: str) -> list[dict[str, str]]:
-    """Rows of a problem file (TSV with a header line naming id, sfen and length)."""
-    file = Path(path)
-    if not file.is_file():
-        raise UserError(f"no such file: {path!r}")
-    lines = file.read_text(encoding="utf-8-sig").splitlines()
-    if not lines:
-        raise UserError(f"empty problem file: {path!r}")
-    header = lines[0].split("\t")
-    if "sfen" not in header:
-        raise UserError(f"problem file {path!r} has no 'sfen' column in its header line: {lines[0]!r}")
-    rows = []
-    for number, line in enumerate(lines[1:], start=2):
-        if not line.strip() or line.startswith("#"):
-            continue
-        cells = line.split("\t")
-        if len(cells) < len(header):
-            cells += [""] * (len(header) - len(cells))
-        row = dict(zip(header, cells))
-        row.setdefault("id", f"line-{number}")
-        rows.append(row)
-    return rows
-
-
-def _select(rows: list[dict[str, str]], args: argparse.Namespace) -> list[dict[str, str]]:
-    if getattr(args, "only", None):
-        wanted = set(args.only)
-        rows = [r for r in rows if r["id"] in wanted]
-        missing = wanted - {r["id"] for r in rows}
-        if missing:
-            raise UserError(f"no such ids in {args.file!r}: {', '.join(sorted(missing))}")
-    if getattr(args, "every", 1) > 1:
-        rows = rows[:: args.every]
-    if args.first is not None:
-        rows = rows[: args.first]
-    return rows
-
-
-def _expected(row: dict[str, str]) -> int | None:
-    text = row.get("length", "").strip()
-    return int(text) if text.isdigit() else None
-
-
 def _batch(args: argparse.Namespace) -> int:
-    rows = _select(read_problems(args.file), args)
+    rows = select_rows(read_problems(args.file), only=args.only, every=args.every, first=args.first,
+                       source=args.file)
     limits = _limits(args)
     times: list[float] = []
     solved = wrong = failed = 0
     bar = _ProgressBar(len(rows)) if sys.stderr.isatty() and not args.json else None
     for row in rows:
         line: dict[str, Any] = {"id": row["id"]}
-        expected = _expected(row)
+        expected = expected_length(row)
         try:
             position = Position.from_sfen(row["sfen"])
             warnings = [p.message for p in position.problems()]
@@ -375,10 +312,3 @@ def _bench(args: argparse.Namespace) -> int:
     from .bench import run_bench
 
     return run_bench(args)
-
-
-def iter_rows(paths: list[str], args: argparse.Namespace) -> Iterator[tuple[str, list[dict[str, str]]]]:
-    """Each file's selected rows."""
-    for path in paths:
-        args.file = path
-        yield path, _select(read_problems(path), args)

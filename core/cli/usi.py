@@ -17,16 +17,19 @@ import argparse
 import sys
 import threading
 import time
-from typing import Callable, TextIO
+from typing import Callable, Generator, TextIO
 
 from ..shogi.moves import parse_move
 from ..shogi.position import Position, STARTING_SFEN
-from ..search.solver import Limits, Progress, SolveResult, SolveStatus
+from ..search.contract import Limits, Progress, SolveResult, SolveStatus, drive
+from ..search.solver import solve_iter as default_solve_iter
 
 ENGINE_NAME = "Tsume Studio"
 ENGINE_AUTHOR = "Tsume Studio developers"
 
 _INFO_INTERVAL = 1.0  # seconds between info lines during a search
+
+SolveIter = Callable[[Position, Limits, threading.Event], Generator[Progress, None, SolveResult]]
 
 
 class UsiEngine:
@@ -34,10 +37,10 @@ class UsiEngine:
 
     Args:
         out: where replies go (flushed after every line).
-        solve_iter: the solver generator (``core.solver.solve_iter`` by default).
+        solve_iter: the solver generator (``core.search.solver.solve_iter`` by default).
     """
 
-    def __init__(self, out: TextIO, solve_iter: Callable | None = None) -> None:
+    def __init__(self, out: TextIO, solve_iter: SolveIter | None = None) -> None:
         self._out = out
         self._out_lock = threading.Lock()
         self._solve_iter = solve_iter
@@ -164,29 +167,23 @@ class UsiEngine:
     # ---- search -----------------------------------------------------------
 
     def _search(self, position: Position, limits: Limits, cancel: threading.Event) -> None:
-        solve_iter = self._solve_iter
-        if solve_iter is None:
-            from ..search.solver import solve_iter as default_solve_iter
-            solve_iter = default_solve_iter
+        solve_iter = self._solve_iter or default_solve_iter
         try:
             if not position.is_valid():
                 problems = "; ".join(p.message for p in position.problems())
                 self.send(f"info string invalid position: {problems}")
                 self.send("checkmate timeout")
                 return
-            gen = solve_iter(position, limits, cancel)
             last_info = 0.0
-            result: SolveResult | None = None
-            while True:
-                try:
-                    progress = next(gen)
-                except StopIteration as stop:
-                    result = stop.value
-                    break
+
+            def report(progress: Progress) -> None:
+                nonlocal last_info
                 now = time.monotonic()
                 if now - last_info >= _INFO_INTERVAL:
                     last_info = now
                     self.send(_info_line(progress))
+
+            result: SolveResult | None = drive(solve_iter(position, limits, cancel), report)
             self.send(_checkmate_line(result))
         except Exception as exc:  # never leave the GUI without an answer
             self.send(f"info string internal error: {exc!r}")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from .kif import _one_line, check_no_king_capture
+from .reader import check_no_king_capture, one_line
 from ..shogi.moves import Move
 from ..shogi.position import STARTING_SFEN, Position
 from .model import Record, RecordNode
@@ -65,7 +65,7 @@ def _csa_row(pos: Position, rank: int) -> str:
 def to_csa(record: Record) -> str:
     """The main line of ``record`` as CSA V2.2 text (``\\n`` line ends)."""
     out = ["V2.2"]
-    h = {_one_line(k): _one_line(v) for k, v in record.header.items()}
+    h = {one_line(k): one_line(v) for k, v in record.header.items()}
     out.append("N+" + h.get("先手", h.get("下手", "")))
     out.append("N-" + h.get("後手", h.get("上手", "")))
     for key, value in h.items():

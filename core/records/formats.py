@@ -26,10 +26,12 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from ..shogi.bod import parse_bod, to_bod
+from ..shogi.bod import parse_bod
+from ..shogi.diagram import to_bod
 from .csa import parse_csa, to_csa
 from .ki2 import parse_ki2, to_ki2
-from .kif import check_no_king_capture, parse_kif, to_kif
+from .kif import parse_kif, to_kif
+from .reader import check_no_king_capture
 from ..shogi.moves import IllegalMoveError, parse_move
 from ..shogi.position import STARTING_SFEN, Position, SfenError
 from .model import Record, RecordNode

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import re
 
-from .kif import (
-    BranchPoint, _RecordReader, _TreeBuilder, filter_relative, header_lines, pad,
-    parse_move_spec, result_line,
-)
+from .kif import BranchPoint, header_lines, pad, result_line
+from .reader import RecordReader, TreeBuilder, filter_relative, parse_move_spec
 from ..shogi.moves import Move
 from ..shogi.position import Position
 from .model import Record, RecordNode
@@ -154,7 +152,7 @@ def parse_ki2(text: str) -> Record:
     """
     if not isinstance(text, str):
         raise Ki2Error(f"a KI2 record must be text, not {type(text).__name__}")
-    reader = _RecordReader(Ki2Error)
+    reader = RecordReader(Ki2Error)
 
     def close_line() -> None:
         tree = reader.tree
@@ -200,7 +198,7 @@ def parse_ki2(text: str) -> Record:
     return reader.record()
 
 
-def _read_moves(tree: _TreeBuilder, s: str, where: str, raw: str) -> None:
+def _read_moves(tree: TreeBuilder, s: str, where: str, raw: str) -> None:
     i = 0
     while i < len(s):
         ch = s[i]

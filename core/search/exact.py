@@ -20,6 +20,13 @@ within d plies?", with
   whether the root mates at all (the project's :class:`~.dfpn.DfPn` is made
   here when the caller gives none).
 
+Memory.  The table holds one entry per position met (bounds, both hands
+packed as in :mod:`.hand`, the best move); its size is bounded by
+``memory_mb``: :data:`TABLE_SHARE` of it, at :data:`BYTES_PER_ENTRY` bytes an
+entry (df-pn's table takes a larger share of the same bound, see
+:mod:`.tt`).  When the table is full the search stops as if out of time: no
+answer, and the caller keeps df-pn's own line, not proved shortest.
+
 Tsume-rule length.  For an attacker position P, ``M(P) = 1 + min D(P·c)`` over
 checks ``c``; for a defender position Q, ``D(Q) = 0`` when Q has no defence
 that counts (mated, or every defence a futile interposition) and otherwise
@@ -41,23 +48,29 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generator, Protocol
+from typing import Any, Generator
 
 import cshogi
 
-from .hand import MASK64, hand_key
-from .interposition import (
-    OMITTED_REASON, Defences, DropSquare, FutileSquare, drop_squares, futile_reason,
-)
+from .contract import INFINITY as INF, Cancel, Progress, drive
+from .dfpn import DfPn, Outcome
+from .hand import MASK64, hand_ge, hand_key, pack
+from .interposition import Defences, DropSquare, FutileSquare, drop_squares, may_omit
 from ..shogi.position import Position
-from .proof import Alternative, FutileInterposition, Proof, ProofNode, Role
-from .solver import Progress
+from .proof import (
+    Alternative, FutileInterposition, FutileReason, Futility, Proof, ProofNode, Role,
+)
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .dfpn import DfPn
+TABLE_SHARE = 0.25
+"""Part of ``memory_mb`` this search's table may take."""
 
-INF = 2**31 - 1
-"""Proof/disproof number standing for infinity in the nodes this module builds."""
+BYTES_PER_ENTRY = 400
+"""Estimated bytes per table entry: the entry, its slot in two dicts and a list, its ints.
+
+Measured with tracemalloc on mate.tsv's mog-1033 (13 plies, 19,890
+entries): everything this module allocates comes to 330 bytes an entry;
+the rest is headroom for the proof tree built afterwards.
+"""
 
 MAX_DEPTH = 255
 """Deepest iteration tried; longer mates are out of this search's reach."""
@@ -74,20 +87,8 @@ _DISPROVE_FROM = 10         # plies asked of a defender node that make it worth 
 _DISPROVE_NODES = 300       # that look's node budget
 
 
-class Cancel(Protocol):
-    """Anything with ``is_set()``, such as a ``threading.Event``."""
-
-    def is_set(self) -> bool: ...
-
-
 class _Abort(Exception):
     """Cancelled, out of time or out of nodes."""
-
-
-def _outcome_name(outcome: object) -> str:
-    """'PROVEN' / 'DISPROVEN' / 'UNKNOWN' from an Outcome enum member (or its value)."""
-    name = getattr(outcome, "name", None) or str(outcome)
-    return str(name).upper().rsplit(".", 1)[-1]
 
 
 class _Mate:
@@ -102,7 +103,7 @@ class _Mate:
     def __init__(self, oracle: "DfPn | None", search: "_Search") -> None:
         self.oracle = oracle
         self.search = search
-        self.cache: dict[int, tuple[int, int]] = {}
+        self.cache: dict[int, tuple[int, int, int, int]] = {}
 
     def or_node(self, board: cshogi.Board, nodes: int | None) -> bool | None:
         """Whether the attacker to move mates (None: unknown), by the oracle or cshogi."""
@@ -110,9 +111,8 @@ class _Mate:
             s = self.search
             outcome = self.oracle.search(board.copy(), or_node=True, node_limit=nodes,
                                          deadline=s.deadline, cancel=s.cancel)
-            name = _outcome_name(outcome)
             s.check_stop()
-            return True if name == "PROVEN" else False if name == "DISPROVEN" else None
+            return True if outcome == Outcome.PROVEN else False if outcome == Outcome.DISPROVEN else None
         limit = min(nodes or _ROOT_DFPN_NODES, _ROOT_DFPN_NODES)
         dfpn = cshogi.DfPn(nodes=limit)
         if dfpn.search(board):
@@ -123,13 +123,9 @@ class _Mate:
         """One slice (about 0.1 s) of the oracle's search of ``board``; True when it paused."""
         assert self.oracle is not None
         s = self.search
-        try:
-            self.oracle.search(board, or_node=True, node_limit=nodes, deadline=s.deadline,
-                               cancel=s.cancel, pause_at=time.monotonic() + _YIELD_SECONDS)
-        except TypeError:  # a searcher without pauses
-            self.oracle.search(board, or_node=True, node_limit=nodes, deadline=s.deadline,
-                               cancel=s.cancel)
-        paused = bool(getattr(self.oracle, "paused", False))
+        self.oracle.search(board, or_node=True, node_limit=nodes, deadline=s.deadline,
+                           cancel=s.cancel, pause_at=time.monotonic() + _YIELD_SECONDS)
+        paused = bool(self.oracle.paused)
         yield s.progress()
         s.check_stop()
         return paused
@@ -145,7 +141,7 @@ class _Mate:
         s.check_stop()
         # The search has decided positions the cache may hold as unknown.
         self.cache.clear()
-        return _outcome_name(outcome) == "DISPROVEN"
+        return bool(outcome == Outcome.DISPROVEN)
 
     def lookup(self, board: cshogi.Board, or_node: bool) -> tuple[int, int] | None:
         """(pn, dn) from the oracle's table, or None without an oracle."""
@@ -182,16 +178,11 @@ class _Mate:
 class _Entry:
     """Proved bounds of one position's tsume-rule length: ``lo <= length <= hi``."""
 
-    ah: tuple[int, ...]   # attacker's hand
-    dh: tuple[int, ...]   # defender's hand
+    ah: int               # attacker's hand, packed (core.search.hand)
+    dh: int               # defender's hand, packed
     lo: int
     hi: int
     best: int = 0         # OR: a move proving ``hi``; AND: the last refutation
-
-
-def _ge(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
-    return a[0] >= b[0] and a[1] >= b[1] and a[2] >= b[2] and a[3] >= b[3] and \
-        a[4] >= b[4] and a[5] >= b[5] and a[6] >= b[6]
 
 
 class _Search:
@@ -203,13 +194,15 @@ class _Search:
     """
 
     def __init__(self, root: cshogi.Board, oracle: "DfPn | None", *, deadline: float | None,
-                 cancel: Cancel | None, node_limit: int | None, distance_rule: bool) -> None:
+                 cancel: Cancel | None, node_limit: int | None, distance_rule: bool,
+                 memory_mb: int = 1024) -> None:
         self.board = root
         self.attacker = root.turn
         self.deadline = deadline
         self.cancel = cancel
         self.node_limit = node_limit
         self.distance_rule = distance_rule
+        self.max_entries = max(1000, int(memory_mb * TABLE_SHARE * 2**20) // BYTES_PER_ENTRY)
         self.mate = _Mate(oracle, self)
         self.tt: dict[int, _Entry] = {}
         self.by_board: dict[int, list[_Entry]] = {}
@@ -259,8 +252,10 @@ class _Search:
         e = self.tt.get(key)
         if e is not None:
             return e
+        if len(self.tt) >= self.max_entries:
+            raise _Abort("memory limit")
         h = b.pieces_in_hand
-        ah, dh = tuple(h[self.attacker]), tuple(h[1 - self.attacker])
+        ah, dh = pack(h[self.attacker]), pack(h[1 - self.attacker])
         lo, hi = (1, INF) if or_node else (0, INF)
         bkey = (key - hand_key(h[0], h[1])) & MASK64   # the board alone (core.hand)
         same = self.by_board.setdefault(bkey, [])
@@ -268,9 +263,9 @@ class _Search:
         # holding at least these pieces against a defender holding at most
         # these mates at least as fast, and the other way round.
         for o in same:
-            if o.hi < hi and _ge(ah, o.ah) and _ge(o.dh, dh):
+            if o.hi < hi and hand_ge(ah, o.ah) and hand_ge(o.dh, dh):
                 hi = o.hi
-            if o.lo > lo and _ge(o.ah, ah) and _ge(dh, o.dh):
+            if o.lo > lo and hand_ge(o.ah, ah) and hand_ge(dh, o.dh):
                 lo = o.lo
         e = _Entry(ah, dh, lo, hi)
         same.append(e)
@@ -422,9 +417,7 @@ class _Search:
         futile_at: set[int] = set()
         worst = 0
         for i, ds in enumerate(squares):
-            if self.distance_rule and ds.omittable and all(
-                    j in futile_at for j in range(i)
-                    if squares[j].checker == ds.checker and squares[j].distance < ds.distance):
+            if self.distance_rule and may_omit(squares, i, futile_at.__contains__):
                 futile.append((ds, True))
                 futile_at.add(i)
                 continue
@@ -780,12 +773,12 @@ class _Builder:
             self.tree_nodes += 1
             out.append(ProofNode(usi, r, pn, dn, v, kids))
         for fs in defs.futile:
-            reason = OMITTED_REASON if fs.omitted else futile_reason(
-                (yield from self.futile_length(fs, value)))
+            reason = Futility(FutileReason.DISTANCE_RULE) if fs.omitted else Futility(
+                FutileReason.CAPTURED_RETURNED, (yield from self.futile_length(fs, value)))
             usis = tuple(cshogi.move_to_usi(m) for m in fs.moves)
             self.futile.append(FutileInterposition(path, usis[0], reason, usis))
             for u in usis:
-                out.append(ProofNode(u, Role.FUTILE, 0, INF, None, (), reason))
+                out.append(ProofNode(u, Role.FUTILE, 0, INF, None, (), reason.english()))
         return tuple(out)
 
     def futile_length(self, fs: FutileSquare, value: int) -> Generator[Progress, None, int | None]:
@@ -834,26 +827,17 @@ def _promotion_twins(a: int, b: int) -> bool:
             and cshogi.move_is_promotion(a) != cshogi.move_is_promotion(b))
 
 
-def _default_oracle(attacker: int) -> "DfPn | None":
-    """The project's df-pn with a small table, or None if it cannot be built."""
-    try:
-        from .dfpn import DfPn
-        return DfPn(attacker, memory_mb=_DEFAULT_ORACLE_MB)
-    except Exception:  # pragma: no cover - the search still works without it
-        return None
-
-
 def build_proof(position: Position, oracle: "DfPn | None" = None, *, deadline: float | None = None,
                 cancel: Cancel | None = None, node_limit: int | None = None,
                 distance_rule: bool = True, max_depth: int = MAX_DEPTH,
-                alternatives: bool = True) -> Generator[Progress, None, Proof | None]:
+                alternatives: bool = True, memory_mb: int = 1024) -> Generator[Progress, None, Proof | None]:
     """Compute the official answer of the direct-mate problem ``position``.
 
-    A generator: it yields :class:`~.solver.Progress` about every 0.1 s of
+    A generator: it yields :class:`~.contract.Progress` about every 0.1 s of
     work and returns the :class:`~.proof.Proof`, or None when there is no
     mate, when ``cancel`` was set, or when ``deadline`` (a
-    ``time.monotonic()`` value), ``node_limit`` (nodes of this search) or
-    ``max_depth`` plies ran out first.
+    ``time.monotonic()`` value), ``node_limit`` (nodes of this search),
+    ``max_depth`` plies or the table's share of ``memory_mb`` ran out first.
 
     Args:
         position: the problem; the side to move attacks.
@@ -877,9 +861,9 @@ def build_proof(position: Position, oracle: "DfPn | None" = None, *, deadline: f
     """
     root = position.board().copy()
     if oracle is None:
-        oracle = _default_oracle(root.turn)
+        oracle = DfPn(root.turn, memory_mb=_DEFAULT_ORACLE_MB)
     search = _Search(root, oracle, deadline=deadline, cancel=cancel, node_limit=node_limit,
-                     distance_rule=distance_rule)
+                     distance_rule=distance_rule, memory_mb=memory_mb)
     try:
         yield search.progress()
         search.check_stop()
@@ -936,13 +920,7 @@ def build_proof(position: Position, oracle: "DfPn | None" = None, *, deadline: f
 
 def solve_exact(position: Position, oracle: "DfPn | None" = None, **kwargs: Any) -> Proof | None:
     """Run :func:`build_proof` to the end (no progress)."""
-    gen = build_proof(position, oracle, **kwargs)
-    while True:
-        try:
-            next(gen)
-        except StopIteration as stop:
-            result: Proof | None = stop.value
-            return result
+    return drive(build_proof(position, oracle, **kwargs))
 
 
 __all__ = ["build_proof", "solve_exact", "INF", "MAX_DEPTH", "MAX_TREE_NODES"]

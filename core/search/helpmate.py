@@ -28,8 +28,8 @@ known position, since its first occurrence is shallower.  打ち歩詰め is nev
 generated (cshogi leaves it out of the legal and checking moves).
 
 The public entry points have the same shape as the direct-mate solver's:
-:func:`solve_iter` (a generator of :class:`~.solver.Progress` snapshots that
-returns a :class:`~.solver.SolveResult`) and :func:`solve`.
+:func:`solve_iter` (a generator of :class:`~.contract.Progress` snapshots that
+returns a :class:`~.contract.SolveResult`) and :func:`solve`.
 """
 
 from __future__ import annotations
@@ -38,15 +38,16 @@ import time
 from collections import deque
 from collections.abc import Generator
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import cshogi
 
 from ..shogi.position import Position
-from .solver import Limits, PathEntry, Progress, SolveResult, SolveStatus
+from .contract import Cancel, ExtraValue, Limits, PathEntry, Progress, SolveResult, SolveStatus, drive
+from .proof import HelpmateAnswer
 
 __all__ = [
-    "HelpmateOptions", "HelpmateAnswer", "solve_iter", "solve", "BYTES_PER_ENTRY",
+    "HelpmateOptions", "solve_iter", "solve", "BYTES_PER_ENTRY",
 ]
 
 #: Estimated memory per table entry (dict slot, key and packed value, plus the
@@ -68,10 +69,6 @@ _LOW_MASK = (1 << _MOVE_SHIFT) - 1
 _CHECK_EVERY = 512        # nodes between looks at the clock and the cancel flag
 _PROGRESS_SECONDS = 0.1   # at most ~10 progress snapshots a second
 _PATH_REPORTED = 256      # plies of the current path put in a snapshot
-
-
-class _Cancelled(Protocol):
-    def is_set(self) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,28 +124,6 @@ class HelpmateOptions:
         return cls(table=False, known=False, decided=False, protect_gc=False, move_cache=False)
 
 
-@dataclass(frozen=True, slots=True)
-class HelpmateAnswer:
-    """Every shortest helpmate of a position, for 余詰 checks.
-
-    Attributes:
-        sfen: the start position.
-        length: the shortest helpmate's length in plies.
-        solutions: shortest solutions as USI lines, at most the cap asked for.
-        complete: True when ``solutions`` is every shortest solution.
-    """
-
-    sfen: str
-    length: int
-    solutions: tuple[tuple[str, ...], ...]
-    complete: bool
-
-    @property
-    def unique(self) -> bool:
-        """True when the shortest helpmate is proved unique (no 余詰 of that length)."""
-        return self.complete and len(self.solutions) == 1
-
-
 class _Stop(Exception):
     """A limit was hit or the search was cancelled (internal)."""
 
@@ -162,7 +137,7 @@ class _Search:
     """The state of one helpmate search: board, table and counters."""
 
     def __init__(self, board: cshogi.Board, options: HelpmateOptions, limits: Limits,
-                 cancel: _Cancelled | None) -> None:
+                 cancel: Cancel | None) -> None:
         self.board = board
         self.opt = options
         self.limits = limits
@@ -451,7 +426,7 @@ def _usi(line: list[int]) -> tuple[str, ...]:
     return tuple(cshogi.move_to_usi(m) for m in line)
 
 
-def solve_iter(position: Position, limits: Limits = Limits(), cancel: _Cancelled | None = None, *,
+def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | None = None, *,
                options: HelpmateOptions = HelpmateOptions(), all_solutions: bool = False,
                ) -> Generator[Progress, None, SolveResult]:
     """Search the shortest helpmate of ``position``, yielding progress snapshots.
@@ -504,7 +479,7 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: _Cancelled
     except _Stop as stop:
         status, reason = stop.status, stop.reason
         # The board is left mid-line: it is this search's own copy.
-    proof: object | None = None
+    proof: HelpmateAnswer | None = None
     if status is SolveStatus.MATE and line is not None and all_solutions:
         proof, note = yield from _enumerate(cshogi.Board(sfen), sfen, line, search)
         if note:
@@ -513,9 +488,9 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: _Cancelled
 
 
 def _result(search: _Search, status: SolveStatus, sfen: str, line: list[int] | None,
-            proof: object | None, reason: str) -> SolveResult:
+            proof: HelpmateAnswer | None, reason: str) -> SolveResult:
     seconds = time.monotonic() - search.start
-    extra: dict[str, object] = dict(search.stats())
+    extra: dict[str, ExtraValue] = dict(search.stats())
     extra["max_protected"] = max(search.max_protected, len(search.table) - search.unprot_count)
     extra["capacity"] = search.capacity
     if reason:
@@ -637,13 +612,7 @@ def _enumerate(board: cshogi.Board, sfen: str, line: list[int], search: _Search,
     return HelpmateAnswer(sfen, length, tuple(found_lines), complete), note
 
 
-def solve(position: Position, limits: Limits = Limits(), cancel: _Cancelled | None = None, *,
+def solve(position: Position, limits: Limits = Limits(), cancel: Cancel | None = None, *,
           options: HelpmateOptions = HelpmateOptions(), all_solutions: bool = False) -> SolveResult:
     """Run :func:`solve_iter` to the end and return its result."""
-    gen = solve_iter(position, limits, cancel, options=options, all_solutions=all_solutions)
-    while True:
-        try:
-            next(gen)
-        except StopIteration as stop:
-            result: SolveResult = stop.value
-            return result
+    return drive(solve_iter(position, limits, cancel, options=options, all_solutions=all_solutions))

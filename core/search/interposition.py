@@ -45,81 +45,15 @@ transposition table answers it.
 
 from __future__ import annotations
 
-import re
-
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
 import cshogi
 
+from ..shogi.moves import checker_behind, king_distance, line_step
 from ..shogi.types import Square, square_file, square_rank
 
-OMITTED_REASON = "omitted: distance rule"
-
-
-def futile_reason(length: int | None) -> str:
-    """Reason text of an interposition found futile by Kakinoki's rule.
-
-    ``length`` counts the plies from the capture to mate (the capture
-    included); None when it was not measured.
-    """
-    if length is None:
-        return "futile: captured and returned, still mate"
-    return f"futile: captured and returned, still mate in {length}"
-
-
-_MATE_IN = re.compile(r"^futile: captured and returned, still mate in (\d+)$")
-
-
-def reason_japanese(reason: str) -> str:
-    """A futile interposition's reason in Japanese, for records (KIF comments)."""
-    m = _MATE_IN.match(reason)
-    if m:
-        return f"取って返しても{m.group(1)}手詰"
-    if reason == "futile: captured and returned, still mate":
-        return "取って返しても詰み"
-    if reason == OMITTED_REASON:
-        return "遠い合駒の省略"
-    return reason
-
-
-# ---- geometry ----------------------------------------------------------
-
-def _step(a: Square, b: Square) -> tuple[int, int] | None:
-    """Unit (file, rank) step from ``a`` towards ``b`` if they share a line, else None."""
-    df = square_file(b) - square_file(a)
-    dr = square_rank(b) - square_rank(a)
-    if (df == 0 and dr == 0) or not (df == 0 or dr == 0 or abs(df) == abs(dr)):
-        return None
-    return ((df > 0) - (df < 0), (dr > 0) - (dr < 0))
-
-
-def _sq(file: int, rank: int) -> Square:
-    return (file - 1) * 9 + (rank - 1)
-
-
-def checker_behind(pieces: list[int], king: Square, target: Square) -> Square | None:
-    """The first occupied square beyond ``target`` on the line from ``king`` through it.
-
-    ``pieces`` is cshogi's 81-square piece list.  For a drop that answers a
-    check on ``target``, this is the ranged checker it blocks.
-    """
-    step = _step(king, target)
-    if step is None:
-        return None
-    f, r = square_file(target) + step[0], square_rank(target) + step[1]
-    while 1 <= f <= 9 and 1 <= r <= 9:
-        sq = _sq(f, r)
-        if pieces[sq]:
-            return sq
-        f, r = f + step[0], r + step[1]
-    return None
-
-
-def distance(king: Square, sq: Square) -> int:
-    """Steps from the king to ``sq`` along their common line (1 = next to the king)."""
-    return max(abs(square_file(sq) - square_file(king)), abs(square_rank(sq) - square_rank(king)))
-
+# ---- geometry (the line itself: core.shogi.moves) -------------------------
 
 def distance_threshold(king: Square, checker: Square) -> int:
     """Smallest distance at which a drop may be omitted on the king–checker line.
@@ -127,7 +61,7 @@ def distance_threshold(king: Square, checker: Square) -> int:
     Hoki's measurement quoted in seed interposition-omission-theorem: 4 on a
     diagonal, 4 on a file or rank along the board's edge, 5 otherwise.
     """
-    step = _step(king, checker)
+    step = line_step(king, checker)
     if step is None:
         return 99
     if step[0] and step[1]:
@@ -227,7 +161,7 @@ def drop_squares(board: cshogi.Board, moves: "Iterable[int] | None" = None) -> l
     for sq, ms in by_sq.items():
         ms.sort(key=cshogi.move_drop_hand_piece)
         checker = checker_behind(pieces, king, sq)
-        d = distance(king, sq)
+        d = king_distance(king, sq)
         omittable = (checker is not None and d >= distance_threshold(king, checker)
                      and not _defender_controls(legal, king, sq))
         out.append(DropSquare(sq, ms, checker, d, omittable))
@@ -271,16 +205,11 @@ class Defences:
 
     ``real`` are the moves that count (king moves, captures, moving
     interpositions, non-futile drops); ``futile`` the futile drop squares,
-    nearest the king first; ``undecided`` counts drop squares whose test
-    could not be decided (they are kept in ``real``).
+    nearest the king first.
     """
 
     real: tuple[int, ...]
     futile: tuple[FutileSquare, ...]
-    undecided: int = 0
-
-
-MateTest = Callable[[cshogi.Board], "bool | None"]
 
 
 def _defender_controls(moves: Iterable[int], king: Square, sq: Square) -> bool:
@@ -295,40 +224,7 @@ def _defender_controls(moves: Iterable[int], king: Square, sq: Square) -> bool:
     return False
 
 
-def classify_defences(board: cshogi.Board, is_mate: MateTest, *,
-                      distance_rule: bool = True) -> Defences:
-    """Split the legal defences of ``board`` (defender to move, in check) by tsume rules.
-
-    ``is_mate`` decides whether a Kakinoki test position (defender to move)
-    is mate: True, False, or None when it cannot tell (the drop is then kept
-    as a real defence and counted in ``undecided``).
-    """
-    moves = list(board.legal_moves)
-    real = [m for m in moves if not cshogi.move_is_drop(m)]
-    squares = drop_squares(board, moves)
-    verdicts: list[bool | None] = []
-    futile: list[FutileSquare] = []
-    undecided = 0
-    for i, ds in enumerate(squares):
-        if distance_rule and may_omit(squares, i, lambda j: verdicts[j] is True):
-            verdicts.append(True)
-            futile.append(FutileSquare(ds.square, tuple(ds.moves), True))
-            continue
-        tests = ds.tests(board)
-        vs = [is_mate(t) for t in tests]
-        verdict = True if any(v is True for v in vs) else (None if any(v is None for v in vs) else False)
-        verdicts.append(verdict)
-        if verdict is True:
-            futile.append(FutileSquare(ds.square, tuple(ds.moves), False, tuple(tests)))
-            continue
-        if verdict is None:
-            undecided += 1
-        real.extend(ds.moves)
-    return Defences(tuple(real), tuple(futile), undecided)
-
-
 __all__ = [
-    "OMITTED_REASON", "futile_reason", "checker_behind", "distance", "distance_threshold",
-    "capture_and_return", "DropSquare", "drop_squares", "may_omit", "FutileSquare", "Defences",
-    "MateTest", "classify_defences",
+    "distance_threshold", "capture_and_return", "DropSquare", "drop_squares", "may_omit", "FutileSquare",
+    "Defences",
 ]

@@ -1,8 +1,11 @@
-"""The proof of a mate as a browsable, frozen tree.
+"""The answers of the solvers as frozen values: the proof tree of a direct mate, the helpmates.
 
-CONTRACT shared by the solver, the command line, the record writers and the
-GUI: :class:`Proof` is what ``SolveResult.proof`` holds after a direct-mate
-search proves mate.  Every move is USI text, so the values cross threads and
+Shared by the solvers, the command line, the record writers and the GUI:
+:class:`Proof` is what ``SolveResult.proof`` (:mod:`.contract`) holds after a
+direct-mate search proves mate, :class:`HelpmateAnswer` what the helpmate
+solver lists.  Why a futile interposition was pruned is a
+:class:`Futility` (a :class:`FutileReason` and the length where measured),
+rendered to text here, once per language.  Every move is USI text, so the values cross threads and
 processes as plain data; the position of any node is the start position with
 the path's moves played.
 """
@@ -20,6 +23,42 @@ class Role(str, enum.Enum):
     VARIATION = "variation"      # another defence, or the attacker's answer to it
     FUTILE = "futile"            # a futile interposition (無駄合), pruned from the count
     ALTERNATIVE = "alternative"  # another attacker move that also mates in time (余詰)
+
+
+class FutileReason(str, enum.Enum):
+    """Why an interposition was pruned as futile (無駄合)."""
+
+    CAPTURED_RETURNED = "captured_returned"  # Kakinoki's test: captured, handed back, still mate
+    DISTANCE_RULE = "distance_rule"          # a distant drop omitted by the omission theorem
+
+
+@dataclass(frozen=True, slots=True)
+class Futility:
+    """The reason of one futile interposition: its kind and, where measured, the length.
+
+    ``length`` counts the plies from the capture to mate (the capture
+    included) in Kakinoki's test; None when it was not measured (always for
+    :attr:`FutileReason.DISTANCE_RULE`).
+    """
+
+    kind: FutileReason
+    length: int | None = None
+
+    def english(self) -> str:
+        """The reason in English, as the command line and its JSON print it."""
+        if self.kind is FutileReason.DISTANCE_RULE:
+            return "omitted: distance rule"
+        if self.length is None:
+            return "futile: captured and returned, still mate"
+        return f"futile: captured and returned, still mate in {self.length}"
+
+    def japanese(self) -> str:
+        """The reason in Japanese, as records (KIF comments) and the Japanese interface show it."""
+        if self.kind is FutileReason.DISTANCE_RULE:
+            return "遠い合駒の省略"
+        if self.length is None:
+            return "取って返しても詰み"
+        return f"取って返しても{self.length}手詰"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,9 +86,9 @@ class FutileInterposition:
     """A pruned futile interposition: where, which move, and why it was pruned.
 
     ``path`` is the USI line from the start position to the position where
-    the interposition was possible; ``reason`` reads like
-    ``"futile: captured and returned, still mate in 1"`` or
-    ``"omitted: distance rule"``.  Futility of a drop depends only on its
+    the interposition was possible; ``reason`` says why it was pruned
+    (:meth:`Futility.english` reads like ``"futile: captured and returned,
+    still mate in 1"`` or ``"omitted: distance rule"``).  Futility of a drop depends only on its
     square (Kakinoki's test returns the piece), so one entry stands for every
     drop on that square: ``move`` is the first of them and ``moves`` lists
     them all.
@@ -57,7 +96,7 @@ class FutileInterposition:
 
     path: tuple[str, ...]
     move: str
-    reason: str
+    reason: Futility
     moves: tuple[str, ...] = ()
 
 
@@ -98,3 +137,25 @@ class Proof:
     variations: int = 0
     exact: bool = False
     alternatives_checked: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class HelpmateAnswer:
+    """Every shortest helpmate of a position, for 余詰 checks.
+
+    Attributes:
+        sfen: the start position.
+        length: the shortest helpmate's length in plies.
+        solutions: shortest solutions as USI lines, at most the cap asked for.
+        complete: True when ``solutions`` is every shortest solution.
+    """
+
+    sfen: str
+    length: int
+    solutions: tuple[tuple[str, ...], ...]
+    complete: bool
+
+    @property
+    def unique(self) -> bool:
+        """True when the shortest helpmate is proved unique (no 余詰 of that length)."""
+        return self.complete and len(self.solutions) == 1

@@ -1,124 +1,44 @@
-"""The solver API: one entry point for the command line, the tests and the GUI.
+"""The direct-mate driver: df-pn's proof, then the official answer.
 
 ``solve_iter(position, limits, cancel)`` is a generator that yields frozen
-:class:`Progress` snapshots and returns a :class:`SolveResult`;
+:class:`~.contract.Progress` snapshots and returns a
+:class:`~.contract.SolveResult` (the shared values live in :mod:`.contract`);
 :func:`solve` runs it to the end.  No threads here: the caller owns them and
-cancels by setting ``cancel`` (anything with ``is_set()``, such as a
-``threading.Event``).
-
-CONTRACT (the values below are shared by the CLI, the GUI and the helpmate
-solver; extend them, do not rename fields).
+cancels by setting ``cancel``.
 """
 
 from __future__ import annotations
 
-import enum
 import time
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generator
+from typing import Any, Generator
 
-if TYPE_CHECKING:
-    import cshogi
+import cshogi
 
-    from .dfpn import DfPn, Options
-    from ..shogi.position import Position
+from .contract import (
+    INFINITY, Cancel, ChildInfo, Limits, PathEntry, Progress, SolveResult, SolveStatus, drive,
+)
+from .dfpn import DfPn, Options as DfPnOptions, Outcome
+from .exact import build_proof
+from .proof import Proof
+from .tt import BYTES_PER_ENTRY
+from ..shogi.position import IllegalPositionError, Position, Status
 
-
-class SolveStatus(str, enum.Enum):
-    """How a search ended."""
-
-    MATE = "mate"
-    NO_MATE = "no_mate"        # proved: there is no mate
-    UNKNOWN = "unknown"        # a limit was hit before a proof
-    CANCELLED = "cancelled"
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """Search limits; ``None`` means no limit."""
-
-    nodes: int | None = None
-    seconds: float | None = None
-    memory_mb: int = 1024
-
-
-@dataclass(frozen=True, slots=True)
-class ChildInfo:
-    """A child of the root (or of any reported node): move (USI), pn, dn."""
-
-    move: str
-    pn: int
-    dn: int
-
-
-@dataclass(frozen=True, slots=True)
-class PathEntry:
-    """One level of the current search path.
-
-    ``move`` (USI) reached this node, ``pn``/``dn`` are its numbers, and
-    ``children`` are the node's children with their pn/dn, in the order the
-    search ranks them (best first), when the searcher reports them.
-    """
-
-    move: str
-    pn: int
-    dn: int
-    children: tuple[ChildInfo, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Progress:
-    """A frozen snapshot of a running search."""
-
-    nodes: int
-    nps: float
-    elapsed: float
-    root_pn: int
-    root_dn: int
-    path: tuple[PathEntry, ...] = ()
-    root_children: tuple[ChildInfo, ...] = ()
-    table_fill: float = 0.0          # 0.0 .. 1.0 of the memory bound
-    table_entries: int = 0
-    # Solver-specific figures by name, e.g. (("depth", 7), ("stored", 1234)) for
-    # the helpmate solver's iteration depth and stored positions.
-    stats: tuple[tuple[str, float], ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class SolveResult:
-    """What a finished search found.
-
-    ``pv`` is the main line in USI; ``length`` its number of plies (None unless mate).
-    ``proof`` is the browsable proof tree when one was built: a
-    :class:`core.proof.Proof` (direct mate) or the helpmate solver's answer.
-    """
-
-    status: SolveStatus
-    sfen: str
-    pv: tuple[str, ...] = ()
-    length: int | None = None
-    nodes: int = 0
-    seconds: float = 0.0
-    table_entries: int = 0
-    peak_memory_mb: float = 0.0
-    proof: object | None = None
-    extra: dict = field(default_factory=dict)
+Frame = tuple[int, list[int], list[int], list[int], bool]
+"""One level of df-pn's current path: selected child, moves, their pn and dn, OR node."""
 
 
 # ---- the direct-mate solver ---------------------------------------------------
 
-def _progress(searcher: "DfPn", board: "cshogi.Board", start: float, nodes0: int = 0,
+def _progress(searcher: DfPn, board: cshogi.Board, start: float, nodes0: int = 0,
               stats: tuple[tuple[str, float], ...] = ()) -> Progress:
     """A frozen snapshot of ``searcher`` for the progress report."""
-    import cshogi
-
     elapsed = time.monotonic() - start
     nodes = searcher.nodes - nodes0
     pn, dn = searcher.lookup(board)
     frames = searcher.snapshot_path
     levels = frames[:_PATH_LEVELS]
 
-    def ranked(frame: tuple) -> tuple[ChildInfo, ...]:
+    def ranked(frame: Frame) -> tuple[ChildInfo, ...]:
         _sel, moves, cpn, cdn, or_node = frame
         order = sorted(range(len(moves)), key=(lambda j: (cpn[j], -cdn[j])) if or_node
                        else (lambda j: (cdn[j], -cpn[j])))
@@ -139,7 +59,7 @@ def _progress(searcher: "DfPn", board: "cshogi.Board", start: float, nodes0: int
                     table_entries=searcher.tt.entries, stats=stats)
 
 
-def _table_path(searcher: "DfPn", board: "cshogi.Board", line: "list[int]") -> list[tuple]:
+def _table_path(searcher: DfPn, board: cshogi.Board, line: list[int]) -> list[Frame]:
     """Progress frames along ``line``, each node's children read from the table."""
     b = board.copy()
     frames = []
@@ -177,11 +97,8 @@ def _clip(x: int) -> int:
     return INFINITY if x >= INFINITY else x
 
 
-INFINITY = 10**12
-
-
-def solve_iter(position: "Position", limits: Limits = Limits(), cancel: Any = None, *,
-               options: "Options | None" = None, exact: bool = True,
+def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | None = None, *,
+               options: DfPnOptions | None = None, exact: bool = True,
                progress_interval: float = 0.1, force: bool = False) -> Generator[Progress, None, SolveResult]:
     """Solve a direct-mate problem; yields :class:`Progress`, returns :class:`SolveResult`.
 
@@ -207,10 +124,6 @@ def solve_iter(position: "Position", limits: Limits = Limits(), cancel: Any = No
         IllegalPositionError: the position is not a valid problem; the
             message lists every problem.
     """
-    from .dfpn import DfPn, Options as DfPnOptions, Outcome
-    from .tt import BYTES_PER_ENTRY
-    from ..shogi.position import IllegalPositionError, Status
-
     tolerated = (Status.NIFU | Status.DEAD_PIECE) if force else Status.VALID
     blocking = [p for p in position.problems() if not p.flag & tolerated]
     if blocking:
@@ -242,14 +155,12 @@ def solve_iter(position: "Position", limits: Limits = Limits(), cancel: Any = No
     if outcome == Outcome.UNKNOWN:
         return finish(SolveStatus.UNKNOWN)
 
-    import cshogi
-
     pv_moves = searcher.principal_variation(board)
     raw_pv = tuple(cshogi.move_to_usi(m) for m in pv_moves)
     # One last snapshot of the finished tree (a quick proof may not have had any).
     searcher.snapshot_path = _table_path(searcher, board, pv_moves)
     yield _progress(searcher, board, start)
-    proof = None
+    proof: Proof | None = None
     if exact:
         # Without a time limit the exact search still gets a budget: several
         # times what the proof took, at least EXACT_MIN_SECONDS; past it the
@@ -258,7 +169,8 @@ def solve_iter(position: "Position", limits: Limits = Limits(), cancel: Any = No
         if exact_deadline is None:
             spent = time.monotonic() - start
             exact_deadline = time.monotonic() + max(EXACT_MIN_SECONDS, EXACT_FACTOR * spent)
-        proof = yield from _exact_answer(position, searcher, exact_deadline, cancel, limits)
+        proof = yield from build_proof(position, searcher, deadline=exact_deadline, cancel=cancel,
+                                       node_limit=limits.nodes, memory_mb=limits.memory_mb)
         if cancel is not None and cancel.is_set() and proof is None:
             return finish(SolveStatus.CANCELLED, pv=raw_pv, length=len(raw_pv),
                           extra={"exact": False})
@@ -270,22 +182,7 @@ def solve_iter(position: "Position", limits: Limits = Limits(), cancel: Any = No
                   extra={"exact": False, "dfpn_pv": raw_pv})
 
 
-def _exact_answer(position: "Position", searcher: "DfPn", deadline: float | None, cancel: Any,
-                  limits: Limits) -> Generator[Progress, None, Any]:
-    """Run core.exact's official-answer search, if it is installed."""
-    try:
-        from .exact import build_proof
-    except ImportError:
-        return None
-    return (yield from build_proof(position, searcher, deadline=deadline, cancel=cancel,
-                                   node_limit=limits.nodes))
-
-
-def solve(position: "Position", limits: Limits = Limits(), cancel: Any = None, **kw: Any) -> SolveResult:
+def solve(position: Position, limits: Limits = Limits(), cancel: Cancel | None = None,
+          **kw: Any) -> SolveResult:
     """Run :func:`solve_iter` to the end and return its result."""
-    gen = solve_iter(position, limits, cancel, **kw)
-    while True:
-        try:
-            next(gen)
-        except StopIteration as stop:
-            return stop.value
+    return drive(solve_iter(position, limits, cancel, **kw))

@@ -14,36 +14,31 @@ The layout (docs/kif.md section 3)::
 The KIF and KI2 readers use :func:`BodBuilder` line by line, so that a
 diagram may be mixed with header lines; :func:`parse_bod` reads a diagram on
 its own (clipboard, blog posts), with an optional ``手数＝N ... まで`` line.
-"""  # noqa: W291 - a hand line ends in a full-width space, as written
+The writer is :func:`.diagram.to_bod`, which :class:`~.position.Position`
+uses without importing this reader.
+"""
 
 from __future__ import annotations
 
 import re
 
+from .diagram import HAND_ORDER, KANJI_NUMERALS
 from .position import BodError, Position
 from .types import (
-    BISHOP, BLACK, GOLD, HAND_INDEX, HAND_MAX, HAND_TYPES, KANJI_BOARD, KING, KNIGHT, LANCE, PAWN, PROM_ROOK, ROOK,
-    SILVER, WHITE, Color, Piece, make_piece, piece_color, piece_type, square,
+    BLACK, HAND_INDEX, HAND_MAX, HAND_TYPES, KANJI_BOARD, KING, PROM_ROOK, WHITE, Color, Piece, make_piece, square,
 )
 
-__all__ = ["BodError", "BodBuilder", "parse_bod", "to_bod", "format_hand", "parse_hand",
-           "kanji_number", "is_bod_line"]
+__all__ = ["BodError", "BodBuilder", "parse_bod", "parse_hand", "is_bod_line"]
 
 # Board letters, with the accepted alternatives 王 and 竜.
 _BOARD_PIECES: dict[str, int] = {v: k for k, v in KANJI_BOARD.items()}
 _BOARD_PIECES["王"] = KING
 _BOARD_PIECES["竜"] = PROM_ROOK
 
-# Hand pieces in Kakinoki's order: 飛 角 金 銀 桂 香 歩.
-_HAND_ORDER = (ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE, PAWN)
-_HAND_PIECES = {KANJI_BOARD[pt]: pt for pt in _HAND_ORDER}
+_HAND_PIECES = {KANJI_BOARD[pt]: pt for pt in HAND_ORDER}
 
-_KANJI_NUM = "一二三四五六七八九"
 _NUM_RE = re.compile(r"十[一二三四五六七八九]?|[一二三四五六七八九]|[0-9０-９]+")
 _SEP = " 　\t、,"
-
-FILE_LINE = "  ９ ８ ７ ６ ５ ４ ３ ２ １"
-BORDER = "+---------------------------+"
 
 _HAND_KEYS = {"先手の持駒": BLACK, "下手の持駒": BLACK, "後手の持駒": WHITE, "上手の持駒": WHITE}
 _TURN_LINES = {"先手番": BLACK, "下手番": BLACK, "後手番": WHITE, "上手番": WHITE}
@@ -52,34 +47,15 @@ _MOVE_COUNT_RE = re.compile(r"^手数\s*[＝=]")
 _HEADER_RE = re.compile(r"^[^\s：:|+*#]+[：:]")
 
 
-def kanji_number(n: int) -> str:
-    """Kanji numeral for 1..99 as used in hands: 二, 十, 十八."""
-    if n < 1:
-        raise ValueError(f"kanji numbers start at 1, not {n!r}")
-    tens, ones = divmod(n, 10)
-    return ("" if tens == 0 else ("十" if tens == 1 else _KANJI_NUM[tens - 1] + "十")) \
-        + ("" if ones == 0 else _KANJI_NUM[ones - 1])
-
-
 def _parse_number(text: str) -> int:
     if text[0] == "十":
-        return 10 + (_KANJI_NUM.index(text[1]) + 1 if len(text) > 1 else 0)
-    if text[0] in _KANJI_NUM:
-        return _KANJI_NUM.index(text[0]) + 1
+        return 10 + (KANJI_NUMERALS.index(text[1]) + 1 if len(text) > 1 else 0)
+    if text[0] in KANJI_NUMERALS:
+        return KANJI_NUMERALS.index(text[0]) + 1
     return int(text.translate(str.maketrans("０１２３４５６７８９", "0123456789")))
 
 
-def format_hand(hand: tuple[int, ...]) -> str:
-    """A hand as Kifu for Windows writes it: ``飛　角二　歩十八　``, or ``なし``."""
-    items = []
-    for pt in _HAND_ORDER:
-        n = hand[HAND_INDEX[pt]]
-        if n:
-            items.append(KANJI_BOARD[pt] + (kanji_number(n) if n > 1 else "") + "　")
-    return "".join(items) or "なし"
-
-
-def parse_hand(text: str) -> tuple[int, int, int, int, int, int, int]:
+def parse_hand(text: str) -> "tuple[int, int, int, int, int, int, int]":
     """Parse a hand value: any order, full-width, half-width or no separators, ``なし``.
 
     Raises:
@@ -110,28 +86,6 @@ def parse_hand(text: str) -> tuple[int, int, int, int, int, int, int]:
     return (counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], counts[6])
 
 
-def _cell(piece: Piece) -> str:
-    if not piece:
-        return " ・"
-    return ("v" if piece_color(piece) == WHITE else " ") + KANJI_BOARD[piece_type(piece)]
-
-
-def to_bod(position: Position, side_line: bool = True) -> str:
-    """The BOD diagram of ``position``, lines joined by ``\\n`` with a final ``\\n``.
-
-    Both hands are written (``なし`` when empty) and, with ``side_line``, the
-    side-to-move line ``先手番``/``後手番``.
-    """
-    lines = ["後手の持駒：" + format_hand(position.hand(WHITE)), FILE_LINE, BORDER]
-    for rank in range(1, 10):
-        cells = "".join(_cell(position.piece_at(square(f, rank))) for f in range(9, 0, -1))
-        lines.append(f"|{cells}|{_KANJI_NUM[rank - 1]}")
-    lines += [BORDER, "先手の持駒：" + format_hand(position.hand(BLACK))]
-    if side_line:
-        lines.append("先手番" if position.turn == BLACK else "後手番")
-    return "\n".join(lines) + "\n"
-
-
 def is_bod_line(line: str) -> bool:
     """True when ``line`` belongs to a BOD diagram (hand, file header, border, rank row, side)."""
     s = line.strip()
@@ -148,7 +102,7 @@ class BodBuilder:
     """
 
     def __init__(self) -> None:
-        self._hands: list[tuple[int, ...] | None] = [None, None]
+        self._hands: list["tuple[int, ...] | None"] = [None, None]
         self._hand_lines = [0, 0]
         self._rows: list[tuple[int, str]] = []
         self._borders = 0
@@ -209,8 +163,7 @@ class BodBuilder:
             if hand is not None:
                 for i, n in enumerate(hand):
                     if n > HAND_MAX[i]:
-                        side = "先手" if color == BLACK else "後手"
-                        raise BodError(f"line {self._hand_lines[color]}: {side} holds {n} "
+                        raise BodError(f"line {self._hand_lines[color]}: {'先手' if color == BLACK else '後手'} holds {n} "
                                        f"{KANJI_BOARD[HAND_TYPES[i]]}, at most {HAND_MAX[i]} exist")
                 try:
                     pos.set_hand(color, hand)
@@ -220,7 +173,7 @@ class BodBuilder:
         return pos
 
 
-_RANK_MARKS = {c: i + 1 for i, c in enumerate(_KANJI_NUM)}
+_RANK_MARKS = {c: i + 1 for i, c in enumerate(KANJI_NUMERALS)}
 
 
 def _parse_row(lineno: int, line: str, rank: int) -> list[Piece]:

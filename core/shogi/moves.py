@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Sequence
 
 import cshogi
 
@@ -91,6 +92,18 @@ class Move:
 
     def __repr__(self) -> str:
         return f"Move.from_usi({self.usi()!r})"
+
+
+def push_usi(position: Position, text: str) -> Move:
+    """Parse a USI move, check that it is legal in ``position``, play it and return it.
+
+    Raises:
+        InvalidMoveError: not USI move text.
+        IllegalMoveError: not legal in this position.
+    """
+    move = parse_move(position, text)
+    position.push(move)
+    return move
 
 
 def parse_move(position: Position, text: str) -> Move:
@@ -242,20 +255,50 @@ def attackers(position: Position, target: Square, color: Color) -> list[Square]:
     return sorted(out)
 
 
+def line_step(a: Square, b: Square) -> tuple[int, int] | None:
+    """Unit (file, rank) step from ``a`` towards ``b`` if they share a line, else None."""
+    df = square_file(b) - square_file(a)
+    dr = square_rank(b) - square_rank(a)
+    if (df == 0 and dr == 0) or not (df == 0 or dr == 0 or abs(df) == abs(dr)):
+        return None
+    return ((df > 0) - (df < 0), (dr > 0) - (dr < 0))
+
+
 def between(a: Square, b: Square) -> list[Square]:
     """Squares strictly between ``a`` and ``b`` on a line (empty if not aligned), from ``a``."""
-    fa, ra, fb, rb = square_file(a), square_rank(a), square_file(b), square_rank(b)
-    df, dr = fb - fa, rb - ra
-    if not (df == 0 or dr == 0 or abs(df) == abs(dr)) or (df == 0 and dr == 0):
+    step = line_step(a, b)
+    if step is None:
         return []
-    sf = (df > 0) - (df < 0)
-    sr = (dr > 0) - (dr < 0)
     out = []
-    f, r = fa + sf, ra + sr
-    while (f, r) != (fb, rb):
+    f, r = square_file(a) + step[0], square_rank(a) + step[1]
+    while (f, r) != (square_file(b), square_rank(b)):
         out.append((f - 1) * 9 + r - 1)
-        f, r = f + sf, r + sr
+        f, r = f + step[0], r + step[1]
     return out
+
+
+def king_distance(king: Square, sq: Square) -> int:
+    """Steps from the king to ``sq`` (1 = next to the king): an interposition's distance."""
+    return max(abs(square_file(sq) - square_file(king)), abs(square_rank(sq) - square_rank(king)))
+
+
+def checker_behind(pieces: Sequence[int], king: Square, target: Square) -> Square | None:
+    """The first occupied square beyond ``target`` on the line from ``king`` through it.
+
+    ``pieces`` holds a piece (0 for none) per square, as cshogi's
+    ``Board.pieces``.  For an interposition on ``target``, this is the
+    ranged checker it blocks.
+    """
+    step = line_step(king, target)
+    if step is None:
+        return None
+    f, r = square_file(target) + step[0], square_rank(target) + step[1]
+    while 1 <= f <= 9 and 1 <= r <= 9:
+        sq = (f - 1) * 9 + r - 1
+        if pieces[sq]:
+            return sq
+        f, r = f + step[0], r + step[1]
+    return None
 
 
 # ---- classification of defences --------------------------------------
@@ -316,10 +359,9 @@ def classify_evasion(position: Position, move: Move) -> EvasionInfo:
     if checker is not None:
         if move.to_square == checker and move.drop is None:
             return EvasionInfo(EvasionKind.CAPTURE, checker, captures=True)
-        line = between(king, checker)
-        if move.to_square in line:
+        if move.to_square in between(king, checker):
             return EvasionInfo(EvasionKind.INTERPOSITION, checker,
-                               line.index(move.to_square) + 1, move.drop is not None)
+                               king_distance(king, move.to_square), move.drop is not None)
     raise IllegalMoveError(f"{move.usi()!r} does not answer the check in {position.sfen()!r}")
 
 
@@ -375,7 +417,8 @@ def japanese_line(position: Position, moves: list[Move], marks: bool = True) -> 
 
 
 __all__ = [
-    "Move", "InvalidMoveError", "IllegalMoveError", "parse_move", "is_legal", "legal_moves",
-    "check_moves", "gives_check", "evasions", "attackers", "between", "checkers",
+    "Move", "InvalidMoveError", "IllegalMoveError", "parse_move", "push_usi", "is_legal", "legal_moves",
+    "check_moves", "gives_check", "evasions", "attackers", "line_step", "between", "king_distance",
+    "checker_behind", "checkers",
     "classify_evasion", "EvasionKind", "EvasionInfo", "japanese", "japanese_line",
 ]

@@ -17,10 +17,11 @@ import enum
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import cshogi
 
+from .diagram import to_bod
 from .types import (
     BISHOP, BLACK, EMPTY_HAND, GOLD, HAND_INDEX, HAND_MAX, HAND_TYPES, KING, KNIGHT, LANCE,
     LETTER_TYPES, PAWN, PIECE_LETTERS, PROMOTE, ROOK, SILVER, UNPROMOTE, WHITE, Color, Hand, Piece,
@@ -28,8 +29,14 @@ from .types import (
     square_japanese,
 )
 
-if TYPE_CHECKING:
-    from .moves import Move
+
+
+class CshogiMove(Protocol):
+    """A move that can name itself to cshogi, such as :class:`~.moves.Move`."""
+
+    def to_cshogi(self, board: cshogi.Board) -> int:
+        """The cshogi move int of this move on ``board``."""
+        ...
 
 STARTING_SFEN = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 
@@ -124,17 +131,6 @@ class Position:
     def start(cls) -> Position:
         """The initial position of an even game."""
         return cls.from_sfen(STARTING_SFEN)
-
-    @classmethod
-    def from_bod(cls, text: str) -> Position:
-        """Parse a BOD board diagram (see :func:`.bod.parse_bod`).
-
-        Raises:
-            BodError: the text is not a well-formed diagram; the message gives the line.
-        """
-        from .bod import parse_bod  # local: bod imports position
-
-        return parse_bod(text)
 
     def copy(self) -> Position:
         """An independent copy (without the push/pop history)."""
@@ -260,8 +256,6 @@ class Position:
 
     def bod(self) -> str:
         """The BOD board diagram of the position, as Kifu for Windows writes it (``\\n`` line ends)."""
-        from .bod import to_bod  # local: bod imports position
-
         return to_bod(self)
 
     def __str__(self) -> str:
@@ -470,7 +464,7 @@ class Position:
         if problems:
             raise IllegalPositionError(problems)
 
-    def push(self, move: Move | int) -> None:
+    def push(self, move: CshogiMove | int) -> None:
         """Play ``move`` (a :class:`~.moves.Move` or a cshogi move int).
 
         The move is assumed legal; an ``assert`` checks it (promotion flag
@@ -479,10 +473,8 @@ class Position:
         Raises:
             IllegalPositionError: see :meth:`board`.
         """
-        from .moves import Move  # local: moves imports position
-
         b = self.board()
-        m = move.to_cshogi(b) if isinstance(move, Move) else int(move)
+        m = int(move) if isinstance(move, int) else move.to_cshogi(b)
         assert m in b.legal_moves, f"illegal move {cshogi.move_to_usi(m) if m else move!r} in {self.sfen()}"
         self._stack.append((list(self._squares), [list(self._hands[0]), list(self._hands[1])],
                             self._turn, self.move_number))
@@ -507,19 +499,6 @@ class Position:
         self._turn = opponent(color)
         self.move_number += 1
         b.push(m)
-
-    def push_usi(self, text: str) -> Move:
-        """Parse a USI move, check that it is legal here, play it and return it.
-
-        Raises:
-            InvalidMoveError: not USI move text.
-            IllegalMoveError: not legal in this position.
-        """
-        from .moves import parse_move  # local: moves imports position
-
-        move = parse_move(self, text)
-        self.push(move)
-        return move
 
     @property
     def ply(self) -> int:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tsume_studio.core.shogi.bod import format_hand, kanji_number, parse_bod, parse_hand, to_bod
+from tsume_studio.core.shogi.bod import parse_bod, parse_hand
+from tsume_studio.core.shogi.diagram import format_hand, kanji_number, to_bod
 from tsume_studio.core.shogi.position import BodError, Position
 
 from conftest import DATA
@@ -41,7 +42,7 @@ def test_writes_the_kif_md_example_exactly() -> None:
 
 def test_reads_the_kif_md_example() -> None:
     assert parse_bod(EXAMPLE_BOD).sfen() == EXAMPLE_SFEN
-    assert Position.from_bod(EXAMPLE_BOD) == Position.from_sfen(EXAMPLE_SFEN)
+    assert parse_bod(EXAMPLE_BOD) == Position.from_sfen(EXAMPLE_SFEN)
 
 
 def test_round_trip_on_problem_positions() -> None:
@@ -49,7 +50,7 @@ def test_round_trip_on_problem_positions() -> None:
     assert len(sfens) >= 100
     for sfen in sfens:
         pos = Position.from_sfen(sfen)
-        assert Position.from_bod(pos.bod()) == pos, sfen
+        assert parse_bod(pos.bod()) == pos, sfen
 
 
 def test_promoted_pieces_white_to_move_and_empty_hands() -> None:
@@ -59,7 +60,7 @@ def test_promoted_pieces_white_to_move_and_empty_hands() -> None:
     assert "| 玉v龍v馬v全v圭v杏vと ・ ・|九" in text
     assert "後手の持駒：なし\n" in text and "先手の持駒：なし\n" in text
     assert text.endswith("後手番\n")
-    assert Position.from_bod(text).sfen() == sfen
+    assert parse_bod(text).sfen() == sfen
 
 
 @pytest.mark.parametrize("variant", [

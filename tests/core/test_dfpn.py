@@ -14,7 +14,8 @@ import shogi
 from tsume_studio.core.search.dfpn import DfPn, Options, Outcome
 from tsume_studio.core.search.hand import GUARD, HAND_ZOBRIST, board_key, hand_ge, hand_max, hand_min, pack, unpack
 from tsume_studio.core.shogi.position import IllegalPositionError, Position
-from tsume_studio.core.search.solver import Limits, Progress, SolveStatus, solve, solve_iter
+from tsume_studio.core.search.contract import Limits, Progress, SolveStatus, drive
+from tsume_studio.core.search.solver import solve, solve_iter
 
 DATA = Path(__file__).parent.parent / "data"
 
@@ -254,12 +255,7 @@ def test_progress_snapshots() -> None:
     tail = next(r for r in _rows("microcosmos.tsv") if r[2] == "33")
     gen = solve_iter(Position.from_sfen(tail[1]), Limits(seconds=60), exact=False, progress_interval=0.02)
     snapshots: list[Progress] = []
-    while True:
-        try:
-            snapshots.append(next(gen))
-        except StopIteration as stop:
-            result = stop.value
-            break
+    result = drive(gen, snapshots.append)
     assert result.status is SolveStatus.MATE
     assert len(snapshots) >= 2, "a search of this size reports progress"
     running, final = snapshots[-2], snapshots[-1]
@@ -280,11 +276,9 @@ def test_cancel_is_prompt() -> None:
     next(gen)
     cancel.set()
     start = time.monotonic()
-    with pytest.raises(StopIteration) as stop:
-        while True:
-            next(gen)
+    result = drive(gen)
     took = time.monotonic() - start
-    assert stop.value.value.status is SolveStatus.CANCELLED
+    assert result.status is SolveStatus.CANCELLED
     assert took < 0.5   # checked every 1024 nodes: a few tens of ms on this machine
 
 

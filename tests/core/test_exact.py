@@ -12,8 +12,8 @@ import pytest
 
 from tsume_studio.core.search.exact import build_proof, solve_exact
 from tsume_studio.core.shogi.position import Position
-from tsume_studio.core.search.proof import Proof, ProofNode, Role
-from tsume_studio.core.search.solver import Progress
+from tsume_studio.core.search.proof import FutileReason, Proof, ProofNode, Role
+from tsume_studio.core.search.contract import Progress, drive
 
 import bruteforce  # tests/core is on sys.path (pytest rootdir-less test modules)
 
@@ -58,7 +58,7 @@ def test_classic_futile_interpositions() -> None:
     squares = sorted(f.move[2:] for f in proof.futile)
     assert squares == ["2a", "3a", "4a", "5a", "6a", "7a", "8a"]
     assert all(f.path == ("9c9a+",) for f in proof.futile)
-    reasons = {f.move[2:]: f.reason for f in proof.futile}
+    reasons = {f.move[2:]: f.reason.english() for f in proof.futile}
     assert reasons["2a"] == "futile: captured and returned, still mate in 1"
     assert reasons["8a"] == "omitted: distance rule"
     # Every piece the defender holds could be dropped on each square.
@@ -71,7 +71,20 @@ def test_classic_futile_interpositions() -> None:
 def test_classic_without_distance_rule_tests_every_square() -> None:
     proof = solve(CLASSIC, distance_rule=False)
     assert proof.length == 1
-    assert [f.reason for f in proof.futile] == ["futile: captured and returned, still mate in 1"] * 7
+    assert [f.reason.english() for f in proof.futile] == ["futile: captured and returned, still mate in 1"] * 7
+
+
+@pytest.mark.parametrize("distance_rule, omitted", [(True, 4), (False, 0)])
+def test_classic_defences_all_futile(distance_rule: bool, omitted: int) -> None:
+    # Every drop square on the dragon's line is futile; the distance rule
+    # omits the four far ones without a test.
+    proof = solve(CLASSIC, distance_rule=distance_rule)
+    real = [n for n in proof.root.children[0].children if n.role is not Role.FUTILE]
+    assert real == []
+    assert len(proof.futile) == 7
+    assert sum(f.reason.kind is FutileReason.DISTANCE_RULE for f in proof.futile) == omitted
+    assert sum(f.reason.kind is FutileReason.CAPTURED_RETURNED for f in proof.futile) == 7 - omitted
+
 
 
 def test_shorter_than_dfpn_first_line() -> None:
@@ -117,7 +130,7 @@ def test_futile_interposition_next_to_the_king() -> None:
     proof = solve(sfen)
     assert proof.length == length == 3
     adjacent = [f for f in proof.futile if f.move[2:] == "1c"]
-    assert adjacent and adjacent[0].reason == "futile: captured and returned, still mate in 1"
+    assert adjacent and adjacent[0].reason.english() == "futile: captured and returned, still mate in 1"
 
 
 def test_interposition_whose_return_mates_only_later_counts() -> None:
@@ -224,11 +237,7 @@ def test_progress_and_deadline() -> None:
     gen = build_proof(Position.from_sfen(sfen), deadline=time.monotonic() + 0.3)
     snapshots = []
     start = time.monotonic()
-    try:
-        while True:
-            snapshots.append(next(gen))
-    except StopIteration as stop:
-        result = stop.value
+    result = drive(gen, snapshots.append)
     assert result is None
     assert time.monotonic() - start < 1.0
     assert snapshots and all(isinstance(p, Progress) for p in snapshots)
@@ -245,16 +254,21 @@ def test_cancel_is_honoured_quickly() -> None:
         next(gen)
     cancel.set()
     t = time.monotonic()
-    with pytest.raises(StopIteration) as stop:
-        while True:
-            next(gen)
-    assert stop.value.value is None
+    assert drive(gen) is None
     assert time.monotonic() - t < 0.1
 
 
 def test_node_limit() -> None:
     sfen, _ = row("mog-1033")
     assert solve_exact(Position.from_sfen(sfen), node_limit=2000) is None
+
+
+def test_memory_bound_ends_the_search() -> None:
+    # About 20,000 table entries are needed; 1 MB allows the minimum of 1000.
+    sfen, length = row("mog-1033")
+    assert solve_exact(Position.from_sfen(sfen), memory_mb=1) is None
+    proof = solve_exact(Position.from_sfen(sfen), memory_mb=64)
+    assert proof is not None and proof.length == length
 
 
 def _walk(node: ProofNode) -> "list[ProofNode]":

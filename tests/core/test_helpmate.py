@@ -9,9 +9,10 @@ from pathlib import Path
 import cshogi
 import pytest
 
-from tsume_studio.core.search.helpmate import HelpmateAnswer, HelpmateOptions, solve, solve_iter
+from tsume_studio.core.search.helpmate import HelpmateOptions, solve, solve_iter
+from tsume_studio.core.search.proof import HelpmateAnswer
 from tsume_studio.core.shogi.position import IllegalPositionError, Position
-from tsume_studio.core.search.solver import Limits, SolveStatus
+from tsume_studio.core.search.contract import Limits, Progress, SolveStatus, drive
 
 DATA = Path(__file__).parent.parent / "data" / "helpmate.tsv"
 
@@ -315,13 +316,8 @@ def test_memory_limit_bounds_the_table() -> None:
 
 def test_progress_snapshots_carry_depth_and_table_figures() -> None:
     gen = solve_iter(Position.from_sfen(_row(WIDE)), Limits(seconds=1.0))
-    snaps = []
-    while True:
-        try:
-            snaps.append(next(gen))
-        except StopIteration as stop:
-            result = stop.value
-            break
+    snaps: list[Progress] = []
+    result = drive(gen, snaps.append)
     assert result.status is SolveStatus.UNKNOWN and "time limit" in result.extra["reason"]
     assert len(snaps) >= 3
     stats = dict(snaps[-1].stats)

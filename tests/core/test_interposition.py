@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import cshogi
-import pytest
 
 from tsume_studio.core.search.interposition import (
-    OMITTED_REASON, capture_and_return, checker_behind, classify_defences, distance,
-    distance_threshold, drop_squares, futile_reason, may_omit,
+    capture_and_return, distance_threshold, drop_squares, may_omit,
 )
+from tsume_studio.core.shogi.moves import checker_behind, king_distance as distance
 from tsume_studio.core.shogi.types import parse_square
 
 # The classic (seed iterative-deepening-…): ▲9一飛成 and every interposition on
@@ -92,41 +91,11 @@ def test_defended_square_is_not_omittable() -> None:
     assert by_square["6a"].omittable
 
 
-@pytest.mark.parametrize("distance_rule, omitted", [(True, 4), (False, 0)])
-def test_classify_defences(distance_rule: bool, omitted: int) -> None:
-    b = after(CLASSIC, "9c9a+")
-    asked = []
-
-    def is_mate(board: cshogi.Board) -> bool:
-        asked.append(board.sfen())
-        return True
-
-    d = classify_defences(b, is_mate, distance_rule=distance_rule)
-    assert d.real == ()
-    assert len(d.futile) == 7
-    assert sum(f.omitted for f in d.futile) == omitted
-    assert len(asked) == 7 - omitted
-
-
-def test_classify_keeps_undecided_and_non_futile_drops() -> None:
-    b = after(CLASSIC, "9c9a+")
-    verdicts = iter([False, None] + [True] * 10)
-    d = classify_defences(b, lambda board: next(verdicts), distance_rule=True)
-    # 2a not futile, 3a undecided: both count, and with 2a counted the
-    # distance rule no longer applies on this line.
-    assert len(d.real) == 14 and d.undecided == 1
-    assert [f.omitted for f in d.futile] == [False] * 5
-
-
 def test_board_moves_always_count() -> None:
     # 移動合: the silver on 6b may interpose on 5a or 7a by moving; such
-    # moves are real defences and never tested.
+    # moves are real defences (core.search.exact counts every board move) and
+    # never tested: drop_squares, which the futility tests walk, holds drops only.
     b = after("8k/3s2G2/R7P/9/9/9/9/9/9 b r2b3g3s4n4l17p 1", "9c9a+")
-    d = classify_defences(b, lambda board: True, distance_rule=False)
-    assert {cshogi.move_to_usi(m) for m in d.real} == {"6b5a", "6b7a"}
-
-
-def test_reason_texts() -> None:
-    assert futile_reason(1) == "futile: captured and returned, still mate in 1"
-    assert futile_reason(None) == "futile: captured and returned, still mate"
-    assert OMITTED_REASON == "omitted: distance rule"
+    real = {cshogi.move_to_usi(m) for m in b.legal_moves if not cshogi.move_is_drop(m)}
+    assert real == {"6b5a", "6b7a"}
+    assert all(cshogi.move_is_drop(m) for ds in drop_squares(b) for m in ds.moves)

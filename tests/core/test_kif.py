@@ -10,8 +10,11 @@ import pytest
 from tsume_studio.core.records.kif import KifError, parse_kif, to_kif
 from tsume_studio.core.shogi.moves import Move
 from tsume_studio.core.shogi.position import Position
-from tsume_studio.core.search.proof import Alternative, FutileInterposition, Proof, ProofNode, Role
-from tsume_studio.core.records.model import Record, RecordNode, record_from_proof
+from tsume_studio.core.search.proof import (
+    Alternative, FutileInterposition, FutileReason, Futility, Proof, ProofNode, Role,
+)
+from tsume_studio.core.answer import record_from_proof
+from tsume_studio.core.records.model import Record, RecordNode
 from tsume_studio.core.records.formats import read_record, write_record
 
 from conftest import DATA
@@ -127,9 +130,9 @@ def test_futile_interpositions_are_comments_and_alternatives_are_variations() ->
         ProofNode("R*4a", Role.ALTERNATIVE, length=0),
     ))
     proof = Proof(FUTILE_SFEN, root, ("R*5a",), 1,
-                  futile=(FutileInterposition(("R*5a",), "P*3a", "futile: captured and returned, still mate in 1",
+                  futile=(FutileInterposition(("R*5a",), "P*3a", Futility(FutileReason.CAPTURED_RETURNED, 1),
                                               ("P*3a", "L*3a", "N*3a")),
-                          FutileInterposition(("R*5a",), "G*4a", "omitted: distance rule")),
+                          FutileInterposition(("R*5a",), "G*4a", Futility(FutileReason.DISTANCE_RULE))),
                   alternatives=(Alternative((), "R*6a", 1),))
     rec = record_from_proof(proof)
     assert rec.header == {"手数": "1"}

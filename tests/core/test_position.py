@@ -7,7 +7,7 @@ import pytest
 from tsume_studio.core import (
     IllegalMoveError, IllegalPositionError, InvalidMoveError, Position, SfenError, Status, tsume_hands,
 )
-from tsume_studio.core.shogi.moves import Move
+from tsume_studio.core.shogi.moves import Move, push_usi
 from tsume_studio.core.shogi.position import STARTING_SFEN
 from tsume_studio.core.shogi.types import (
     BLACK, GOLD, KING, PAWN, PROM_SILVER, ROOK, WHITE, make_piece, parse_square, square,
@@ -298,11 +298,11 @@ def test_solving_an_invalid_position_lists_every_problem() -> None:
 
 def test_push_usi() -> None:
     pos = Position.start()
-    assert pos.push_usi("7g7f") == Move.from_usi("7g7f")
-    assert pos.push_usi("3c3d").usi() == "3c3d"
+    assert push_usi(pos, "7g7f") == Move.from_usi("7g7f")
+    assert push_usi(pos, "3c3d").usi() == "3c3d"
     assert pos.sfen() == "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
     with pytest.raises(IllegalMoveError, match=r"^illegal move '5i5h\+' in position 'lnsgkgsnl/"):
-        pos.push_usi("5i5h+")
+        push_usi(pos, "5i5h+")
     with pytest.raises(InvalidMoveError, match=r"^not a USI move: '8h2x'$"):
-        pos.push_usi("8h2x")
+        push_usi(pos, "8h2x")
     assert pos.ply == 2

@@ -11,7 +11,7 @@ import pytest
 
 from tsume_studio.core.search.exact import solve_exact
 from tsume_studio.core.shogi.position import Position
-from tsume_studio.core.search.proof import Proof, ProofNode, Role
+from tsume_studio.core.search.proof import FutileReason, Futility, Proof, ProofNode, Role
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 with (DATA / "mate.tsv").open(encoding="utf-8") as _f:
@@ -65,7 +65,7 @@ def _main_nodes(root: ProofNode) -> "list[ProofNode]":
 @pytest.mark.parametrize("sfen", CASES)
 def test_every_line_replays_and_ends_in_mate(sfen: str) -> None:
     proof = solve(sfen)
-    reasons = {(f.path, m): f.reason for f in proof.futile for m in f.moves}
+    reasons = {(f.path, m): f.reason.english() for f in proof.futile for m in f.moves}
     variations = 0
     for path, node in walk(proof.root):
         board = cshogi.Board(sfen)
@@ -131,3 +131,13 @@ def test_same_answer_from_a_warm_dfpn_table(sfen: str) -> None:
     assert with_table.main_line == fresh.main_line
     assert len(with_table.futile) == len(fresh.futile)
     assert with_table.root.pn == 0 and with_table.root.dn > 0
+
+
+def test_reason_texts() -> None:
+    captured = FutileReason.CAPTURED_RETURNED
+    assert Futility(captured, 1).english() == "futile: captured and returned, still mate in 1"
+    assert Futility(captured).english() == "futile: captured and returned, still mate"
+    assert Futility(FutileReason.DISTANCE_RULE).english() == "omitted: distance rule"
+    assert Futility(captured, 3).japanese() == "取って返しても3手詰"
+    assert Futility(captured).japanese() == "取って返しても詰み"
+    assert Futility(FutileReason.DISTANCE_RULE).japanese() == "遠い合駒の省略"

@@ -91,8 +91,9 @@ def _sfen_after(start: Position, usis: list[str]) -> str:
 
 def solved_records(per_length: int = 3) -> list[Record]:
     """Records of solved problems from the shared set (3 to 9 plies), via the project's solver."""
-    from tsume_studio.core.records.model import record_from_proof
-    from tsume_studio.core.search.solver import Limits, SolveStatus, solve
+    from tsume_studio.core.answer import record_from_proof
+    from tsume_studio.core.search.contract import Limits, SolveStatus
+    from tsume_studio.core.search.solver import solve
 
     rows = [r.split("\t") for r in (DATA / "mate.tsv").read_text(encoding="utf-8").splitlines()[1:]]
     out: list[Record] = []

@@ -18,8 +18,9 @@ from tsume_studio.core.records.csa import to_csa
 from tsume_studio.core.records.ki2 import to_ki2
 from tsume_studio.core.records.kif import to_kif
 from tsume_studio.core.shogi.position import Position
-from tsume_studio.core.search.proof import FutileInterposition, Proof, ProofNode, Role
-from tsume_studio.core.records.model import Record, RecordNode, record_from_proof
+from tsume_studio.core.search.proof import FutileInterposition, FutileReason, Futility, Proof, ProofNode, Role
+from tsume_studio.core.answer import record_from_proof
+from tsume_studio.core.records.model import Record, RecordNode
 from tsume_studio.core.records.formats import read_record
 
 from conftest import DATA
@@ -65,7 +66,7 @@ def records() -> list[Record]:
         ProofNode("R*5a", Role.MAIN, length=0, children=(ProofNode("P*2a", Role.FUTILE),)),
         ProofNode("R*4a", Role.ALTERNATIVE, length=0)))
     recs.append(record_from_proof(Proof("8k/9/6NG1/9/9/9/9/9/9 b Rr2b3g4s3n4l18p 1", root, ("R*5a",), 1,
-                                        futile=(FutileInterposition(("R*5a",), "P*3a", "futile"),))))
+                                        futile=(FutileInterposition(("R*5a",), "P*3a", Futility(FutileReason.CAPTURED_RETURNED)),))))
     recs += [random_record(rng, rng.choice(sfens) if i % 2 else None, branches=4, length=14) for i in range(16)]
     return recs + _solved()
 

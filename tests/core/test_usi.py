@@ -12,7 +12,7 @@ import pytest
 
 from tsume_studio.core.shogi.moves import parse_move
 from tsume_studio.core.shogi.position import Position
-from tsume_studio.core.search.solver import Limits, Progress, SolveResult, SolveStatus
+from tsume_studio.core.search.contract import Limits, Progress, SolveResult, SolveStatus
 from tsume_studio.core.cli.usi import UsiEngine
 
 THREE_PLY = "7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"

@@ -16,7 +16,7 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from tsume_studio.core.shogi.position import Position
-from tsume_studio.core.search.solver import ChildInfo, Limits, PathEntry, Progress, SolveResult, SolveStatus
+from tsume_studio.core.search.contract import ChildInfo, Limits, PathEntry, Progress, SolveResult, SolveStatus
 
 
 @pytest.fixture(autouse=True, scope="session")

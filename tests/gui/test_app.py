@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from tsume_studio.core.shogi.position import Position
 from tsume_studio.core.records.formats import read_record
-from tsume_studio.core.search.solver import Limits, SolveStatus
+from tsume_studio.core.search.contract import Limits, SolveStatus
 from tsume_studio.gui import i18n
 from tsume_studio.gui.app import DEFAULT_SAMPLE, build_parser, create_window, sample_names
 from tsume_studio.gui.mainwindow import MainWindow

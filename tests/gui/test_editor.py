@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication
+
+from tsume_studio.core.shogi.bod import parse_bod
 from tsume_studio.core.shogi.position import Position, Status
 from tsume_studio.core.shogi.types import BLACK, GOLD, WHITE, square
 from tsume_studio.gui import i18n
@@ -184,7 +186,7 @@ def test_copy(editor: EditorController) -> None:
     assert QGuiApplication.clipboard().text() == MATE1
     bod = editor.copy_bod()
     assert QGuiApplication.clipboard().text() == bod
-    assert Position.from_bod(bod).sfen() == MATE1
+    assert parse_bod(bod).sfen() == MATE1
 
 
 @pytest.mark.parametrize("ext", [".sfen", ".kif", ".kifu", ".csa"])

@@ -7,8 +7,8 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 
 from tsume_studio.core.shogi.position import Position
-from tsume_studio.core.search.proof import FutileInterposition, Proof, ProofNode, Role
-from tsume_studio.core.search.solver import ChildInfo, PathEntry
+from tsume_studio.core.search.proof import FutileInterposition, FutileReason, Futility, Proof, ProofNode, Role
+from tsume_studio.core.search.contract import INFINITY, ChildInfo, PathEntry
 from tsume_studio.gui.models import (
     COL_DN, COL_MOVE, COL_PN, COL_ROLE, ON_PATH_ROLE, ROLE_ROLE, ProofTreeModel, SearchTreeModel,
     move_texts,
@@ -84,10 +84,11 @@ def three_ply_proof() -> Proof:
 def futile_proof() -> Proof:
     """Mate in 1 where every drop between the dragon and the king is futile (as the solver reports it)."""
     reason = "futile: captured and returned, still mate in 1"
-    futile = tuple(ProofNode(m, Role.FUTILE, 0, 2**31 - 1, None, comment=reason) for m in ("P*2a", "N*2a"))
+    futile = tuple(ProofNode(m, Role.FUTILE, 0, INFINITY, None, comment=reason) for m in ("P*2a", "N*2a"))
     root = ProofNode(None, Role.MAIN, 0, 10**12, 1, (ProofNode("9c9a+", Role.MAIN, 0, 10**12, 0, futile),))
     return Proof("8k/6G2/R7P/9/9/9/9/9/9 b r2b3g4s4n4l17p 1", root, ("9c9a+",), 1,
-                 futile=(FutileInterposition(("9c9a+",), "P*2a", reason, ("P*2a", "N*2a")),))
+                 futile=(FutileInterposition(("9c9a+",), "P*2a", Futility(FutileReason.CAPTURED_RETURNED, 1),
+                                             ("P*2a", "N*2a")),))
 
 
 def test_proof_tree_model(qtmodeltester: Any) -> None:

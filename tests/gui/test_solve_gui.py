@@ -17,7 +17,7 @@ from pytestqt.qtbot import QtBot
 from tsume_studio.core.shogi.moves import Move
 from tsume_studio.core.shogi.position import Position
 from tsume_studio.core.records.formats import read_record
-from tsume_studio.core.search.solver import Limits, SolveStatus
+from tsume_studio.core.search.contract import Limits, SolveStatus
 from tsume_studio.gui.mainwindow import MainWindow, default_solver
 from tsume_studio.gui.settings import save_limits
 from tsume_studio.gui.worker import running_workers
@@ -273,7 +273,7 @@ def test_editing_waits_while_searching(qtbot: QtBot, window: MainWindow) -> None
 
 def test_alternative_mates_are_listed_and_shown(qtbot: QtBot, standins: Any) -> None:
     from tsume_studio.core.search.proof import Alternative, Proof, ProofNode, Role
-    from tsume_studio.core.search.solver import SolveResult
+    from tsume_studio.core.search.contract import SolveResult
 
     mate = ProofNode("S*1b", Role.MAIN, 0, 10**12, 0)
     root = ProofNode(None, Role.MAIN, 0, 10**12, 3, (

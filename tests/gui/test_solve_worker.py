@@ -8,7 +8,7 @@ from typing import Any
 from pytestqt.qtbot import QtBot
 
 from tsume_studio.core.shogi.position import Position
-from tsume_studio.core.search.solver import Limits, Progress, SolveResult, SolveStatus
+from tsume_studio.core.search.contract import Limits, Progress, SolveResult, SolveStatus
 from tsume_studio.gui.worker import SolverWorker, running_workers
 
 
