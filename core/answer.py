@@ -107,7 +107,8 @@ def record_from_proof(proof: Proof, header: dict[str, str] | None = None) -> Rec
     defence appears with its answer as a variation; an alternative mate (余詰)
     is a variation on the attacker's ply with a ``余詰`` comment; each futile
     interposition (無駄合) of ``proof.futile`` becomes a comment on the position
-    where it was pruned, e.g. ``無駄合：△２三歩打（取って返しても1手詰）``.  Lines ending in checkmate get a ``詰み`` terminal.
+    where it was pruned, e.g. ``無駄合：△２三歩打（取って返しても1手詰）``.  Lines ending in
+    checkmate get a ``詰み`` terminal.
     ``header`` keys come first; ``手数`` defaults to the proof's length.
 
     Raises:

@@ -9,9 +9,10 @@ the start row of the move list goes back to the problem.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import QByteArray, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
@@ -169,7 +170,8 @@ class MainWindow(QMainWindow):
         self.actions_: dict[str, QAction] = {}
         a = self.actions_
 
-        def make(key: str, slot: Callable[[], None], shortcut: QKeySequence | str | None = None) -> QAction:
+        def make(key: str, slot: Callable[[], object],
+                 shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None) -> QAction:
             act = QAction(self)
             act.setObjectName(f"action_{key}")
             act.triggered.connect(lambda _checked=False: slot())
@@ -198,13 +200,13 @@ class MainWindow(QMainWindow):
         group = QActionGroup(self)
         mode = load_mode()
         for key in ("mate", "helpmate"):
-            act = make(key, lambda k=key: self.set_mode(k))
+            act = make(key, functools.partial(self.set_mode, key))
             act.setCheckable(True)
             act.setChecked(key == mode)
             group.addAction(act)
         lang_group = QActionGroup(self)
         for lang, label in (("ja", "日本語"), ("en", "English")):
-            act = make(f"lang_{lang}", lambda code=lang: self.set_language(code))
+            act = make(f"lang_{lang}", functools.partial(self.set_language, lang))
             act.setText(label)
             act.setCheckable(True)
             act.setChecked(i18n.language() == lang)
@@ -518,7 +520,7 @@ class MainWindow(QMainWindow):
         return text
 
     def _export_kif_dialog(self) -> None:
-        path, selected = QFileDialog.getSaveFileName(self, tr("Export solution (KIF)..."), "", SOLUTION_FILE_FILTER)
+        path, _selected = QFileDialog.getSaveFileName(self, tr("Export solution (KIF)..."), "", SOLUTION_FILE_FILTER)
         if not path:
             return
         if not os.path.splitext(path)[1]:

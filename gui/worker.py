@@ -14,7 +14,8 @@ import gc
 import sys
 import threading
 import time
-from typing import Any, Callable, Generator
+from typing import Any
+from collections.abc import Callable, Generator
 
 from PySide6.QtCore import QObject, QThread, Qt, Signal, Slot
 
@@ -31,7 +32,7 @@ SWITCH_INTERVAL = 0.001
 
 # Workers whose thread is still running: Python must keep their wrappers
 # alive until the thread has finished, whoever else drops them.
-_RUNNING: set["SolverWorker"] = set()
+_RUNNING: set[SolverWorker] = set()
 
 
 class _Runner(QObject):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 
-def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``helpmate-bench`` subcommand."""
     from .bench_helpmate import build_parser
 

@@ -258,7 +258,7 @@ class _CsaReader:
         self.start = self.pos.copy()
         self.play = self.pos.copy()
 
-    def move(self, m: "re.Match[str]", where: str, st: str) -> None:
+    def move(self, m: re.Match[str], where: str, st: str) -> None:
         assert self.play is not None
         if self.current.special is not None:
             raise self.err(where, f"a move after the terminal {self.current.special!r}", st)

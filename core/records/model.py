@@ -23,7 +23,7 @@ class RecordNode:
 
     move: Move | None = None
     comments: list[str] = field(default_factory=list)
-    children: list["RecordNode"] = field(default_factory=list)
+    children: list[RecordNode] = field(default_factory=list)
     special: str | None = None
 
 

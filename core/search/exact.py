@@ -48,7 +48,8 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Generator
+from typing import Any
+from collections.abc import Generator
 
 import cshogi
 
@@ -100,7 +101,7 @@ class _Mate:
     when it stopped short of its budget.
     """
 
-    def __init__(self, oracle: "DfPn | None", search: "_Search") -> None:
+    def __init__(self, oracle: DfPn | None, search: _Search) -> None:
         self.oracle = oracle
         self.search = search
         self.cache: dict[int, tuple[int, int, int, int]] = {}
@@ -193,7 +194,7 @@ class _Search:
     the table as bounds.
     """
 
-    def __init__(self, root: cshogi.Board, oracle: "DfPn | None", *, deadline: float | None,
+    def __init__(self, root: cshogi.Board, oracle: DfPn | None, *, deadline: float | None,
                  cancel: Cancel | None, node_limit: int | None, distance_rule: bool,
                  memory_mb: int = 1024) -> None:
         self.board = root
@@ -575,7 +576,7 @@ class _Builder:
         self.futile_lengths: dict[int, int | None] = {}
         self.defs: dict[int, Defences] = {}
 
-    def share(self, other: "_Builder") -> None:
+    def share(self, other: _Builder) -> None:
         """Reuse what ``other`` (a builder on the same search) worked out."""
         self.lines = other.lines
         self.defs = other.defs
@@ -827,7 +828,7 @@ def _promotion_twins(a: int, b: int) -> bool:
             and cshogi.move_is_promotion(a) != cshogi.move_is_promotion(b))
 
 
-def build_proof(position: Position, oracle: "DfPn | None" = None, *, deadline: float | None = None,
+def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: float | None = None,
                 cancel: Cancel | None = None, node_limit: int | None = None,
                 distance_rule: bool = True, max_depth: int = MAX_DEPTH,
                 alternatives: bool = True, memory_mb: int = 1024) -> Generator[Progress, None, Proof | None]:
@@ -867,24 +868,19 @@ def build_proof(position: Position, oracle: "DfPn | None" = None, *, deadline: f
     try:
         yield search.progress()
         search.check_stop()
-        if oracle is not None:
+        # The oracle (df-pn) settles first whether the root mates at all.
+        pd = search.mate.lookup(root, True)
+        while pd is None or (pd[0] != 0 and pd[1] != 0):
+            # Let df-pn prove the root, pausing every 0.1 s for progress.
+            paused = yield from search.mate.prove_root(root, node_limit)
+            search.mate.cache.clear()
             pd = search.mate.lookup(root, True)
-            while pd is None or (pd[0] != 0 and pd[1] != 0):
-                # Let df-pn prove the root, pausing every 0.1 s for progress.
-                paused = yield from search.mate.prove_root(root, node_limit)
-                search.mate.cache.clear()
-                pd = search.mate.lookup(root, True)
-                if not paused:
-                    break
-            if pd is not None:
-                search.root_pn, search.root_dn = pd
-                if pd[1] == 0 and pd[0] != 0:
-                    return None
-        else:
-            verdict = search.mate.or_node(root, None)
-            if verdict is False:
+            if not paused:
+                break
+        if pd is not None:
+            search.root_pn, search.root_dn = pd
+            if pd[1] == 0 and pd[0] != 0:
                 return None
-            search.root_pn, search.root_dn = (0, INF) if verdict else (1, 1)
         yield search.progress()
         # Iterative deepening: the first depth that mates is the length (the
         # depth before it was refuted by proof).
@@ -918,7 +914,7 @@ def build_proof(position: Position, oracle: "DfPn | None" = None, *, deadline: f
         return None
 
 
-def solve_exact(position: Position, oracle: "DfPn | None" = None, **kwargs: Any) -> Proof | None:
+def solve_exact(position: Position, oracle: DfPn | None = None, **kwargs: Any) -> Proof | None:
     """Run :func:`build_proof` to the end (no progress)."""
     return drive(build_proof(position, oracle, **kwargs))
 

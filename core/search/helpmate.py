@@ -38,7 +38,6 @@ import time
 from collections import deque
 from collections.abc import Generator
 from dataclasses import dataclass
-from typing import Any, Protocol
 
 import cshogi
 

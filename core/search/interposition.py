@@ -46,7 +46,7 @@ transposition table answers it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 import cshogi
 
@@ -76,7 +76,7 @@ def distance_threshold(king: Square, checker: Square) -> int:
 _HAND_LETTERS = "PLNSGBR"
 
 
-def _hand_text(hands: "tuple[list[int], list[int]]") -> str:
+def _hand_text(hands: tuple[list[int], list[int]]) -> str:
     out = ""
     for color in (0, 1):
         for i in (6, 5, 4, 3, 2, 1, 0):  # R B G S N L P, as SFEN writes them
@@ -137,7 +137,7 @@ class DropSquare:
     checker: Square | None
     distance: int
     omittable: bool
-    _tests: "list[cshogi.Board] | None" = None
+    _tests: list[cshogi.Board] | None = None
 
     def tests(self, board: cshogi.Board) -> list[cshogi.Board]:
         """Kakinoki's test positions (see :func:`capture_and_return`), computed once."""
@@ -146,7 +146,7 @@ class DropSquare:
         return self._tests
 
 
-def drop_squares(board: cshogi.Board, moves: "Iterable[int] | None" = None) -> list[DropSquare]:
+def drop_squares(board: cshogi.Board, moves: Iterable[int] | None = None) -> list[DropSquare]:
     """The drop interpositions of ``board`` (defender to move, in check), by square, nearest first."""
     legal = list(board.legal_moves) if moves is None else list(moves)
     by_sq: dict[Square, list[int]] = {}
@@ -169,7 +169,7 @@ def drop_squares(board: cshogi.Board, moves: "Iterable[int] | None" = None) -> l
     return out
 
 
-def may_omit(squares: list[DropSquare], index: int, futile: "Callable[[int], bool]") -> bool:
+def may_omit(squares: list[DropSquare], index: int, futile: Callable[[int], bool]) -> bool:
     """Whether the distance rule omits ``squares[index]``.
 
     ``futile(i)`` tells whether the closer square ``squares[i]`` was found

@@ -77,7 +77,7 @@ class ProofNode:
     pn: int = 0
     dn: int = 0
     length: int | None = None
-    children: tuple["ProofNode", ...] = ()
+    children: tuple[ProofNode, ...] = ()
     comment: str = ""
 
 

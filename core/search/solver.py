@@ -10,7 +10,8 @@ cancels by setting ``cancel``.
 from __future__ import annotations
 
 import time
-from typing import Any, Generator
+from typing import Any
+from collections.abc import Generator
 
 import cshogi
 

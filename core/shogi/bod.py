@@ -1,14 +1,16 @@
 """BOD, the KIF board diagram: read tolerantly, write exactly as Kifu for Windows.
 
+Hand lines end in a full-width space (U+3000), as Kifu for Windows writes them.
+
 The layout (docs/kif.md section 3)::
 
-    後手の持駒：飛　角二　金四　銀三　桂三　香四　歩十八　
+    後手の持駒：飛　角二　金四　銀三　桂三　香四　歩十八\u3000
       ９ ８ ７ ６ ５ ４ ３ ２ １
     +---------------------------+
     | ・ ・ ・ ・ ・ ・ ・v玉 ・|一
     ... (nine rank rows)
     +---------------------------+
-    先手の持駒：銀　桂　
+    先手の持駒：銀　桂\u3000
     先手番
 
 The KIF and KI2 readers use :func:`BodBuilder` line by line, so that a
@@ -55,7 +57,7 @@ def _parse_number(text: str) -> int:
     return int(text.translate(str.maketrans("０１２３４５６７８９", "0123456789")))
 
 
-def parse_hand(text: str) -> "tuple[int, int, int, int, int, int, int]":
+def parse_hand(text: str) -> tuple[int, int, int, int, int, int, int]:
     """Parse a hand value: any order, full-width, half-width or no separators, ``なし``.
 
     Raises:
@@ -102,7 +104,7 @@ class BodBuilder:
     """
 
     def __init__(self) -> None:
-        self._hands: list["tuple[int, ...] | None"] = [None, None]
+        self._hands: list[tuple[int, ...] | None] = [None, None]
         self._hand_lines = [0, 0]
         self._rows: list[tuple[int, str]] = []
         self._borders = 0
@@ -163,7 +165,8 @@ class BodBuilder:
             if hand is not None:
                 for i, n in enumerate(hand):
                     if n > HAND_MAX[i]:
-                        raise BodError(f"line {self._hand_lines[color]}: {'先手' if color == BLACK else '後手'} holds {n} "
+                        side = "先手" if color == BLACK else "後手"
+                        raise BodError(f"line {self._hand_lines[color]}: {side} holds {n} "
                                        f"{KANJI_BOARD[HAND_TYPES[i]]}, at most {HAND_MAX[i]} exist")
                 try:
                     pos.set_hand(color, hand)

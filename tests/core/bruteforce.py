@@ -20,7 +20,7 @@ import cshogi
 _HAND = "PLNSGBR"
 
 
-def _hands_sfen(hands: "tuple[list[int], list[int]]") -> str:
+def _hands_sfen(hands: tuple[list[int], list[int]]) -> str:
     text = ""
     for color in (0, 1):
         for i in (6, 5, 4, 3, 2, 1, 0):

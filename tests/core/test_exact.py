@@ -44,7 +44,7 @@ def row(row_id: str) -> tuple[str, int]:
     return r["sfen"], int(r["length"])
 
 
-def final_hand(sfen: str, line: "tuple[str, ...]") -> int:
+def final_hand(sfen: str, line: tuple[str, ...]) -> int:
     b = cshogi.Board(sfen)
     attacker = b.turn
     for m in line:
@@ -271,7 +271,7 @@ def test_memory_bound_ends_the_search() -> None:
     assert proof is not None and proof.length == length
 
 
-def _walk(node: ProofNode) -> "list[ProofNode]":
+def _walk(node: ProofNode) -> list[ProofNode]:
     out = [node]
     for c in node.children:
         out.extend(_walk(c))

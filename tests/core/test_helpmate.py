@@ -360,7 +360,7 @@ def test_position_is_not_modified() -> None:
 def test_bad_position_raises() -> None:
     with pytest.raises(IllegalPositionError, match="king"):
         solve(Position.from_sfen("9/9/9/9/9/9/9/9/4K4 b G 1"))
-    with pytest.raises(IllegalPositionError, match="nifu|two pawns|二歩"):
+    with pytest.raises(IllegalPositionError, match=r"nifu|two pawns|二歩"):
         solve(Position.from_sfen("4k4/9/9/9/4P4/4P4/9/9/9 b G 1"))
 
 

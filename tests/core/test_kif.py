@@ -114,7 +114,7 @@ def test_proof_tree_becomes_main_line_and_variation() -> None:
     proof = Proof(EXAMPLE_SFEN, root, ("N*3c", "2a3a", "S*2b"), 3, variations=1, exact=True)
     rec = record_from_proof(proof, {"作品名": "例題 3手詰", "作者": "（作者名）"})
     expected = "\n".join(line for line in golden_text().split("\n")
-                         if not line.startswith(("#", "*"))) 
+                         if not line.startswith(("#", "*")))
     assert to_kif(rec) == expected
 
 

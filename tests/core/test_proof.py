@@ -28,7 +28,7 @@ def solve(sfen: str, oracle: object = None) -> Proof:
     return proof
 
 
-def walk(node: ProofNode, path: tuple[str, ...] = ()) -> "list[tuple[tuple[str, ...], ProofNode]]":
+def walk(node: ProofNode, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], ProofNode]]:
     out = [(path, node)]
     for c in node.children:
         out.extend(walk(c, path + (c.move,) if c.move else path))
@@ -53,7 +53,7 @@ def test_main_line_follows_main_nodes(sfen: str) -> None:
     assert lengths == list(range(proof.length, -1, -1))
 
 
-def _main_nodes(root: ProofNode) -> "list[ProofNode]":
+def _main_nodes(root: ProofNode) -> list[ProofNode]:
     out = [root]
     node = root
     while node.children and node.children[0].role is Role.MAIN:

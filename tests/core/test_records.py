@@ -77,7 +77,7 @@ def test_unencodable_text_leaves_the_old_file(tmp_path: Path) -> None:
     out.write_bytes(b"old")
     rec = read_record(GOLDEN)
     rec.header["作者"] = "한국"
-    with pytest.raises(RecordError, match="'한' cannot be written in cp932; save as .kifu instead"):
+    with pytest.raises(RecordError, match=r"'한' cannot be written in cp932; save as \.kifu instead"):
         write_record(out, rec)
     assert out.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["keep.kif"]
@@ -133,7 +133,7 @@ def test_sniffing() -> None:
         for text in texts:
             assert sniff_format(text) == fmt, text
             assert parse_record_text(text).start.sfen() in (EXAMPLE_SFEN, Position.start().sfen()), text
-    with pytest.raises(RecordError, match="not a record in a known format.*'hello'"):
+    with pytest.raises(RecordError, match=r"not a record in a known format.*'hello'"):
         parse_record_text("hello")
     with pytest.raises(BodError, match="line 4: bad cell 'x玉'"):
         parse_record_text(Position.from_sfen(EXAMPLE_SFEN).bod().replace("v玉", "x玉") + "手数＝0\n")

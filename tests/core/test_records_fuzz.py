@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import random
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings

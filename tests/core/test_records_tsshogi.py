@@ -66,7 +66,8 @@ def records() -> list[Record]:
         ProofNode("R*5a", Role.MAIN, length=0, children=(ProofNode("P*2a", Role.FUTILE),)),
         ProofNode("R*4a", Role.ALTERNATIVE, length=0)))
     recs.append(record_from_proof(Proof("8k/9/6NG1/9/9/9/9/9/9 b Rr2b3g4s3n4l18p 1", root, ("R*5a",), 1,
-                                        futile=(FutileInterposition(("R*5a",), "P*3a", Futility(FutileReason.CAPTURED_RETURNED)),))))
+                                        futile=(FutileInterposition(("R*5a",), "P*3a",
+                                                            Futility(FutileReason.CAPTURED_RETURNED)),))))
     recs += [random_record(rng, rng.choice(sfens) if i % 2 else None, branches=4, length=14) for i in range(16)]
     return recs + _solved()
 

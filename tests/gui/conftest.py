@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Generator
+from collections.abc import Generator
 
 import pytest
 from PySide6.QtCore import QSettings

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 from PySide6.QtCore import Qt
@@ -124,7 +124,7 @@ def test_board_image_and_sfen_copy(qtbot: QtBot, tmp_path: Path) -> None:
     window.export_image(str(svg))
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert b"<svg" in svg.read_bytes()[:2000]
-    with pytest.raises(ValueError, match="board.gif"):
+    with pytest.raises(ValueError, match=r"board\.gif"):
         window.export_image(str(tmp_path / "board.gif"))
     assert window.copy_sfen() == THREE
     assert QGuiApplication.clipboard().text() == THREE

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 from typing import Any
 
@@ -43,7 +44,7 @@ def test_progress_is_throttled(qtbot: QtBot, sample_position: Position, standins
     # through, and the ones in between are dropped.
     assert elapsed >= 0.35
     nodes = [p.nodes for p in snapshots]
-    steps = [b - a for a, b in zip(nodes, nodes[1:])]
+    steps = [b - a for a, b in itertools.pairwise(nodes)]
     assert sum(steps) / len(steps) >= 3, f"snapshots were not thinned out: {nodes}"
 
 
