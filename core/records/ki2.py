@@ -120,14 +120,19 @@ def to_ki2(record: Record) -> str:
     if summary:
         out.append(summary)
 
-    def branches(entries: list[BranchPoint], base: int) -> None:
-        for parent, idx, pos, depth in reversed(entries):
+    # Deepest branch point first, each alternative followed by its own branches;
+    # an explicit stack instead of recursion, so any number of alternatives is fine.
+    stack = [(reversed(entries), 1)]
+    while stack:
+        pending, base = stack[-1]
+        for parent, idx, pos, depth in pending:
             if idx + 1 < len(parent.children):
                 ply = base + depth
                 out.extend(["", f"変化：{ply}手"])
-                branches(_ki2_line(out, parent, idx + 1, pos), ply)
-
-    branches(entries, 1)
+                stack.append((reversed(_ki2_line(out, parent, idx + 1, pos)), ply))
+                break
+        else:
+            stack.pop()
     return "\n".join(out) + "\n"
 
 
