@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from .errors import UserError
+from . import signals
+from .errors import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, UserError
+from .files import check_writable
 from ..shogi.position import Position
 from ..search.solver import Limits, SolveResult, SolveStatus
 
@@ -32,10 +32,15 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
                    help="solve despite 二歩 or a piece that can never move (searchable, but not a legal problem)")
     p.set_defaults(func=_solve)
 
-    b = sub.add_parser("batch", help="solve every row of a problem file (.tsv)",
-                       description="Solve each row of a TSV problem file with columns id, sfen, length.")
-    b.add_argument("file", help="tab-separated file with a header line: id, sfen, length, ...")
+    b = sub.add_parser("batch", help="solve a collection: problem sets (.tsv), record files, folders",
+                       description="Solve every problem of TSV problem sets (columns id, sfen, length), "
+                                   "record files (.kif .kifu .ki2 .ki2u .csa) and folders of them; "
+                                   "one JSON line a problem, in input order, then a summary.")
+    b.add_argument("inputs", nargs="+", metavar="PATH",
+                   help="a .tsv problem set with a header line (id, sfen, length, ...), a record file, or a folder")
     _add_limits(b, default_seconds=10.0)
+    b.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                   help="solve N problems at a time, in separate processes (0: one per processor)")
     b.add_argument("--helpmate", action="store_true", help="solve as helpmates (協力詰)")
     b.add_argument("--json", action="store_true", help="JSON lines only (no text summary)")
     b.add_argument("--raw", action="store_true", help="skip the exact main-line search")
@@ -115,9 +120,11 @@ def _solver(helpmate: bool) -> Callable[..., Any]:
 
 
 def _run(position: Position, limits: Limits, helpmate: bool, raw: bool, force: bool = False,
-         on_progress: Callable[[Any], None] | None = None) -> SolveResult:
-    """Run a solver to the end; Ctrl-C cancels it cleanly."""
-    cancel = threading.Event()
+         on_progress: Callable[[Any], None] | None = None,
+         cancel: threading.Event | None = None) -> SolveResult:
+    """Run a solver to the end; setting ``cancel`` stops it with a ``cancelled`` result."""
+    if cancel is None:
+        cancel = threading.Event()
     solve_iter = _solver(helpmate)
     if helpmate:
         gen = solve_iter(position, limits, cancel)
@@ -183,15 +190,29 @@ def _print_tree(position: Position, node: Any, depth: int, prev_to: Any, out: li
         position.pop()
 
 
+def _exit_code(result: SolveResult) -> int:
+    """0 for a mate, 130 when cancelled, 1 for any other answer (no mate, or none found in the limits)."""
+    if result.status == SolveStatus.MATE:
+        return EXIT_OK
+    if result.status == SolveStatus.CANCELLED:
+        return EXIT_INTERRUPTED
+    return EXIT_NEGATIVE
+
+
 def _solve(args: argparse.Namespace) -> int:
     position, record = _read_position(args)
     limits = _limits(args)
-    result = _run(position, limits, args.helpmate, args.raw, args.force)
     if args.kif:
+        check_writable(args.kif)   # before a search that may take hours
+    with signals.cancelling(threading.Event()) as cancel:
+        result = _run(position, limits, args.helpmate, args.raw, args.force, cancel=cancel)
+    if args.kif and result.status == SolveStatus.MATE:
         _write_solution(args.kif, position, result, record)
+    elif args.kif:
+        print(f"tsume: nothing to write to {args.kif!r}: {_status_text(result)}", file=sys.stderr)
     if args.json:
         print(json.dumps(result_json(result), ensure_ascii=False))
-        return 0
+        return _exit_code(result)
     print(_status_text(result))
     if result.status == SolveStatus.MATE and result.pv:
         print("main line: " + " ".join(_japanese(result.sfen, result.pv)))
@@ -217,7 +238,7 @@ def _solve(args: argparse.Namespace) -> int:
     nps = result.nodes / result.seconds if result.seconds > 0 else 0.0
     print(f"nodes {result.nodes}  time {result.seconds:.3f}s  nps {nps:,.0f}  "
           f"table {result.table_entries} entries")
-    return 0
+    return _exit_code(result)
 
 
 def _status_text(result: SolveResult) -> str:
@@ -301,72 +322,9 @@ def _expected(row: dict[str, str]) -> int | None:
 
 
 def _batch(args: argparse.Namespace) -> int:
-    rows = _select(read_problems(args.file), args)
-    limits = _limits(args)
-    times: list[float] = []
-    solved = wrong = failed = 0
-    bar = _ProgressBar(len(rows)) if sys.stderr.isatty() and not args.json else None
-    for row in rows:
-        line: dict[str, Any] = {"id": row["id"]}
-        expected = _expected(row)
-        try:
-            position = Position.from_sfen(row["sfen"])
-            warnings = [p.message for p in position.problems()]
-            if warnings:
-                line["warnings"] = warnings
-            # Collections hold a few positions with 二歩 and the like: solve them as given.
-            result = _run(position, limits, args.helpmate, args.raw, force=True)
-        except ValueError as exc:
-            line.update(status="error", error=str(exc), expected=expected)
-            failed += 1
-        else:
-            line.update(status=result.status.value, length=result.length, expected=expected,
-                        nodes=result.nodes, seconds=round(result.seconds, 4))
-            times.append(result.seconds)
-            if result.status == SolveStatus.MATE:
-                solved += 1
-                if expected is not None and result.length != expected:
-                    wrong += 1
-                    line["mismatch"] = True
-            elif result.status == SolveStatus.NO_MATE and "length" not in row:
-                solved += 1   # a no-mate file: proving no mate is the answer
-            else:
-                failed += 1
-        if bar is not None:
-            bar.clear()
-        print(json.dumps(line, ensure_ascii=False), flush=True)
-        if bar is not None:
-            bar.step(line["status"])
-    if bar is not None:
-        bar.clear()
-    summary = {"summary": True, "problems": len(rows), "solved": solved, "wrong_length": wrong,
-               "unsolved": failed,
-               "median_seconds": round(statistics.median(times), 4) if times else None,
-               "total_seconds": round(sum(times), 3)}
-    print(json.dumps(summary, ensure_ascii=False))
-    return 0
+    from .batch import run
 
-
-class _ProgressBar:
-    """A one-line progress bar on standard error."""
-
-    def __init__(self, total: int) -> None:
-        self.total = max(1, total)
-        self.done = 0
-        self.start = time.monotonic()
-
-    def step(self, status: str) -> None:
-        self.done += 1
-        width = 30
-        filled = width * self.done // self.total
-        elapsed = time.monotonic() - self.start
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
-                         f"{elapsed:6.1f}s {status:<10}")
-        sys.stderr.flush()
-
-    def clear(self) -> None:
-        sys.stderr.write("\r" + " " * 70 + "\r")
-        sys.stderr.flush()
+    return run(args)
 
 
 # ---- bench ------------------------------------------------------------------------

@@ -223,7 +223,7 @@ class Position:
                     # More of a kind than exist is an editor problem (TOO_MANY_PIECES), but
                     # no hand holds more than 18 of anything.
                     raise SfenError(f"bad count {_quote(digits)} for {letter!r} in hands of sfen: "
-                                    f"{_quote(hands_part)} (at most {_HAND_COUNT_MAX})")
+                                    f"{_quote(hands_part)}")
                 i = HAND_INDEX[LETTER_TYPES[letter.upper()]]
                 color = BLACK if letter.isupper() else WHITE
                 hands[color][i] += count
