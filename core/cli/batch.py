@@ -9,7 +9,8 @@ both, in name order.
 ``--jobs N`` solves N problems at a time in separate processes (the solver is
 pure Python, so threads would share one core).  Lines still come out in input
 order, and each row's answer is the one ``--jobs 1`` gives: every problem is
-solved on its own, with its own limits.  On a terminal a progress bar runs on
+solved on its own, with its own limits (node counts and times vary from run to
+run either way, since the solver pauses on a clock).  On a terminal a progress bar runs on
 standard error.  Ctrl-C or SIGTERM ends the run with the summary of the rows
 finished so far and exit code 130.
 """

@@ -52,6 +52,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("tsume: interrupted", file=sys.stderr)
             return EXIT_INTERRUPTED
         except Exception as exc:  # noqa: BLE001 - a bug: one line, not a traceback
+            if signals.received() is not None and not debug:
+                # The interruption surfaced as another error (an extension module
+                # turns it into ImportError when it lands during its import).
+                print("tsume: interrupted", file=sys.stderr)
+                return EXIT_INTERRUPTED
             if debug:
                 import traceback
 
@@ -100,6 +105,10 @@ def usi_main() -> int:
             return run()
         except KeyboardInterrupt:
             return EXIT_INTERRUPTED
+        except ImportError:
+            if signals.received() is None:
+                raise
+            return EXIT_INTERRUPTED   # interrupted while cshogi loaded
 
 
 if __name__ == "__main__":
