@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tsume_studio.core.cli import main as cli_main
 from tsume_studio.core.cli.main import main
@@ -325,3 +327,22 @@ def test_batch_progress_bar_on_a_terminal_only(tmp_path: Path) -> None:
     assert b"2/2" not in proc.stdout   # the bar never reaches standard output
     piped = subprocess.run([_tsume(), "batch", str(tsv)], capture_output=True, timeout=60, check=False)
     assert piped.stderr == b""
+
+
+# ---- fuzzed input through the command line ------------------------------------------------------
+
+CLI_ALPHABET = "0123456789²１+/ -bwPLNSGBRKplnsgbrk\u3000"
+
+
+@settings(max_examples=150, deadline=None, database=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.lists(st.text(CLI_ALPHABET, min_size=1, max_size=30), min_size=1, max_size=5),
+       st.sampled_from([["validate"], ["moves", "--checks"], ["solve", "--nodes", "200", "--raw"]]))
+def test_fuzzed_positions_never_crash_the_command_line(capsys: pytest.CaptureFixture[str], words: list[str],
+                                                       command: list[str]) -> None:
+    code = main([*command, "--", *words])
+    _, err = capsys.readouterr()
+    assert code in (0, 1, 2), err
+    assert "Traceback" not in err and "internal error" not in err
+    if code == 2:
+        assert len(err.strip().splitlines()) == 1 and err.startswith("tsume: error: ")
