@@ -111,7 +111,7 @@ def missing_xcb_libraries(ldd_output: str | None = None) -> list[str]:
     return list(dict.fromkeys(_NOT_FOUND_RE.findall(ldd_output)))
 
 
-def platform_problem(environ: "dict[str, str] | os._Environ[str]" = os.environ,
+def platform_problem(environ: dict[str, str] | os._Environ[str] = os.environ,
                      ldd_output: str | None = None) -> str | None:
     """What to install when Qt would abort loading its X11 platform plugin; None when all is well.
 

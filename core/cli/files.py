@@ -11,7 +11,7 @@ from .errors import UserError
 _ANY_WRITE = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
 
 
-def check_writable(path: str, extensions: "dict[str, object] | None" = None) -> None:
+def check_writable(path: str, extensions: dict[str, object] | None = None) -> None:
     """Raise :class:`UserError` naming ``path`` unless a record can be written there.
 
     Checks the extension (when ``extensions`` is given, else the record

@@ -12,16 +12,14 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import DATA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from tsume_studio.core.cli import main as cli_main
 from tsume_studio.core.cli.main import main
 from tsume_studio.core.records.formats import read_record, write_record
 from tsume_studio.core.records.model import Record, RecordNode
 from tsume_studio.core.shogi.moves import Move
-
-from conftest import DATA
 
 THREE_PLY = "7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"
 NO_MATE = "4k4/9/4P4/9/9/9/9/9/9 b 2r2b4g4s4n4l17p 1"

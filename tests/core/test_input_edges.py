@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from tsume_studio.core.records.ki2 import parse_ki2, to_ki2
 from tsume_studio.core.records.kif import parse_kif, to_kif
 from tsume_studio.core.records.model import Record, RecordNode
