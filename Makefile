@@ -58,3 +58,10 @@ dev: $(PY)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache
+
+# A one-folder bundle for people without Python: dist/tsume-studio/ (tsume-studio,
+# tsume, tsume-usi) and dist/tsume-studio-VERSION-linux-ARCH.tar.gz.
+.PHONY: package
+package: install
+	$(PY) -m pip install --quiet "pyinstaller>=6"
+	$(PY) packaging/build.py

@@ -7,11 +7,17 @@ position or record), or a bundled sample problem, in the main window.
 from __future__ import annotations
 
 import argparse
+import os
+import re
+import shutil
+import subprocess
 import sys
 from collections.abc import Sequence
 from importlib.resources import as_file
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QLibraryInfo
 from PySide6.QtWidgets import QApplication
 
 if TYPE_CHECKING:
@@ -69,10 +75,77 @@ def create_window(args: argparse.Namespace) -> MainWindow:
     return window
 
 
+# System libraries Qt's X11 platform plugin (xcb) loads, by Debian/Ubuntu package.
+# Qt 6.5 and later need libxcb-cursor0, which many desktop installs lack.
+XCB_PACKAGES = {
+    "libxcb-cursor.so.0": "libxcb-cursor0", "libxcb-icccm.so.4": "libxcb-icccm4",
+    "libxcb-image.so.0": "libxcb-image0", "libxcb-keysyms.so.1": "libxcb-keysyms1",
+    "libxcb-randr.so.0": "libxcb-randr0", "libxcb-render-util.so.0": "libxcb-render-util0",
+    "libxcb-shape.so.0": "libxcb-shape0", "libxcb-xkb.so.1": "libxcb-xkb1",
+    "libxcb-xinerama.so.0": "libxcb-xinerama0", "libxcb-util.so.1": "libxcb-util1",
+    "libxkbcommon-x11.so.0": "libxkbcommon-x11-0", "libxkbcommon.so.0": "libxkbcommon0",
+    "libX11-xcb.so.1": "libx11-xcb1", "libEGL.so.1": "libegl1", "libGL.so.1": "libgl1",
+    "libfontconfig.so.1": "libfontconfig1", "libdbus-1.so.3": "libdbus-1-3",
+}
+_NOT_FOUND_RE = re.compile(r"^\s*(\S+)\s+=>\s+not found", re.MULTILINE)
+
+
+def _debian_package(soname: str) -> str:
+    """The Debian/Ubuntu package that ships ``soname`` (``libxcb-sync.so.1`` -> ``libxcb-sync1``)."""
+    if soname in XCB_PACKAGES:
+        return XCB_PACKAGES[soname]
+    match = re.fullmatch(r"lib(.+)\.so\.(\d+)", soname)
+    if match is None:
+        return soname
+    name, version = match.groups()
+    return f"lib{name.lower()}{'-' if name[-1].isdigit() else ''}{version}"
+
+
+def missing_xcb_libraries(ldd_output: str | None = None) -> list[str]:
+    """Shared libraries the xcb platform plugin needs and the system lacks (by ``ldd``); [] if unknown."""
+    if ldd_output is None:
+        plugin = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath)) / "platforms" / "libqxcb.so"
+        ldd = shutil.which("ldd")
+        if ldd is None or not plugin.is_file():
+            return []
+        try:
+            ldd_output = subprocess.run([ldd, str(plugin)], capture_output=True, text=True, timeout=20,
+                                        check=False).stdout
+        except (OSError, subprocess.SubprocessError):
+            return []
+    return list(dict.fromkeys(_NOT_FOUND_RE.findall(ldd_output)))
+
+
+def platform_problem(environ: dict[str, str] | os._Environ[str] = os.environ,
+                     ldd_output: str | None = None) -> str | None:
+    """What to install when Qt would abort loading its X11 platform plugin; None when all is well.
+
+    Only checked where Qt will use xcb: on Linux, with ``QT_QPA_PLATFORM``
+    unset or ``xcb`` and no Wayland session.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    platform = environ.get("QT_QPA_PLATFORM", "")
+    if platform.split(";")[0] not in ("", "xcb") or (not platform and environ.get("WAYLAND_DISPLAY")):
+        return None
+    missing = missing_xcb_libraries(ldd_output)
+    if not missing:
+        return None
+    packages = " ".join(dict.fromkeys(_debian_package(m) for m in missing))
+    return (f"tsume-studio: Qt cannot load its X11 platform plugin (xcb): missing {', '.join(missing)}.\n"
+            f"On Debian or Ubuntu install them with:\n    sudo apt-get install {packages}\n"
+            "(elsewhere, your distribution's packages of the same libraries).")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Start the study app."""
     arguments = list(argv) if argv is not None else sys.argv[1:]
     args = build_parser().parse_args(arguments)
+    problem = platform_problem() if QApplication.instance() is None else None
+    if problem is not None:
+        # Said before Qt aborts with "could not load the Qt platform plugin".
+        print(problem, file=sys.stderr)
+        return 1
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "tsume-studio"])
     app.setApplicationName("Tsume Studio")
     app.setOrganizationName("TsumeStudio")

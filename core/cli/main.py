@@ -2,6 +2,10 @@
 
 Each subcommand lives in its own module that defines ``register(subparsers)``;
 a user mistake ends in a one-line error and exit code 2, never a traceback.
+The exit codes are listed in :mod:`.errors`.
+
+The subcommand modules (and with them cshogi) are imported only after the
+signal handlers are in place, so Ctrl-C during start-up ends quietly too.
 """
 
 from __future__ import annotations
@@ -9,13 +13,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import NoReturn, Sequence
+from collections.abc import Sequence
+from typing import NoReturn
 
-from . import helpmate, position, records, solve, usi
-from .errors import EXIT_USAGE, UserError
-
-# Subcommand modules, in the order `tsume --help` lists them.
-_COMMANDS = (position, solve, records, usi, helpmate)
+from . import signals
+from .errors import BUG_REPORT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, UserError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -27,15 +29,44 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every available subcommand registered."""
-    parser = _Parser(prog="tsume", description="Tsume Studio: solve and study tsume-shogi from the command line.")
+    from . import batch, helpmate, position, records, solve, usi
+
+    parser = _Parser(prog="tsume", description="Tsume Studio: solve and study tsume-shogi from the command line.",
+                     epilog="exit codes: 0 success, 1 a negative answer (invalid position, no mate), "
+                            "2 a user error, 3 an internal error, 130 interrupted")
+    parser.add_argument("--debug", action="store_true", help="show the traceback of an internal error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in _COMMANDS:
+    # Subcommand modules, in the order `tsume --help` lists them.
+    for module in (position, solve, batch, records, usi, helpmate):
         module.register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    debug = "--debug" in (sys.argv[1:] if argv is None else argv)
+    with signals.handled():
+        try:
+            return _main(argv)
+        except KeyboardInterrupt:
+            print("tsume: interrupted", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        except Exception as exc:
+            if signals.received() is not None and not debug:
+                # The interruption surfaced as another error (an extension module
+                # turns it into ImportError when it lands during its import).
+                print("tsume: interrupted", file=sys.stderr)
+                return EXIT_INTERRUPTED
+            if debug:
+                import traceback
+
+                traceback.print_exc()
+            print(f"tsume: internal error: {type(exc).__name__}: {exc} — {BUG_REPORT}"
+                  f"{'' if debug else ' (run it again with --debug for the details)'}", file=sys.stderr)
+            return EXIT_INTERNAL
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
@@ -54,11 +85,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except (ValueError, OSError) as exc:
         # Parsing errors (SfenError, KifError, ...) and unreadable files are user mistakes.
-        print(f"tsume: error: {exc}", file=sys.stderr)
+        print(f"tsume: error: {_os_message(exc) if isinstance(exc, OSError) else exc}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("tsume: interrupted", file=sys.stderr)
-        return 130
+
+
+def _os_message(exc: OSError) -> str:
+    """An OS error as one line naming the file: ``cannot open 'x.kif': No such file or directory``."""
+    if exc.filename is not None and exc.strerror:
+        return f"{exc.strerror}: {os.fsdecode(exc.filename)!r}"
+    return str(exc)
+
+
+def usi_main() -> int:
+    """Entry point of ``tsume-usi``: the USI engine, with start-up as quiet as ``tsume``'s."""
+    with signals.handled():
+        try:
+            from .usi import run
+
+            return run()
+        except KeyboardInterrupt:
+            return EXIT_INTERRUPTED
+        except ImportError:
+            if signals.received() is None:
+                raise
+            return EXIT_INTERRUPTED   # interrupted while cshogi loaded
 
 
 if __name__ == "__main__":

@@ -66,7 +66,7 @@ def select_rows(rows: list[Row], *, only: Iterable[str] | None = None, every: in
 def expected_length(row: Row) -> int | None:
     """The published length of a row's problem, or None when the row gives none."""
     text = row.get("length", "").strip()
-    return int(text) if text.isdigit() else None
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 7 else None
 
 
 def iter_rows(paths: Iterable[str], *, only: Iterable[str] | None = None, every: int = 1,

@@ -1,36 +1,33 @@
-"""``tsume solve``, ``tsume batch`` and ``tsume bench``: the solvers from the command line."""
+"""``tsume solve`` and ``tsume bench``: the solvers from the command line."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import signal
-import statistics
 import sys
 import threading
-import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from .errors import UserError
-from .problemset import expected_length, read_problems, select_rows
+from . import signals
+from .errors import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, UserError
+from .files import check_writable
+from .running import add_limits, limits_from_args, result_json, run_solver
 from ..shogi.position import Position
-from ..search.contract import Limits, Progress, SolveResult, SolveStatus, drive
-from ..search.helpmate import solve_iter as helpmate_solve_iter
-from ..search.solver import solve_iter
+from ..search.contract import SolveResult, SolveStatus
 from ..answer import solution_record
 from ..records.formats import read_record, write_record
 from ..records.model import Record
 from ..search.proof import Proof
 
 
-def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    """Add the ``solve``, ``batch`` and ``bench`` subcommands."""
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``solve`` and ``bench`` subcommands (``batch`` is :mod:`.batch`'s)."""
     p = sub.add_parser("solve", help="solve one problem (direct mate, or --helpmate)",
                        description="Solve a mate problem given as SFEN or in a file.")
     p.add_argument("sfen", nargs="*", help="the position as SFEN (quote it, or give its words)")
     p.add_argument("--file", "-f", help="read the position from a file (.sfen, .kif, .kifu, .ki2, .csa, .bod)")
-    _add_limits(p)
+    add_limits(p)
     p.add_argument("--helpmate", action="store_true", help="solve as a helpmate (協力詰)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--kif", metavar="OUT", help="write the solution to a record file (.kif, .kifu, .ki2, .csa ...)")
@@ -39,18 +36,6 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p.add_argument("--force", action="store_true",
                    help="solve despite 二歩 or a piece that can never move (searchable, but not a legal problem)")
     p.set_defaults(func=_solve)
-
-    b = sub.add_parser("batch", help="solve every row of a problem file (.tsv)",
-                       description="Solve each row of a TSV problem file with columns id, sfen, length.")
-    b.add_argument("file", help="tab-separated file with a header line: id, sfen, length, ...")
-    _add_limits(b, default_seconds=10.0)
-    b.add_argument("--helpmate", action="store_true", help="solve as helpmates (協力詰)")
-    b.add_argument("--json", action="store_true", help="JSON lines only (no text summary)")
-    b.add_argument("--raw", action="store_true", help="skip the exact main-line search")
-    b.add_argument("--only", metavar="ID", nargs="+", help="solve only these ids")
-    b.add_argument("--first", type=int, metavar="N", help="solve only the first N rows")
-    b.add_argument("--every", type=int, default=1, metavar="K", help="solve only every K-th row")
-    b.set_defaults(func=_batch)
 
     c = sub.add_parser("bench", help="benchmark the solver against cshogi's C++ df-pn",
                        description="Run problem files through this solver and through cshogi's "
@@ -68,22 +53,6 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
                    help="df-pn switches off, e.g. 'rps,tca' (mate1 dominance tca rps epsilon)")
     c.add_argument("--json", metavar="OUT", help="also write every row's figures to this JSON file")
     c.set_defaults(func=_bench)
-
-
-def _add_limits(p: argparse.ArgumentParser, default_seconds: float | None = None) -> None:
-    p.add_argument("--seconds", type=float, default=default_seconds, metavar="S", help="time limit")
-    p.add_argument("--nodes", type=int, metavar="N", help="node limit")
-    p.add_argument("--memory", type=int, default=1024, metavar="MB", help="table memory bound (default 1024)")
-
-
-def _limits(args: argparse.Namespace) -> Limits:
-    if args.seconds is not None and args.seconds <= 0:
-        raise UserError(f"--seconds must be positive, got {args.seconds!r}")
-    if args.nodes is not None and args.nodes <= 0:
-        raise UserError(f"--nodes must be positive, got {args.nodes!r}")
-    if args.memory < 1:
-        raise UserError(f"--memory must be at least 1 MB, got {args.memory!r}")
-    return Limits(nodes=args.nodes, seconds=args.seconds, memory_mb=args.memory)
 
 
 # ---- solve ------------------------------------------------------------------
@@ -107,54 +76,7 @@ def _read_position(args: argparse.Namespace) -> tuple[Position, Record | None]:
     return Position.from_sfen(" ".join(args.sfen)), None
 
 
-def _run(position: Position, limits: Limits, helpmate: bool, raw: bool, force: bool = False,
-         on_progress: Callable[[Progress], object] | None = None) -> SolveResult:
-    """Run a solver to the end; Ctrl-C cancels it cleanly."""
-    cancel = threading.Event()
-    if helpmate:
-        gen = helpmate_solve_iter(position, limits, cancel)
-    else:
-        gen = solve_iter(position, limits, cancel, exact=not raw, force=force)
-    # Ctrl-C sets the cancel flag, which the solver honours within 100 ms, so
-    # the result (status CANCELLED) is still printed.
-    handler = signal.getsignal(signal.SIGINT)
-    in_main = threading.current_thread() is threading.main_thread()
-    if in_main:
-        signal.signal(signal.SIGINT, lambda _signum, _frame: cancel.set())
-    try:
-        return drive(gen, on_progress)
-    finally:
-        if in_main:
-            signal.signal(signal.SIGINT, handler)
-
-
-def result_json(result: SolveResult) -> dict[str, Any]:
-    """The JSON object of a result (``tsume solve --json``)."""
-    out: dict[str, Any] = {
-        "status": result.status.value,
-        "sfen": result.sfen,
-        "length": result.length,
-        "pv": list(result.pv),
-        "nodes": result.nodes,
-        "seconds": round(result.seconds, 4),
-        "table_entries": result.table_entries,
-    }
-    proof = result.proof
-    if isinstance(proof, Proof):
-        out["exact"] = bool(proof.exact)
-        out["futile_interpositions"] = [{"path": list(f.path), "move": f.move, "reason": f.reason.english(),
-                                         "reason_code": f.reason.kind.value}
-                                        for f in proof.futile]
-        out["alternatives"] = [{"path": list(a.path), "move": a.move, "length": a.length}
-                               for a in proof.alternatives]
-        out["alternatives_checked"] = proof.alternatives_checked
-        out["variations"] = proof.variations
-    elif result.status == SolveStatus.MATE:
-        out["exact"] = bool(result.extra.get("exact", False))
-    return out
-
-
-def _japanese(sfen: str, usi: "list[str] | tuple[str, ...]") -> list[str]:
+def _japanese(sfen: str, usi: list[str] | tuple[str, ...]) -> list[str]:
     from ..shogi.moves import Move, japanese_line
 
     return japanese_line(Position.from_sfen(sfen), [Move.from_usi(m) for m in usi])
@@ -177,15 +99,29 @@ def _print_tree(position: Position, node: Any, depth: int, prev_to: Any, out: li
         position.pop()
 
 
+def _exit_code(result: SolveResult) -> int:
+    """0 for a mate, 130 when cancelled, 1 for any other answer (no mate, or none found in the limits)."""
+    if result.status == SolveStatus.MATE:
+        return EXIT_OK
+    if result.status == SolveStatus.CANCELLED:
+        return EXIT_INTERRUPTED
+    return EXIT_NEGATIVE
+
+
 def _solve(args: argparse.Namespace) -> int:
     position, record = _read_position(args)
-    limits = _limits(args)
-    result = _run(position, limits, args.helpmate, args.raw, args.force)
+    limits = limits_from_args(args)
     if args.kif:
+        check_writable(args.kif)   # before a search that may take hours
+    with signals.cancelling(threading.Event()) as cancel:
+        result = run_solver(position, limits, args.helpmate, args.raw, args.force, cancel=cancel)
+    if args.kif and result.status == SolveStatus.MATE:
         _write_solution(args.kif, position, result, record)
+    elif args.kif:
+        print(f"tsume: nothing to write to {args.kif!r}: {_status_text(result)}", file=sys.stderr)
     if args.json:
         print(json.dumps(result_json(result), ensure_ascii=False))
-        return 0
+        return _exit_code(result)
     print(_status_text(result))
     if result.status == SolveStatus.MATE and result.pv:
         print("main line: " + " ".join(_japanese(result.sfen, result.pv)))
@@ -212,7 +148,7 @@ def _solve(args: argparse.Namespace) -> int:
     nps = result.nodes / result.seconds if result.seconds > 0 else 0.0
     print(f"nodes {result.nodes}  time {result.seconds:.3f}s  nps {nps:,.0f}  "
           f"table {result.table_entries} entries")
-    return 0
+    return _exit_code(result)
 
 
 def _status_text(result: SolveResult) -> str:
@@ -232,78 +168,6 @@ def _write_solution(path: str, position: Position, result: SolveResult, record: 
     header = dict(record.header) if record is not None else {}
     header.setdefault("手数", str(result.length))
     write_record(path, solution_record(result, header))
-
-
-# ---- batch ----------------------------------------------------------------------
-
-def _batch(args: argparse.Namespace) -> int:
-    rows = select_rows(read_problems(args.file), only=args.only, every=args.every, first=args.first,
-                       source=args.file)
-    limits = _limits(args)
-    times: list[float] = []
-    solved = wrong = failed = 0
-    bar = _ProgressBar(len(rows)) if sys.stderr.isatty() and not args.json else None
-    for row in rows:
-        line: dict[str, Any] = {"id": row["id"]}
-        expected = expected_length(row)
-        try:
-            position = Position.from_sfen(row["sfen"])
-            warnings = [p.message for p in position.problems()]
-            if warnings:
-                line["warnings"] = warnings
-            # Collections hold a few positions with 二歩 and the like: solve them as given.
-            result = _run(position, limits, args.helpmate, args.raw, force=True)
-        except ValueError as exc:
-            line.update(status="error", error=str(exc), expected=expected)
-            failed += 1
-        else:
-            line.update(status=result.status.value, length=result.length, expected=expected,
-                        nodes=result.nodes, seconds=round(result.seconds, 4))
-            times.append(result.seconds)
-            if result.status == SolveStatus.MATE:
-                solved += 1
-                if expected is not None and result.length != expected:
-                    wrong += 1
-                    line["mismatch"] = True
-            elif result.status == SolveStatus.NO_MATE and "length" not in row:
-                solved += 1   # a no-mate file: proving no mate is the answer
-            else:
-                failed += 1
-        if bar is not None:
-            bar.clear()
-        print(json.dumps(line, ensure_ascii=False), flush=True)
-        if bar is not None:
-            bar.step(line["status"])
-    if bar is not None:
-        bar.clear()
-    summary = {"summary": True, "problems": len(rows), "solved": solved, "wrong_length": wrong,
-               "unsolved": failed,
-               "median_seconds": round(statistics.median(times), 4) if times else None,
-               "total_seconds": round(sum(times), 3)}
-    print(json.dumps(summary, ensure_ascii=False))
-    return 0
-
-
-class _ProgressBar:
-    """A one-line progress bar on standard error."""
-
-    def __init__(self, total: int) -> None:
-        self.total = max(1, total)
-        self.done = 0
-        self.start = time.monotonic()
-
-    def step(self, status: str) -> None:
-        self.done += 1
-        width = 30
-        filled = width * self.done // self.total
-        elapsed = time.monotonic() - self.start
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
-                         f"{elapsed:6.1f}s {status:<10}")
-        sys.stderr.flush()
-
-    def clear(self) -> None:
-        sys.stderr.write("\r" + " " * 70 + "\r")
-        sys.stderr.flush()
 
 
 # ---- bench ------------------------------------------------------------------------

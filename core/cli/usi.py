@@ -1,35 +1,53 @@
 """A USI mate engine (``go mate``/``checkmate``) for other shogi GUIs.
 
-The protocol is described in docs/usi-mate.md.  The engine answers ``go mate``
-with exactly one ``checkmate`` line: the tsume main line when mate is proved,
-``nomate`` only when no mate is *proved*, and ``timeout`` when the search was
-stopped or hit a limit, so that an unproven "no mate" never reaches a
-composer.
+The engine answers every ``go mate`` with exactly one ``checkmate`` line:
+the tsume main line when mate is proved, ``nomate`` only when no mate is
+*proved*, and ``timeout`` when the search was stopped or hit a limit, so that
+an unproven "no mate" never reaches a composer.
 
 The search runs on a worker thread so that ``stop``, ``quit`` and ``isready``
 are answered while it runs; the solver itself stays thread-free and is
-cancelled by a flag.
+cancelled by a flag.  A ``go`` that arrives while a search still runs stops
+that search first: its own ``checkmate`` line (``timeout``, unless it
+finished meanwhile) goes out before the new search starts, so a GUI that
+moves on to the next position never waits for a stale answer, and every
+``go`` still gets exactly one.  ``quit`` and the end of input stop a running
+search the same way.
+
+Input is read as bytes: a line that is not UTF-8 is ignored with an ``info
+string`` (whatever the locale), and replies are written as UTF-8.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 import threading
 import time
-from typing import Callable, Generator, TextIO
+from collections.abc import Callable, Generator
+from typing import BinaryIO, TextIO
 
-from ..shogi.moves import parse_move
-from ..shogi.position import Position, STARTING_SFEN
 from ..search.contract import Limits, Progress, SolveResult, SolveStatus, drive
 from ..search.solver import solve_iter as default_solve_iter
+from ..shogi.moves import parse_move
+from ..shogi.position import STARTING_SFEN, Position
 
 ENGINE_NAME = "Tsume Studio"
 ENGINE_AUTHOR = "Tsume Studio developers"
 
-_INFO_INTERVAL = 1.0  # seconds between info lines during a search
-
 SolveIter = Callable[[Position, Limits, threading.Event], Generator[Progress, None, SolveResult]]
+
+_INFO_INTERVAL = 1.0  # seconds between info lines during a search
+_HASH_MAX = 65536     # MB, the USI_Hash option's advertised maximum
+_NODES_MAX = 2_000_000_000
+
+
+def _usi_int(text: str) -> int:
+    """A non-negative decimal number in ASCII digits (at most 18 of them)."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 18:
+        raise ValueError(f"not a number: {text[:40]!a}")
+    return int(text)
 
 
 class UsiEngine:
@@ -49,15 +67,20 @@ class UsiEngine:
         self._node_limit = 0
         self._cancel = threading.Event()
         self._thread: threading.Thread | None = None
-        self._deadline_cancel = False
+        self.closed = False
 
     # ---- output -------------------------------------------------------
 
     def send(self, line: str) -> None:
-        """Write one protocol line."""
+        """Write one protocol line; a closed output (the GUI went away) is remembered, not raised."""
         with self._out_lock:
-            self._out.write(line + "\n")
-            self._out.flush()
+            if self.closed:
+                return
+            try:
+                self._out.write(line + "\n")
+                self._out.flush()
+            except (OSError, ValueError):
+                self.closed = True
 
     # ---- input --------------------------------------------------------
 
@@ -91,8 +114,9 @@ class UsiEngine:
             self.wait()
             return False
         else:
-            self.send(f"info string unknown command: {cmd}")
-        return True
+            # Quoted in ASCII: some clients decode engine output as Shift_JIS.
+            self.send(f"info string unknown command: {cmd[:40]!a}")
+        return not self.closed
 
     def _setoption(self, args: list[str]) -> None:
         # setoption name <id> [value <x>]
@@ -104,11 +128,11 @@ class UsiEngine:
             return
         try:
             if name == "USI_Hash":
-                self._hash_mb = max(16, int(value))
+                self._hash_mb = min(_HASH_MAX, max(16, _usi_int(value)))
             elif name == "MateNodes":
-                self._node_limit = max(0, int(value))
+                self._node_limit = min(_NODES_MAX, max(0, _usi_int(value)))
         except ValueError:
-            self.send(f"info string bad value for {name}: {value!r}")
+            self.send(f"info string bad value for {name[:40]!a}: {value[:40]!a}")
 
     def _set_position(self, args: list[str]) -> None:
         try:
@@ -131,9 +155,10 @@ class UsiEngine:
             self.send(f"info string bad position: {exc}")
 
     def _go(self, args: list[str]) -> None:
-        if self._thread is not None and self._thread.is_alive():
-            self.send("info string a search is already running")
-            return
+        # A search still running (or just sending its answer) is stopped and
+        # answers first: one checkmate line per go, in order.
+        self._cancel.set()
+        self.wait()
         if not args or args[0] != "mate":
             # Only mate search is offered; answer a normal `go` at once.
             self.send("info string only 'go mate' is supported")
@@ -146,9 +171,9 @@ class UsiEngine:
         seconds: float | None = None
         if len(args) > 1 and args[1] != "infinite":
             try:
-                seconds = max(0.0, int(args[1]) / 1000.0)
+                seconds = max(0.0, _usi_int(args[1]) / 1000.0)
             except ValueError:
-                self.send(f"info string bad time: {args[1]!r}")
+                self.send(f"info string bad time: {args[1][:40]!a}")
                 self.send("checkmate timeout")
                 return
         limits = Limits(nodes=self._node_limit or None, seconds=seconds, memory_mb=self._hash_mb)
@@ -185,7 +210,7 @@ class UsiEngine:
 
             result: SolveResult | None = drive(solve_iter(position, limits, cancel), report)
             self.send(_checkmate_line(result))
-        except Exception as exc:  # never leave the GUI without an answer
+        except Exception as exc:
             self.send(f"info string internal error: {exc!r}")
             self.send("checkmate timeout")
 
@@ -207,20 +232,39 @@ def _checkmate_line(result: SolveResult | None) -> str:
     return "checkmate timeout"
 
 
-def run(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
-    """Read commands from ``stdin`` until ``quit`` or end of input."""
+def run(stdin: BinaryIO | None = None, stdout: TextIO | None = None) -> int:
+    """Read commands from ``stdin`` (bytes) until ``quit`` or end of input; returns the exit code.
+
+    Lines that are not UTF-8 are ignored with an ``info string``.  Ctrl-C
+    ends the engine like ``quit`` (a running search still answers), exit code 130.
+    """
+    if stdin is None:
+        stdin = sys.stdin.buffer
+    if stdout is None:
+        stdout = sys.stdout
+        if isinstance(stdout, io.TextIOWrapper):
+            stdout.reconfigure(encoding="utf-8", errors="replace", newline="\n")
     engine = UsiEngine(stdout)
-    for line in stdin:
-        if not engine.handle(line):
-            return 0
+    try:
+        for raw in stdin:
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                engine.send("info string ignored a line that is not UTF-8")
+                continue
+            if not engine.handle(line):
+                return 0
+    except KeyboardInterrupt:
+        engine.handle("quit")
+        return 130
     engine.handle("quit")
     return 0
 
 
-__all__ = ["UsiEngine", "run", "register", "main"]
+__all__ = ["UsiEngine", "main", "register", "run"]
 
 
-def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``usi`` subcommand."""
     p = sub.add_parser("usi", help="run as a USI mate engine (go mate / checkmate) for shogi GUIs")
     p.set_defaults(func=lambda args: run())

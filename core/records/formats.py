@@ -20,6 +20,7 @@ file in the same folder replaced into place.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import tempfile
@@ -278,15 +279,24 @@ def write_record(path: str | os.PathLike[str], record: Record) -> None:
         raise RecordError(f"{bad!r} cannot be written in {encoding}; save as "
                           f"{'.kifu' if fmt == 'kif' else '.ki2u' if fmt == 'ki2' else 'UTF-8'} instead") from None
     target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
+    if target.is_file() and (not target.stat().st_mode & 0o222 or not os.access(target, os.W_OK)):
+        # A read-only file is the user's choice: refuse rather than replace it.
+        raise PermissionError(errno.EACCES, "the file is read-only", str(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
+    except OSError as exc:
+        # Name the user's file, not the temporary one.
+        raise type(exc)(exc.errno, exc.strerror, str(path)) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError):
+            raise type(exc)(exc.errno, exc.strerror, str(path)) from None
         raise

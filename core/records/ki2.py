@@ -40,7 +40,7 @@ _REL_OPTIONS = ("上", "引", "寄", "直", "右", "左", "右上", "右引", "�
 
 
 def ki2_move_text(position: Position, move: Move, previous_to: Square | None,
-                  legal: "list[Move] | None" = None, marks: bool = True) -> str:
+                  legal: list[Move] | None = None, marks: bool = True) -> str:
     """A move in KI2 notation, e.g. ``▲５八金右``, ``△同　歩``, ``▲２二角不成``, ``▲５五角打``."""
     if legal is None:
         legal = [Move.from_cshogi(m) for m in position.board().legal_moves]
@@ -118,14 +118,19 @@ def to_ki2(record: Record) -> str:
     if summary:
         out.append(summary)
 
-    def branches(entries: list[BranchPoint], base: int) -> None:
-        for parent, idx, pos, depth in reversed(entries):
+    # Deepest branch point first, each alternative followed by its own branches;
+    # an explicit stack instead of recursion, so any number of alternatives is fine.
+    stack = [(reversed(entries), 1)]
+    while stack:
+        pending, base = stack[-1]
+        for parent, idx, pos, depth in pending:
             if idx + 1 < len(parent.children):
                 ply = base + depth
                 out.extend(["", f"変化：{ply}手"])
-                branches(_ki2_line(out, parent, idx + 1, pos), ply)
-
-    branches(entries, 1)
+                stack.append((reversed(_ki2_line(out, parent, idx + 1, pos)), ply))
+                break
+        else:
+            stack.pop()
     return "\n".join(out) + "\n"
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Callable
+from collections.abc import Callable
 
 from ..shogi.diagram import to_bod
 from ..shogi.moves import Move
@@ -112,11 +112,17 @@ def _kif_text(pos: Position, parent: RecordNode, node: RecordNode) -> str:
 
 def _emit_branches(out: list[str], entries: list[BranchPoint]) -> None:
     # Deepest branch point first; each alternative is followed by its own branches
-    # (the order of tsshogi's Record.forEach and of Kifu for Windows).
-    for parent, idx, pos, ply in reversed(entries):
-        if idx + 1 < len(parent.children):
-            out += ["", f"変化：{ply}手"]
-            _emit_branches(out, _emit_line(out, parent, idx + 1, pos, ply, _kif_text))
+    # (the order of tsshogi's Record.forEach and of Kifu for Windows).  An explicit
+    # stack instead of recursion: thousands of alternatives at one move are fine.
+    stack = [reversed(entries)]
+    while stack:
+        for parent, idx, pos, ply in stack[-1]:
+            if idx + 1 < len(parent.children):
+                out += ["", f"変化：{ply}手"]
+                stack.append(reversed(_emit_line(out, parent, idx + 1, pos, ply, _kif_text)))
+                break
+        else:
+            stack.pop()
 
 
 def result_line(record: Record) -> str | None:

@@ -40,7 +40,14 @@ class CshogiMove(Protocol):
 
 STARTING_SFEN = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 
-_HAND_RE = re.compile(r"(\d*)([PLNSGBRplnsgbr])")
+_HAND_RE = re.compile(r"([0-9]*)([PLNSGBRplnsgbr])")
+_MAX_MOVE_NUMBER = 10**9
+_HAND_COUNT_MAX = 18   # as many as there are pawns; set_hand() holds the same
+
+
+def _quote(text: str, limit: int = 40) -> str:
+    """``text`` quoted for an error message, shortened when it is absurdly long."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
 
 
 class SfenError(ValueError):
@@ -159,7 +166,7 @@ class Position:
             file = 9
             promoted = False
             for ch in rank_text:
-                if ch.isdigit():
+                if "0" <= ch <= "9":   # ASCII only: '²' or '９' is not a count
                     if promoted:
                         raise SfenError(f"'+' must be followed by a piece in rank {r + 1} of sfen: {rank_text!r}")
                     file -= int(ch)
@@ -195,23 +202,40 @@ class Position:
         hands = [list(EMPTY_HAND), list(EMPTY_HAND)]
         if hands_part != "-":
             pos = 0
+            seen: set[str] = set()
             for m in _HAND_RE.finditer(hands_part):
                 if m.start() != pos:
                     break
                 pos = m.end()
-                count = int(m.group(1)) if m.group(1) else 1
-                if count < 1 or count > 18 or (m.group(1).startswith("0")):
-                    raise SfenError(f"bad count {m.group(1)!r} for {m.group(2)!r} in hands of sfen: {hands_part!r}")
-                letter = m.group(2)
+                digits, letter = m.group(1), m.group(2)
+                count = int(digits) if digits and len(digits) <= 2 else 1
+                if digits and (len(digits) > 2 or count < 1 or digits.startswith("0")):
+                    raise SfenError(f"bad count {_quote(digits)} for {letter!r} in hands of sfen: "
+                                    f"{_quote(hands_part)}")
+                if letter in seen:
+                    raise SfenError(f"{letter!r} appears twice in hands of sfen (give one count): "
+                                    f"{_quote(hands_part)}")
+                seen.add(letter)
+                if count > _HAND_COUNT_MAX:
+                    # More of a kind than exist is an editor problem (TOO_MANY_PIECES), but
+                    # no hand holds more than 18 of anything.
+                    raise SfenError(f"bad count {_quote(digits)} for {letter!r} in hands of sfen: "
+                                    f"{_quote(hands_part)}")
+                i = HAND_INDEX[LETTER_TYPES[letter.upper()]]
                 color = BLACK if letter.isupper() else WHITE
-                hands[color][HAND_INDEX[LETTER_TYPES[letter.upper()]]] += count
+                hands[color][i] += count
             if pos != len(hands_part):
-                raise SfenError(f"unexpected text {hands_part[pos:]!r} in hands of sfen: {hands_part!r}")
+                raise SfenError(f"unexpected text {_quote(hands_part[pos:])} in hands of sfen: "
+                                f"{_quote(hands_part)}")
         move_number = 1
         if len(parts) == 4:
-            if not parts[3].isdigit() or int(parts[3]) < 1:
-                raise SfenError(f"move number must be a positive integer in sfen, got {parts[3]!r}")
-            move_number = int(parts[3])
+            number = parts[3]
+            if not (number.isascii() and number.isdigit()) or not number.strip("0"):
+                raise SfenError(f"move number must be a positive integer in sfen, got {_quote(number)}")
+            if len(number.lstrip("0")) > 10 or int(number) > _MAX_MOVE_NUMBER:
+                raise SfenError(f"move number {_quote(number)} in sfen is too large "
+                                f"(at most {_MAX_MOVE_NUMBER})")
+            move_number = int(number)
         self._squares = squares
         self._hands = hands
         self._turn = BLACK if side == "b" else WHITE

@@ -51,14 +51,14 @@ def test_solve_text_shows_line_and_defences(capsys: pytest.CaptureFixture[str]) 
 
 def test_solve_no_mate(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "solve", "--json", "4k4/9/4P4/9/9/9/9/9/9 b 2r2b4g4s4n4l17p 1")
-    assert code == 0 and json.loads(out)["status"] == "no_mate"
+    assert code == 1 and json.loads(out)["status"] == "no_mate"   # a negative answer
 
 
 def test_solve_limit_is_unknown(capsys: pytest.CaptureFixture[str]) -> None:
     microcosmos = (Path(__file__).parent.parent / "data" / "microcosmos.tsv").read_text(encoding="utf-8")
     sfen = microcosmos.splitlines()[-1].split("\t")[1]
     code, out, _ = _run(capsys, "solve", "--json", "--nodes", "2000", sfen)
-    assert code == 0 and json.loads(out)["status"] == "unknown"
+    assert code == 1 and json.loads(out)["status"] == "unknown"   # no mate found
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -67,7 +67,6 @@ def test_solve_limit_is_unknown(capsys: pytest.CaptureFixture[str]) -> None:
     (("solve", "--file", "/nonexistent/problem.kif"), "no such file"),
     (("solve",), "no position"),
     (("solve", "--seconds", "-1", THREE_PLY), "--seconds must be positive"),
-    (("solve", "--kif", "out.kif", "4k4/9/4P4/9/9/9/9/9/9 b 2r2b4g4s4n4l17p 1"), "nothing to write"),
     (("batch", "/nonexistent.tsv"), "no such file"),
 ])
 def test_user_mistakes_are_one_line(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
@@ -76,6 +75,16 @@ def test_user_mistakes_are_one_line(capsys: pytest.CaptureFixture[str], argv: tu
     code, _, err = _run(capsys, *argv)
     assert code == 2
     assert message in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "out.kif").exists()
+
+
+def test_no_mate_writes_no_record(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _run(capsys, "solve", "--kif", "out.kif", "4k4/9/4P4/9/9/9/9/9/9 b 2r2b4g4s4n4l17p 1")
+    assert code == 1   # a negative answer, not a user error
+    assert "nothing to write" in err and "'out.kif'" in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "out.kif").exists()
 

@@ -6,7 +6,7 @@ import io
 import subprocess
 import sys
 import threading
-from typing import Generator
+from collections.abc import Generator
 
 import pytest
 

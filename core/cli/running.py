@@ -1,0 +1,76 @@
+"""What ``solve`` and ``batch`` share: the limit options, running a solver, a result as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from ..search.contract import Limits, Progress, SolveResult, SolveStatus, drive
+from ..search.helpmate import solve_iter as helpmate_solve_iter
+from ..search.proof import Proof
+from ..search.solver import solve_iter
+from ..shogi.position import Position
+from .errors import UserError
+
+
+def add_limits(p: argparse.ArgumentParser, default_seconds: float | None = None) -> None:
+    """Add ``--seconds``, ``--nodes`` and ``--memory`` to a subcommand."""
+    p.add_argument("--seconds", type=float, default=default_seconds, metavar="S", help="time limit")
+    p.add_argument("--nodes", type=int, metavar="N", help="node limit")
+    p.add_argument("--memory", type=int, default=1024, metavar="MB", help="table memory bound (default 1024)")
+
+
+def limits_from_args(args: argparse.Namespace) -> Limits:
+    """The limits a subcommand's arguments ask for.
+
+    Raises:
+        UserError: a limit out of range.
+    """
+    if args.seconds is not None and args.seconds <= 0:
+        raise UserError(f"--seconds must be positive, got {args.seconds!r}")
+    if args.nodes is not None and args.nodes <= 0:
+        raise UserError(f"--nodes must be positive, got {args.nodes!r}")
+    if args.memory < 1:
+        raise UserError(f"--memory must be at least 1 MB, got {args.memory!r}")
+    return Limits(nodes=args.nodes, seconds=args.seconds, memory_mb=args.memory)
+
+
+def run_solver(position: Position, limits: Limits, helpmate: bool, raw: bool, force: bool = False,
+         on_progress: Callable[[Progress], object] | None = None,
+         cancel: threading.Event | None = None) -> SolveResult:
+    """Run a solver to the end; setting ``cancel`` stops it with a ``cancelled`` result."""
+    if cancel is None:
+        cancel = threading.Event()
+    if helpmate:
+        gen = helpmate_solve_iter(position, limits, cancel)
+    else:
+        gen = solve_iter(position, limits, cancel, exact=not raw, force=force)
+    return drive(gen, on_progress)
+
+
+def result_json(result: SolveResult) -> dict[str, Any]:
+    """The JSON object of a result (``tsume solve --json``)."""
+    out: dict[str, Any] = {
+        "status": result.status.value,
+        "sfen": result.sfen,
+        "length": result.length,
+        "pv": list(result.pv),
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 4),
+        "table_entries": result.table_entries,
+    }
+    proof = result.proof
+    if isinstance(proof, Proof):
+        out["exact"] = bool(proof.exact)
+        out["futile_interpositions"] = [{"path": list(f.path), "move": f.move, "reason": f.reason.english(),
+                                         "reason_code": f.reason.kind.value}
+                                        for f in proof.futile]
+        out["alternatives"] = [{"path": list(a.path), "move": a.move, "length": a.length}
+                               for a in proof.alternatives]
+        out["alternatives_checked"] = proof.alternatives_checked
+        out["variations"] = proof.variations
+    elif result.status == SolveStatus.MATE:
+        out["exact"] = bool(result.extra.get("exact", False))
+    return out
