@@ -21,8 +21,8 @@ from typing import Any
 import cshogi
 
 from ..search.dfpn import Options
-from ..shogi.position import Position
 from ..search.solver import Limits, SolveStatus, solve
+from ..shogi.position import Position
 
 # cshogi's df-pn speed on this kind of machine, measured on the Microcosmos
 # tails (20 million nodes in about 160 s); used to turn seconds into nodes.
@@ -52,7 +52,7 @@ class SetFigures:
                 f"nps(cpu) {nps:10,.0f}  peak table {self.peak_mb:7.1f} MB{longest}")
 
 
-def _cshogi_solve(sfen: str, seconds: float, max_depth: int) -> tuple[bool, float, int, int]:
+def _cshogi_solve(sfen: str, seconds: float, max_depth: int) -> tuple[bool, float, float, int, int]:
     board = cshogi.Board(sfen)
     dfpn = cshogi.DfPn()
     dfpn.set_max_depth(max_depth)
@@ -63,7 +63,7 @@ def _cshogi_solve(sfen: str, seconds: float, max_depth: int) -> tuple[bool, floa
     cpu = time.process_time() - cpu
     elapsed = time.perf_counter() - start
     length = len(dfpn.get_pv(board)) if ok else 0
-    return bool(ok), elapsed, cpu, dfpn.searched_node, length
+    return bool(ok), elapsed, cpu, int(dfpn.searched_node), length
 
 
 def machine() -> str:
@@ -92,11 +92,12 @@ def run_bench(args: argparse.Namespace) -> int:
     from .solve import _expected, iter_rows
 
     off = {w.strip() for w in args.options.split(",") if w.strip()}
-    unknown = off - {"mate1", "dominance", "tca", "rps", "epsilon"}
+    unknown = off - {"mate1", "dominance", "tca", "rps", "epsilon", "delay"}
     if unknown:
         raise ValueError(f"unknown df-pn switch in --options: {', '.join(sorted(unknown))}")
     options = Options(mate1="mate1" not in off, dominance="dominance" not in off, tca="tca" not in off,
-                      rps="rps" not in off, epsilon=0.0 if "epsilon" in off else Options().epsilon)
+                      rps="rps" not in off, epsilon=0.0 if "epsilon" in off else Options().epsilon,
+                      delay="delay" not in off)
     print(f"machine: {machine()}")
     print(f"limit {args.seconds:g} s per problem; df-pn switches off: {', '.join(sorted(off)) or 'none'}; "
           f"{'df-pn only' if args.raw else 'with the exact main-line search'}")

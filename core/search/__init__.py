@@ -3,7 +3,9 @@
 Modules: ``contract`` (status, limits, progress snapshots, results, the cancel
 protocol, :func:`~.contract.drive`, the one infinity, futile-interposition
 reasons), ``hand`` (packed hands and board keys), ``tt`` (the df-pn table),
-``dfpn`` (the search), ``interposition`` (futile interpositions), ``exact``
+``dfpn`` (the search), ``node`` (a node's children and the
+arithmetic on them: numbers, selection, disproof depth), ``policy`` (which
+moves a node expands at once and which wait), ``interposition`` (futile interpositions), ``exact``
 (the official answer under tsume rules), ``proof`` (the proof tree),
 ``solver`` (the direct-mate driver), ``helpmate`` (協力詰).
 
