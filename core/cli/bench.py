@@ -54,7 +54,7 @@ class SetFigures:
                 f"nps(cpu) {nps:10,.0f}  peak table {self.peak_mb:7.1f} MB{longest}")
 
 
-def _cshogi_solve(sfen: str, seconds: float, max_depth: int) -> tuple[bool, float, int, int]:
+def _cshogi_solve(sfen: str, seconds: float, max_depth: int) -> tuple[bool, float, float, int, int]:
     board = cshogi.Board(sfen)
     dfpn = cshogi.DfPn()
     dfpn.set_max_depth(max_depth)
@@ -65,7 +65,7 @@ def _cshogi_solve(sfen: str, seconds: float, max_depth: int) -> tuple[bool, floa
     cpu = time.process_time() - cpu
     elapsed = time.perf_counter() - start
     length = len(dfpn.get_pv(board)) if ok else 0
-    return bool(ok), elapsed, cpu, dfpn.searched_node, length
+    return bool(ok), elapsed, cpu, int(dfpn.searched_node), length
 
 
 def machine() -> str:
@@ -92,11 +92,12 @@ def machine() -> str:
 def run_bench(args: argparse.Namespace) -> int:
     """Run the benchmark described by the ``tsume bench`` arguments."""
     off = {w.strip() for w in args.options.split(",") if w.strip()}
-    unknown = off - {"mate1", "dominance", "tca", "rps", "epsilon"}
+    unknown = off - {"mate1", "dominance", "tca", "rps", "epsilon", "delay"}
     if unknown:
         raise ValueError(f"unknown df-pn switch in --options: {', '.join(sorted(unknown))}")
     options = Options(mate1="mate1" not in off, dominance="dominance" not in off, tca="tca" not in off,
-                      rps="rps" not in off, epsilon=0.0 if "epsilon" in off else Options().epsilon)
+                      rps="rps" not in off, epsilon=0.0 if "epsilon" in off else Options().epsilon,
+                      delay="delay" not in off)
     print(f"machine: {machine()}")
     print(f"limit {args.seconds:g} s per problem; df-pn switches off: {', '.join(sorted(off)) or 'none'}; "
           f"{'df-pn only' if args.raw else 'with the exact main-line search'}")

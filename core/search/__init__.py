@@ -2,7 +2,9 @@
 
 Modules: ``contract`` (status, limits, progress snapshots, results, the cancel
 protocol, :func:`~.contract.drive`, the one infinity), ``hand`` (packed hands
-and board keys), ``tt`` (the df-pn table), ``dfpn`` (the search),
+and board keys), ``tt`` (the df-pn table), ``dfpn`` (the search), ``node`` (a
+node's children and the arithmetic on them: numbers, selection, disproof
+depth), ``policy`` (which moves a node expands at once and which wait),
 ``interposition`` (futile interpositions), ``exact`` (the official answer
 under tsume rules), ``proof`` (the answers as values: the proof tree,
 futile-interposition reasons, the helpmates found),

@@ -44,10 +44,19 @@ from typing import Any
 
 import cshogi
 
-from .hand import HAND_OF_PIECE_TYPE, HAND_ZOBRIST, MASK64, UNIT, hand_key, hand_max, pack
+from .hand import (
+    HAND_OF_PIECE_TYPE,
+    HAND_ZOBRIST,
+    MASK64,
+    UNIT,
+    hand_key,
+    hand_max,
+    pack,
+)
+from .node import NOREP, Children, disproof_rep, node_numbers, select_child
+from .policy import MovePolicy, all_at_once, delay_interpositions
 from .tt import INF, NO_LENGTH, TranspositionTable
 
-NOREP = 1 << 30            # "this value does not depend on a repetition"
 _HAND_MASKS = tuple(((1 << 5) - 1 if i == 0 else (1 << 3) - 1 if i < 5 else (1 << 2) - 1) * UNIT[i]
                     for i in range(7))
 
@@ -71,6 +80,8 @@ class Options:
         rps: initial pn/dn from move categories (else pn = evasion count, dn = 1).
         epsilon: the 1+ε trick's ε for the best child's threshold (0: off).
         max_ply: deepest ply searched; deeper nodes count as not mate on that path.
+        delay: delayed expansion of drop interpositions and non-promotions
+            (core.search.policy.delay_interpositions); off: every move at once.
     """
 
     mate1: bool = True
@@ -79,6 +90,7 @@ class Options:
     rps: bool = True
     epsilon: float = 0.25
     max_ply: int = 4000
+    delay: bool = False
 
 
 # Move-category costs (log2 of how unlikely a move of the category is to be
@@ -144,11 +156,17 @@ class DfPn:
         attacker: the attacker's colour (0 Black, 1 White).
         memory_mb: the table's memory bound.
         options: which enhancements are on.
+        policy: which moves a node expands at once and which wait (core.search.policy);
+            by default the one ``options.delay`` names.
     """
 
-    def __init__(self, attacker: int, memory_mb: int = 1024, options: Options = Options()) -> None:
+    def __init__(self, attacker: int, memory_mb: int = 1024, options: Options = Options(),
+                 policy: MovePolicy | None = None) -> None:
         self.attacker = attacker
         self.options = options
+        if policy is None:
+            policy = delay_interpositions if options.delay else all_at_once
+        self.policy = policy
         self.tt = TranspositionTable(memory_mb)
         self.nodes = 0
         self.max_depth_reached = 0
@@ -218,7 +236,7 @@ class DfPn:
             return 1, 1
         return e[1], e[2]
 
-    def entry(self, board: cshogi.Board) -> "list[int] | None":
+    def entry(self, board: cshogi.Board) -> list[int] | None:
         """The table entry that answers ``board``, or None."""
         return self._probe_board(board)
 
@@ -272,11 +290,11 @@ class DfPn:
         zob = board.zobrist_hash()
         return (zob - hc) & MASK64, pack(hands[self.attacker]), zob, hc
 
-    def _probe_board(self, board: cshogi.Board) -> "list[int] | None":
+    def _probe_board(self, board: cshogi.Board) -> list[int] | None:
         key, hand, _zob, _hc = self._root_keys(board)
         return self.tt.probe(key, hand) if self.options.dominance else self._probe_exact(key, hand)
 
-    def _probe_exact(self, key: int, hand: int) -> "list[int] | None":
+    def _probe_exact(self, key: int, hand: int) -> list[int] | None:
         lst = self.tt.table.get(key)
         if lst is None:
             return None
@@ -368,171 +386,56 @@ class DfPn:
     def _search(self, board: cshogi.Board, or_node: bool, key: int, hand: int, zob: int, hc: int,
                 thpn: int, thdn: int, depth: int, inc_flag: bool
                 ) -> tuple[int, int, int, int, int]:
-        """Search one node; returns (pn, dn, repetition depth, proof length, proof/disproof hand)."""
+        """Search one node; returns (pn, dn, repetition depth, proof length, proof/disproof hand).
+
+        The node's moves go through the move-list policy (``policy``: which
+        wait), its children get their numbers from :meth:`_expand`; each round of the loop picks a child with
+        :func:`~.node.select_child` and searches it; :meth:`_prove` and
+        :func:`~.node.disproof_rep` back the result up into the table.
+        """
         self.nodes += 1
         if self.nodes >= self._next_check:
             self._check_stop()
         if depth > self.max_depth_reached:
             self.max_depth_reached = depth
-        tt = self.tt
-        opts = self.options
-        attacker = self.attacker
         start_nodes = self.nodes
 
-        if or_node:
-            # cshogi's 1-ply mate test assumes the attacker is not in check.
-            if opts.mate1 and not board.is_check():
-                m = board.mate_move_in_1ply()
-                if m:
-                    ph = self._mate1_hand(board, m, hand)
-                    tt.store(key, ph, 0, INF, depth, 1, 1, m)
-                    return 0, INF, NOREP, 1, ph
-            moves = list(board.check_moves)
-            if not moves:
-                tt.store(key, hand, INF, 0, depth, 1)
-                return INF, 0, NOREP, NO_LENGTH, hand
+        # cshogi's 1-ply mate test assumes the attacker is not in check.
+        if or_node and self.options.mate1 and not board.is_check():
+            m = board.mate_move_in_1ply()
+            if m:
+                return self._mate_in_one(board, m, key, hand, depth)
+        moves = list(board.check_moves) if or_node else list(board.legal_moves)
+        if not moves or depth >= self.options.max_ply:
+            return self._leaf(board, or_node, key, hand, depth, moves)
+        king = board.king_square(1 - self.attacker)
+        if self.policy is all_at_once:
+            c = Children(moves)
         else:
-            moves = list(board.legal_moves)
-            if not moves:
-                ph = self._mated_hand(board, hand)
-                tt.store(key, ph, 0, INF, depth, 1, 0)
-                return 0, INF, NOREP, 0, ph
-        if depth >= opts.max_ply:
-            # Too deep: not mate on this path, and never a true disproof.
-            return INF, 0, -1, NO_LENGTH, hand
-
-        # ---- expand: look every child up, or give it initial numbers
-        n = len(moves)
-        ckey = [0] * n
-        chand = [hand] * n
-        czob = [0] * n
-        chc = [0] * n
-        cpn = [1] * n
-        cdn = [1] * n
-        crep = [NOREP] * n
-        clen = [NO_LENGTH] * n
-        cph = [-1] * n           # proof/disproof hand of decided children (-1: compute on demand)
-        cnew = [True] * n        # not yet expanded: inc_flag is not handed to a leaf (seed)
-        probe = tt.probe if opts.dominance else self._probe_exact
-        onpath = self._onpath
-        hz = self._hz[attacker if or_node else 1 - attacker]
-        rps = opts.rps
-        mate1 = opts.mate1
-        tca = opts.tca
-        king = board.king_square(1 - attacker) if rps else 0
-        zone = _ZONE[attacker]
-        push, pop, zobrist = board.push, board.pop, board.zobrist_hash
-        old_child = False
-        for i in range(n):
-            m = moves[i]
-            # Keys of the child, kept up to date from the move.
-            frm = (m >> 7) & 0x7F
-            c_hc = hc
-            c_hand = hand
-            if frm >= 81:
-                hidx = HAND_OF_PIECE_TYPE[frm - 80]
-                c_hc = (hc - hz[hidx]) & MASK64
-                if or_node:
-                    c_hand = hand - UNIT[hidx]
-            else:
-                cap = (m >> 20) & 0xF
-                if cap:
-                    hidx = HAND_OF_PIECE_TYPE[cap]
-                    c_hc = (hc + hz[hidx]) & MASK64
-                    if or_node:
-                        c_hand = hand + UNIT[hidx]
-            push(m)
-            z = zobrist()
-            k = (z - c_hc) & MASK64
-            ckey[i] = k
-            chand[i] = c_hand
-            czob[i] = z
-            chc[i] = c_hc
-            rep = onpath.get(z)
-            if rep is not None:
-                # A repetition of a position on the current path: not mate here.
-                # It is also the seed's "unproven old child": raise thresholds.
-                cpn[i] = INF
-                cdn[i] = 0
-                crep[i] = rep
-                if tca:
-                    old_child = True
-                pop()
-                continue
-            e = probe(k, c_hand)
-            if e is not None:
-                cpn[i] = e[1]
-                cdn[i] = e[2]
-                cnew[i] = False
-                if e[1] == 0 or e[2] == 0:
-                    clen[i] = e[5]
-                    cph[i] = e[0]
-                elif tca and e[3] < depth:
-                    old_child = True
-                pop()
-                continue
-            if or_node:
-                # The child is an AND node: its evasions tell how hard it is.
-                ne = len(board.legal_moves)
-                if ne == 0:
-                    cpn[i] = 0
-                    cdn[i] = INF
-                    clen[i] = 0
-                else:
-                    cpn[i] = ne + attack_cost(m, king, zone) if rps else ne
-            else:
-                if mate1 and not board.is_check() and board.mate_move_in_1ply():
-                    cpn[i] = 0
-                    cdn[i] = INF
-                    clen[i] = 1
-                elif rps:
-                    cdn[i] = 1 + defence_cost(m, king)
-            pop()
-
-        if old_child:
+            active, chains = self.policy(board, or_node, moves, king)
+            c = Children(active, chains)
+        self._expand(board, c, or_node, hand, hc, depth, 0, king)
+        if c.old:
             inc_flag = True
+        onpath = self._onpath
         onpath[zob] = depth
+        moves, ckey, chand, czob, chc = c.moves, c.key, c.hand, c.zob, c.hc
+        cpn, cdn, crep, clen, cph, cnew = c.pn, c.dn, c.rep, c.length, c.ph, c.new
         frame = [moves, cpn, cdn, or_node, -1]
         self._frames.append(frame)
         eps = self._eps
-        first = True
-        # ---- the df-pn loop over this node's children
+        if inc_flag:
+            # The seed's TCA: thresholds raised once past the node's numbers.
+            pn, dn = node_numbers(cpn, cdn, or_node, c.pending)
+            if pn and dn:
+                if thpn <= pn:
+                    thpn = pn + 1
+                if thdn <= dn:
+                    thdn = dn + 1
         while True:
-            if or_node:
-                pn = min(cpn)
-                dn = sum(cdn)
-                if dn > INF:
-                    dn = INF
-            else:
-                pn = sum(cpn)
-                if pn > INF:
-                    pn = INF
-                dn = min(cdn)
-            if pn == 0 or dn == 0:
+            pn, dn, i1, c_thpn, c_thdn = select_child(cpn, cdn, or_node, c.pending, thpn, thdn, eps)
+            if i1 < 0 or self._abort:
                 break
-            if first:
-                first = False
-                if inc_flag:
-                    if thpn <= pn:
-                        thpn = pn + 1
-                    if thdn <= dn:
-                        thdn = dn + 1
-            if pn >= thpn or dn >= thdn or self._abort:
-                break
-            if or_node:
-                i1 = cpn.index(pn)
-                second = min(cpn[:i1] + cpn[i1 + 1:]) if n > 1 else INF
-                c_thpn = thpn if second >= INF else min(thpn, int(second * eps) + 1)
-                c_thdn = thdn - dn + cdn[i1]
-                if c_thdn > INF:
-                    c_thdn = INF
-            else:
-                i1 = cdn.index(dn)
-                second = min(cdn[:i1] + cdn[i1 + 1:]) if n > 1 else INF
-                c_thdn = thdn if second >= INF else min(thdn, int(second * eps) + 1)
-                c_thpn = thpn - pn + cpn[i1]
-                if c_thpn > INF:
-                    c_thpn = INF
             frame[4] = i1
             board.push(moves[i1])
             r = self._search(board, not or_node, ckey[i1], chand[i1], czob[i1], chc[i1],
@@ -540,57 +443,203 @@ class DfPn:
             cnew[i1] = False
             board.pop()
             cpn[i1], cdn[i1], crep[i1], clen[i1], cph[i1] = r
+            if c.pending and (r[1] if or_node else r[0]) == 0:
+                self._release(board, c, i1, or_node, hand, hc, depth)
 
         self._frames.pop()
         del onpath[zob]
         amount = self.nodes - start_nodes + 1
-
         if pn == 0:
-            if or_node:
-                # The proven child with the shortest proof.
-                best = -1
-                for j in range(n):
-                    if cpn[j] == 0 and (best < 0 or clen[j] < clen[best]):
-                        best = j
-                m = moves[best]
-                child_hand = cph[best]
-                if child_hand < 0:   # mated child found at expansion
-                    board.push(m)
-                    child_hand = self._mated_hand(board, chand[best])
-                    board.pop()
-                ph = self._or_proof_hand(m, child_hand, hand)
-                length = clen[best] + 1
-                tt.store(key, ph, 0, INF, depth, amount, length, m)
-            else:
-                ph = 0
-                longest = 0
-                for j in range(n):
-                    h = cph[j]
-                    if h < 0:  # mated in one, found at expansion
-                        board.push(moves[j])
-                        mm = board.mate_move_in_1ply()
-                        h = self._mate1_hand(board, mm, hand)
-                        board.pop()
-                    ph = hand_max(ph, h) if opts.dominance else hand
-                    if clen[j] > longest:
-                        longest = clen[j]
-                if opts.dominance:
-                    ph = hand_max(ph, self._defender_gap(board, hand))
-                length = longest + 1
-                tt.store(key, ph, 0, INF, depth, amount, length, 0)
+            length, ph, move = self._prove(board, c, or_node, hand)
+            self.tt.store(key, ph, 0, INF, depth, amount, length, move)
             return 0, INF, NOREP, length, ph
         if dn == 0:
-            if or_node:
-                rep = min(crep)
-            else:
-                rep = 0
-                for j in range(n):
-                    if cdn[j] == 0 and crep[j] > rep:
-                        rep = crep[j]
+            rep = disproof_rep(cdn, crep, or_node)
             if rep >= depth:
                 # Only repetitions of this very node (or none): a true disproof.
-                tt.store(key, hand, INF, 0, depth, amount)
+                self.tt.store(key, hand, INF, 0, depth, amount)
                 return INF, 0, NOREP, NO_LENGTH, hand
             return INF, 0, rep, NO_LENGTH, hand
-        tt.store(key, hand, pn, dn, depth, amount)
+        self.tt.store(key, hand, pn, dn, depth, amount)
         return pn, dn, NOREP, NO_LENGTH, hand
+
+    def _mate_in_one(self, board: cshogi.Board, move: int, key: int, hand: int, depth: int
+                     ) -> tuple[int, int, int, int, int]:
+        """Store and return the result of an OR node the attacker mates in one with ``move``."""
+        ph = self._mate1_hand(board, move, hand)
+        self.tt.store(key, ph, 0, INF, depth, 1, 1, move)
+        return 0, INF, NOREP, 1, ph
+
+    def _leaf(self, board: cshogi.Board, or_node: bool, key: int, hand: int, depth: int,
+              moves: list[int]) -> tuple[int, int, int, int, int]:
+        """The result of a node with no move (no check left, or mated) or past the depth limit."""
+        if moves:
+            # Too deep: not mate on this path, and never a true disproof.
+            return INF, 0, -1, NO_LENGTH, hand
+        if or_node:
+            self.tt.store(key, hand, INF, 0, depth, 1)
+            return INF, 0, NOREP, NO_LENGTH, hand
+        ph = self._mated_hand(board, hand)
+        self.tt.store(key, ph, 0, INF, depth, 1, 0)
+        return 0, INF, NOREP, 0, ph
+
+    def _release(self, board: cshogi.Board, c: Children, i: int, or_node: bool, hand: int, hc: int,
+                 depth: int) -> None:
+        """Child ``i`` was decided against the node: let the move waiting behind it join."""
+        j = c.release(i)
+        if j >= 0:
+            self._expand(board, c, or_node, hand, hc, depth, j, board.king_square(1 - self.attacker))
+
+    def _expand(self, board: cshogi.Board, c: Children, or_node: bool, hand: int, hc: int, depth: int,
+                start: int, king: int) -> None:
+        """Give children ``start..`` of ``c`` their keys and numbers: table values or initial estimates.
+
+        A child repeating a position on the current path is not a mate there
+        (pn = INF, dn = 0, with the depth of the repetition).  An unknown OR
+        child (AND node below) starts with pn = its number of evasions, an
+        unknown AND child with dn = 1, each plus its move category's cost
+        when ``rps`` is on; a child mated outright, or mated in one, is
+        proven at once.  A chain head decided against the node releases the
+        move waiting behind it, which is expanded in turn.
+        """
+        opts = self.options
+        probe = self.tt.probe if opts.dominance else self._probe_exact
+        stored = self.tt.table.get        # most children are new: skip the probe then
+        onpath = self._onpath
+        hz = self._hz[self.attacker if or_node else 1 - self.attacker]
+        rps = opts.rps
+        mate1 = opts.mate1
+        tca = opts.tca
+        zone = _ZONE[self.attacker]
+        near = _NEAR[king]
+        push, pop, zobrist = board.push, board.pop, board.zobrist_hash
+        moves, ckey, chand, czob, chc = c.moves, c.key, c.hand, c.zob, c.hc
+        cpn, cdn, crep, clen, cph, cnew = c.pn, c.dn, c.rep, c.length, c.ph, c.new
+        chained = bool(c.chain_of)
+        while start < len(moves):
+            end = len(moves)
+            for i in range(start, end):
+                m = moves[i]
+                # Keys of the child, kept up to date from the move.
+                frm = (m >> 7) & 0x7F
+                c_hc = hc
+                c_hand = hand
+                if frm >= 81:
+                    hidx = HAND_OF_PIECE_TYPE[frm - 80]
+                    c_hc = (hc - hz[hidx]) & MASK64
+                    if or_node:
+                        c_hand = hand - UNIT[hidx]
+                else:
+                    cap = (m >> 20) & 0xF
+                    if cap:
+                        hidx = HAND_OF_PIECE_TYPE[cap]
+                        c_hc = (hc + hz[hidx]) & MASK64
+                        if or_node:
+                            c_hand = hand + UNIT[hidx]
+                push(m)
+                z = zobrist()
+                k = (z - c_hc) & MASK64
+                ckey[i] = k
+                chand[i] = c_hand
+                czob[i] = z
+                chc[i] = c_hc
+                rep = onpath.get(z)
+                if rep is not None:
+                    # A repetition of a position on the current path: not mate here.
+                    # It is also the seed's "unproven old child": raise thresholds.
+                    cpn[i] = INF
+                    cdn[i] = 0
+                    crep[i] = rep
+                    if tca:
+                        c.old = True
+                else:
+                    e = probe(k, c_hand) if stored(k) is not None else None
+                    if e is not None:
+                        cpn[i] = e[1]
+                        cdn[i] = e[2]
+                        cnew[i] = False
+                        if e[1] == 0 or e[2] == 0:
+                            clen[i] = e[5]
+                            cph[i] = e[0]
+                        elif tca and e[3] < depth:
+                            c.old = True
+                    elif or_node:
+                        # The child is an AND node: its evasions tell how hard it is.
+                        ne = len(board.legal_moves)
+                        if ne == 0:
+                            cpn[i] = 0
+                            cdn[i] = INF
+                            clen[i] = 0
+                        elif not rps:
+                            cpn[i] = ne
+                        else:
+                            # attack_cost(m, king, zone), inlined: this runs for every new child.
+                            to = m & 0x7F
+                            if frm >= 81:
+                                cost = _A_NEAR if (near >> to) & 1 else _A_DROP_FAR
+                            elif (m >> 20) & 0xF:
+                                cost = _A_CAPTURE
+                            elif m & 0x4000:
+                                cost = _A_PROMOTE
+                            elif (m >> 16) & 0xF in _STRONG_PROMOTION and ((zone >> to) & 1 or (zone >> frm) & 1):
+                                cost = _A_NO_PROMOTE
+                            else:
+                                cost = _A_NEAR if (near >> to) & 1 else _A_FAR
+                            cpn[i] = ne + cost
+                    elif mate1 and not board.is_check() and board.mate_move_in_1ply():
+                        cpn[i] = 0
+                        cdn[i] = INF
+                        clen[i] = 1
+                    elif rps:
+                        # defence_cost(m, king), inlined.
+                        if frm == king:
+                            cdn[i] = 1 + _D_KING
+                        elif (m >> 20) & 0xF:
+                            cdn[i] = 1 + _D_CAPTURE
+                        elif frm >= 81:
+                            cdn[i] = 1 + (_D_NEAR if (near >> (m & 0x7F)) & 1 else _D_FAR)
+                        else:
+                            cdn[i] = 1 + _D_MOVE
+                pop()
+                if chained and (cdn[i] if or_node else cpn[i]) == 0:
+                    c.release(i)
+            start = end
+
+    def _prove(self, board: cshogi.Board, c: Children, or_node: bool, hand: int) -> tuple[int, int, int]:
+        """(proof length, proof hand, best move or 0) of a proven node.
+
+        An OR node is proven by its child with the shortest proof; its proof
+        hand is that child's, plus a dropped piece, less a captured one.  An
+        AND node needs every child: the longest proof, and kind by kind the
+        largest of the children's proof hands, plus the attacker pieces the
+        defender could otherwise have interposed.
+        """
+        cpn, clen, cph, moves = c.pn, c.length, c.ph, c.moves
+        if or_node:
+            best = -1
+            for j in range(len(moves)):
+                if cpn[j] == 0 and (best < 0 or clen[j] < clen[best]):
+                    best = j
+            m = moves[best]
+            child_hand = cph[best]
+            if child_hand < 0:   # mated child found at expansion
+                board.push(m)
+                child_hand = self._mated_hand(board, c.hand[best])
+                board.pop()
+            return clen[best] + 1, self._or_proof_hand(m, child_hand, hand), m
+        dominance = self.options.dominance
+        ph = 0
+        longest = 0
+        for j in range(len(moves)):
+            h = cph[j]
+            if h < 0:  # mated in one, found at expansion
+                board.push(moves[j])
+                mm = board.mate_move_in_1ply()
+                h = self._mate1_hand(board, mm, hand)
+                board.pop()
+            ph = hand_max(ph, h) if dominance else hand
+            if clen[j] > longest:
+                longest = clen[j]
+        if dominance:
+            ph = hand_max(ph, self._defender_gap(board, hand))
+        return longest + 1, ph, 0

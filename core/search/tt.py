@@ -15,9 +15,10 @@ first, so a search that would outgrow the bound keeps going inside it.
 
 from __future__ import annotations
 
+from .contract import INFINITY
 from .hand import GUARD
 
-INF = 10**12          # pn/dn of a decided node
+INF = INFINITY        # pn/dn of a decided node: the contract's one infinity, by a short name
 NO_LENGTH = -1
 
 # Entry layout (a list, mutated in place).

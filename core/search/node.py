@@ -1,0 +1,173 @@
+"""One df-pn node's children and the pure arithmetic on them: numbers, selection, disproof depth.
+
+:class:`Children` holds a node's expanded children as parallel lists (moves,
+keys, hands, pn/dn, repetition depth, proof length, proof hand), plus the
+moves a move-list policy (core.search.policy) holds back in *chains*: a
+waiting move joins the children only once the chain's last released move is
+decided against the node (proven at an AND node, disproven at an OR node).
+
+The functions here follow seed dfpn-hash-table-tca: an OR node's pn is the
+smallest child pn and its dn the sum of the children's dn (AND: the other way
+round); the best child is searched with thresholds derived from the second
+best sibling, widened by the 1+ε factor.  Waiting moves count as one each in
+the summed number (pn at an AND node, dn at an OR node): a node never looks
+decided, or cheaper than its known children, while moves still wait.
+"""
+
+from __future__ import annotations
+
+from .tt import INF, NO_LENGTH
+
+NOREP = 1 << 30            # "this value does not depend on a repetition"
+_NO_CHAINS: list[list[int]] = []
+_NO_HEADS: list[int] = []
+
+
+class Children:
+    """A node's children as parallel lists, indexed like :attr:`moves`.
+
+    Attributes:
+        moves: the children's moves (cshogi move ints), in expansion order.
+        key, hand, zob, hc: each child's board key, attacker hand, full
+            Zobrist key and the hands' part of that key.
+        pn, dn: each child's proof and disproof numbers.
+        rep: the shallowest path depth a child's disproof rests on (``NOREP``: none).
+        length: a decided child's proof length (``NO_LENGTH`` otherwise).
+        ph: a decided child's proof/disproof hand (-1: derive it when needed).
+        new: the child has not been searched yet (no TCA raise handed to it).
+        old: some child is an unresolved position first met nearer the root.
+        chains: per chain, the moves still waiting, in release order.
+        chain_of: per child, the chain whose next move it releases (-1: none;
+            empty when the node has no chains).
+        pending: how many moves wait in all chains.
+    """
+
+    __slots__ = (
+        "chain_of",
+        "chains",
+        "dn",
+        "hand",
+        "hc",
+        "key",
+        "length",
+        "moves",
+        "new",
+        "old",
+        "pending",
+        "ph",
+        "pn",
+        "rep",
+        "zob",
+    )
+
+    def __init__(self, moves: list[int], chains: list[tuple[int, list[int]]] | None = None) -> None:
+        n = len(moves)
+        self.moves = moves
+        self.key = [0] * n
+        self.hand = [0] * n
+        self.zob = [0] * n
+        self.hc = [0] * n
+        self.pn = [1] * n
+        self.dn = [1] * n
+        self.rep = [NOREP] * n
+        self.length = [NO_LENGTH] * n
+        self.ph = [-1] * n
+        self.new = [True] * n
+        self.old = False
+        self.chains: list[list[int]] = _NO_CHAINS     # shared and never written while empty
+        self.chain_of: list[int] = _NO_HEADS
+        self.pending = 0
+        if chains:
+            self.chains = []
+            self.chain_of = [-1] * n
+            for head, waiting in chains:
+                if waiting:
+                    self.chain_of[head] = len(self.chains)
+                    self.chains.append(list(waiting))
+                    self.pending += len(waiting)
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+    def release(self, i: int) -> int:
+        """Append the move waiting behind child ``i``; returns its index (-1 if none waits)."""
+        if not self.pending:
+            return -1
+        ch = self.chain_of[i]
+        if ch < 0:
+            return -1
+        self.chain_of[i] = -1
+        chain = self.chains[ch]
+        move = chain.pop(0)
+        self.pending -= 1
+        self.moves.append(move)
+        for lst, value in ((self.key, 0), (self.hand, 0), (self.zob, 0), (self.hc, 0), (self.pn, 1),
+                           (self.dn, 1), (self.rep, NOREP), (self.length, NO_LENGTH), (self.ph, -1)):
+            lst.append(value)
+        self.new.append(True)
+        self.chain_of.append(ch if chain else -1)
+        return len(self.moves) - 1
+
+
+def node_numbers(cpn: list[int], cdn: list[int], or_node: bool, pending: int = 0) -> tuple[int, int]:
+    """(pn, dn) of a node from its children's numbers and its waiting moves."""
+    if or_node:
+        dn = sum(cdn) + pending
+        return min(cpn), (dn if dn < INF else INF)
+    pn = sum(cpn) + pending
+    return (pn if pn < INF else INF), min(cdn)
+
+
+def select_child(cpn: list[int], cdn: list[int], or_node: bool, pending: int, thpn: int, thdn: int,
+                 eps: float) -> tuple[int, int, int, int, int]:
+    """The node's (pn, dn), then the child to search (-1: none) and its (pn, dn) thresholds.
+
+    No child is searched once the node is decided or one of its numbers
+    reached its threshold.  Otherwise the best child (smallest pn at an OR
+    node, smallest dn at an AND node; the first of equals) may grow until it
+    passes the second best, times ``eps`` (the 1+ε trick), and the node's
+    other threshold less what its siblings already hold.
+    """
+    if or_node:
+        pn = min(cpn)
+        dn = sum(cdn) + pending
+        if dn > INF:
+            dn = INF
+        if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
+            return pn, dn, -1, 0, 0
+        i1 = cpn.index(pn)
+        cpn[i1] = INF          # the second best: the smallest of the others
+        second = min(cpn)
+        cpn[i1] = pn
+        c_thpn = thpn if second >= INF else min(thpn, int(second * eps) + 1)
+        c_thdn = thdn - dn + cdn[i1]
+        return pn, dn, i1, c_thpn, (c_thdn if c_thdn < INF else INF)
+    pn = sum(cpn) + pending
+    if pn > INF:
+        pn = INF
+    dn = min(cdn)
+    if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
+        return pn, dn, -1, 0, 0
+    i1 = cdn.index(dn)
+    cdn[i1] = INF
+    second = min(cdn)
+    cdn[i1] = dn
+    c_thdn = thdn if second >= INF else min(thdn, int(second * eps) + 1)
+    c_thpn = thpn - pn + cpn[i1]
+    return pn, dn, i1, (c_thpn if c_thpn < INF else INF), c_thdn
+
+
+def disproof_rep(cdn: list[int], crep: list[int], or_node: bool) -> int:
+    """The repetition depth a node's disproof rests on (``NOREP``: none).
+
+    An OR node is disproven through every child, so the shallowest repetition
+    of any child counts; an AND node through any one disproven child, so the
+    deepest (least path-bound) of those is enough.
+    """
+    if or_node:
+        return min(crep)
+    rep = 0
+    for j in range(len(cdn)):
+        if cdn[j] == 0 and crep[j] > rep:
+            rep = crep[j]
+    return rep

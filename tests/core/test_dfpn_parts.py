@@ -1,0 +1,136 @@
+"""The df-pn pieces one at a time: numbers, selection, disproof depth, expansion, backup, chains."""
+
+from __future__ import annotations
+
+import cshogi
+from tsume_studio.core.search.dfpn import DfPn, attack_cost
+from tsume_studio.core.search.hand import pack, unpack
+from tsume_studio.core.search.node import (
+    NOREP,
+    Children,
+    disproof_rep,
+    node_numbers,
+    select_child,
+)
+from tsume_studio.core.search.tt import INF, NO_LENGTH
+
+# ---- numbers and selection ---------------------------------------------------------
+
+def _select(cpn: list[int], cdn: list[int], or_node: bool, thpn: int, thdn: int, eps: float,
+            pending: int = 0) -> tuple[int, int, int]:
+    pn, dn, i, c_thpn, c_thdn = select_child(cpn, cdn, or_node, pending, thpn, thdn, eps)
+    assert (pn, dn) == node_numbers(cpn, cdn, or_node, pending)
+    return i, c_thpn, c_thdn
+
+
+def test_or_node_numbers_are_min_pn_and_summed_dn() -> None:
+    assert node_numbers([3, 1, 4], [2, 5, 1], True) == (1, 8)
+    assert node_numbers([3, 1, 4], [2, 5, 1], False) == (8, 1)
+
+
+def test_waiting_moves_count_in_the_summed_number() -> None:
+    # Two moves wait: an AND node's pn grows by two, its dn (a minimum) does not move.
+    assert node_numbers([0, 0], [INF, INF], False, pending=2) == (2, INF)
+    assert node_numbers([5, 7], [0, 0], True, pending=1) == (5, 1)
+
+
+def test_summed_numbers_saturate_at_infinity() -> None:
+    assert node_numbers([1, 2], [INF, INF], True) == (1, INF)
+    assert node_numbers([INF, 3], [0, 1], False, pending=4) == (INF, 0)
+
+
+def test_select_or_child_threshold_from_second_best() -> None:
+    cpn, cdn = [4, 2, 6], [1, 3, 2]
+    i, thpn, thdn = _select(cpn, cdn, True, 100, 100, 1.0)
+    assert i == 1
+    assert thpn == 5              # may grow past the second best (4) by one
+    assert thdn == 100 - 6 + 3    # the node's dn threshold less the siblings' dn
+    # 1+ε widens the child's pn threshold: int(4 * 1.25) + 1.
+    assert _select(cpn, cdn, True, 100, 100, 1.25)[1] == 6
+    # The node's own threshold caps it (it is still under it: pn 2 < 3).
+    assert _select(cpn, cdn, True, 3, 100, 1.0)[1] == 3
+    assert cpn == [4, 2, 6] and cdn == [1, 3, 2]     # the lists are left as they were
+
+
+def test_no_child_once_decided_or_past_a_threshold() -> None:
+    assert _select([0, 3], [INF, 1], True, 100, 100, 1.0)[0] == -1      # proven
+    assert _select([2, 3], [1, 1], True, 2, 100, 1.0)[0] == -1           # pn reached its threshold
+    assert _select([2, 3], [1, 1], True, 100, 2, 1.0)[0] == -1           # dn (1 + 1) reached its threshold
+    assert _select([2, 3], [1, 1], True, 100, 3, 1.0)[0] == 0
+
+
+def test_select_and_child_mirrors_or() -> None:
+    cpn, cdn = [1, 3, 2], [4, 2, 6]
+    i, thpn, thdn = _select(cpn, cdn, False, 100, 100, 1.0)
+    assert (i, thpn, thdn) == (1, 100 - 6 + 3, 5)
+
+
+def test_single_child_inherits_thresholds() -> None:
+    assert _select([3], [2], True, 50, 40, 1.25) == (0, 50, 40)
+
+
+def test_disproof_rests_on_shallowest_or_child_and_loosest_and_child() -> None:
+    # OR: every child must be disproven; the shallowest repetition binds.
+    assert disproof_rep([0, 0], [NOREP, 3], True) == 3
+    # AND: one disproven child suffices; the least path-bound one is used.
+    assert disproof_rep([0, 5, 0], [2, 0, 7], False) == 7
+    assert disproof_rep([0, 0], [NOREP, 1], False) == NOREP
+
+
+# ---- chains ------------------------------------------------------------------------
+
+def test_chain_releases_one_move_at_a_time() -> None:
+    c = Children([10, 20], [(1, [30, 40])])
+    assert c.pending == 2 and c.chain_of == [-1, 0]
+    assert c.release(0) == -1            # nothing waits behind child 0
+    j = c.release(1)
+    assert j == 2 and c.moves == [10, 20, 30] and c.pending == 1
+    assert c.chain_of == [-1, -1, 0]     # the released move now heads the chain
+    assert c.pn[j] == 1 and c.dn[j] == 1 and c.new[j] and c.length[j] == NO_LENGTH
+    assert c.release(j) == 3 and c.pending == 0 and c.chain_of[3] == -1
+    assert all(len(lst) == 4 for lst in (c.key, c.hand, c.zob, c.hc, c.pn, c.dn, c.rep, c.length, c.ph, c.new))
+
+
+# ---- expansion and backup on a real position ---------------------------------------
+
+MATE3 = "7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"   # N*3c mates in three
+
+
+def test_expansion_gives_initial_numbers_and_mates() -> None:
+    board = cshogi.Board(MATE3)
+    searcher = DfPn(board.turn)
+    key, hand, zob, hc = searcher._root_keys(board)
+    moves = list(board.check_moves)
+    c = Children(list(moves))
+    king = board.king_square(1)
+    searcher._expand(board, c, True, hand, hc, 0, 0, king)
+    assert c.moves == moves and c.pending == 0
+    zone = sum(1 << t for t in range(81) if t % 9 <= 2)
+    for i, m in enumerate(moves):
+        board.push(m)
+        evasions = len(list(board.legal_moves))
+        assert c.zob[i] == board.zobrist_hash()
+        board.pop()
+        # An OR child's pn is its evasion count plus its move category's cost.
+        assert c.pn[i] == (evasions + attack_cost(m, king, zone) if evasions else 0)
+        assert c.dn[i] >= 1
+        # A drop takes the piece out of the attacker's hand.
+        if (m >> 7) & 0x7F >= 81:
+            assert sum(unpack(c.hand[i])) == sum(unpack(hand)) - 1
+    assert board.sfen() == cshogi.Board(MATE3).sfen()
+
+
+def test_and_node_proof_takes_longest_child_and_joined_hands() -> None:
+    board = cshogi.Board(MATE3)
+    board.push_usi("N*3c")
+    searcher = DfPn(1 - board.turn)
+    key, hand, zob, hc = searcher._root_keys(board)
+    c = Children(list(board.legal_moves))
+    searcher._expand(board, c, False, hand, hc, 1, 0, board.king_square(1))
+    # Every evasion of N*3c is mated in one: proven at expansion, length 1.
+    assert all(pn == 0 for pn in c.pn) and all(n == 1 for n in c.length)
+    length, ph, move = searcher._prove(board, c, False, hand)
+    assert length == 2 and move == 0
+    # The proof hand keeps only what the mates use: the silver (knight already dropped).
+    assert unpack(ph)[3] == 1 and unpack(ph)[2] == 0
+    assert ph != pack([0] * 7)
