@@ -97,7 +97,7 @@ def run_bench(args: argparse.Namespace) -> int:
         raise ValueError(f"unknown df-pn switch in --options: {', '.join(sorted(unknown))}")
     options = Options(mate1="mate1" not in off, dominance="dominance" not in off, tca="tca" not in off,
                       rps="rps" not in off, epsilon=0.0 if "epsilon" in off else Options().epsilon,
-                      delay="delay" not in off)
+                      delay=Options().delay and "delay" not in off)
     print(f"machine: {machine()}")
     print(f"limit {args.seconds:g} s per problem; df-pn switches off: {', '.join(sorted(off)) or 'none'}; "
           f"{'df-pn only' if args.raw else 'with the exact main-line search'}")

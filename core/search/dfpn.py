@@ -324,7 +324,7 @@ class DfPn:
                 self._paused = True
         if self._abort:
             # The path as it is now, for the progress report.
-            self.snapshot_path = [(f[4], f[0], list(f[1]), list(f[2]), f[3]) for f in self._frames]
+            self.snapshot_path = [(f[4], list(f[0]), list(f[1]), list(f[2]), f[3]) for f in self._frames]
 
     # ---- proof hands -------------------------------------------------------
 
