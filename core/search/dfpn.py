@@ -54,7 +54,7 @@ from .hand import (
     pack,
 )
 from .node import NOREP, Children, disproof_rep, node_numbers, select_child
-from .policy import MovePolicy, all_at_once, delay_interpositions
+from .policy import MovePolicy, all_at_once, delay_drops
 from .tt import INF, NO_LENGTH, TranspositionTable
 
 _HAND_MASKS = tuple(((1 << 5) - 1 if i == 0 else (1 << 3) - 1 if i < 5 else (1 << 2) - 1) * UNIT[i]
@@ -80,8 +80,8 @@ class Options:
         rps: initial pn/dn from move categories (else pn = evasion count, dn = 1).
         epsilon: the 1+ε trick's ε for the best child's threshold (0: off).
         max_ply: deepest ply searched; deeper nodes count as not mate on that path.
-        delay: delayed expansion of drop interpositions and non-promotions
-            (core.search.policy.delay_interpositions); off: every move at once.
+        delay: delayed expansion of drop interpositions
+            (core.search.policy.delay_drops); off: every move at once.
     """
 
     mate1: bool = True
@@ -165,7 +165,7 @@ class DfPn:
         self.attacker = attacker
         self.options = options
         if policy is None:
-            policy = delay_interpositions if options.delay else all_at_once
+            policy = delay_drops if options.delay else all_at_once
         self.policy = policy
         self.tt = TranspositionTable(memory_mb)
         self.nodes = 0
