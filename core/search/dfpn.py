@@ -80,6 +80,11 @@ class Options:
         rps: initial pn/dn from move categories (else pn = evasion count, dn = 1).
         epsilon: the 1+ε trick's ε for the best child's threshold (0: off).
         max_ply: deepest ply searched; deeper nodes count as not mate on that path.
+        mate3: cshogi's 3-ply mate search (``mate_move(3)``, C++) at OR nodes
+            after the 1-ply test fails, used only when the attacker has no
+            king, so no defence can check back and the search's assumption
+            holds; such a node is stored proven with the whole hand as its
+            proof hand.
         delay: delayed expansion of drop interpositions
             (core.search.policy.delay_drops); off: every move at once.
     """
@@ -91,6 +96,7 @@ class Options:
     epsilon: float = 0.25
     max_ply: int = 4000
     delay: bool = False
+    mate3: bool = True
 
 
 # Move-category costs (log2 of how unlikely a move of the category is to be
@@ -179,6 +185,7 @@ class DfPn:
         self._pause_at: float | None = None
         self._cancel: Any = None
         self._onpath: dict[int, int] = {}
+        self._mate3 = False
         # Frames of the current path, for progress snapshots:
         # [moves, cpn, cdn, or_node, selected index]
         self._frames: list[list[Any]] = []
@@ -210,6 +217,7 @@ class DfPn:
         self._next_check = self.nodes
         self.snapshot_path = []
         key, hand, zob, hc = self._root_keys(board)
+        self._mate3 = self.options.mate3 and board.king_square(self.attacker) >= 81
         old_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old_limit, self.options.max_ply * 2 + 1000))
         try:
@@ -275,6 +283,11 @@ class DfPn:
                     continue
                 if best_len is None or (length < best_len if or_node else length > best_len):
                     best, best_len = m, length
+            if best_len is None and or_node:
+                # Proven by the 3-ply mate search: its move is in the node's own entry.
+                e = self._probe_board(b)
+                if e is not None and e[1] == 0 and e[5] == 3 and e[6] in moves:
+                    best, best_len = e[6], 2
             if best_len is None:
                 break
             pv.append(best)
@@ -405,6 +418,12 @@ class DfPn:
             m = board.mate_move_in_1ply()
             if m:
                 return self._mate_in_one(board, m, key, hand, depth)
+            if self._mate3:
+                m = board.mate_move(3)
+                if m:
+                    # Proven in three by C++; the whole hand is a (large) proof hand.
+                    self.tt.store(key, hand, 0, INF, depth, 1, 3, m)
+                    return 0, INF, NOREP, 3, hand
         moves = list(board.check_moves) if or_node else list(board.legal_moves)
         if not moves or depth >= self.options.max_ply:
             return self._leaf(board, or_node, key, hand, depth, moves)

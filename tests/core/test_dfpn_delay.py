@@ -26,9 +26,10 @@ def _rows(name: str) -> list[list[str]]:
 
 
 def _search(sfen: str, policy: object, limit: int, or_node: bool = True) -> tuple[Outcome, int]:
+    """Outcome and nodes under ``policy``, without the 3-ply mate search (as the counts were measured)."""
     board = cshogi.Board(sfen)
     attacker = board.turn if or_node else 1 - board.turn
-    searcher = DfPn(attacker, 64, Options(), policy=policy)  # type: ignore[arg-type]
+    searcher = DfPn(attacker, 64, Options(mate3=False), policy=policy)  # type: ignore[arg-type]
     return searcher.search(board, or_node=or_node, node_limit=limit), searcher.nodes
 
 
