@@ -92,14 +92,15 @@ def machine() -> str:
 def run_bench(args: argparse.Namespace) -> int:
     """Run the benchmark described by the ``tsume bench`` arguments."""
     off = {w.strip() for w in args.options.split(",") if w.strip()}
-    unknown = off - {"mate1", "dominance", "tca", "rps", "epsilon", "delay"}
+    unknown = off - {"mate1", "dominance", "tca", "rps", "epsilon"}
     if unknown:
         raise ValueError(f"unknown df-pn switch in --options: {', '.join(sorted(unknown))}")
     options = Options(mate1="mate1" not in off, dominance="dominance" not in off, tca="tca" not in off,
                       rps="rps" not in off, epsilon=0.0 if "epsilon" in off else Options().epsilon,
-                      delay="delay" not in off)
+                      delay=bool(getattr(args, "delay", False)) or Options().delay)
     print(f"machine: {machine()}")
     print(f"limit {args.seconds:g} s per problem; df-pn switches off: {', '.join(sorted(off)) or 'none'}; "
+          f"delayed drops {'on' if options.delay else 'off'}; "
           f"{'df-pn only' if args.raw else 'with the exact main-line search'}")
     records: list[dict[str, Any]] = []
     for path, rows in iter_rows(args.files, every=args.every, first=args.first):

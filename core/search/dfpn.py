@@ -54,7 +54,7 @@ from .hand import (
     pack,
 )
 from .node import NOREP, Children, disproof_rep, node_numbers, select_child
-from .policy import MovePolicy, all_at_once, delay_interpositions
+from .policy import MovePolicy, all_at_once, delay_drops
 from .tt import INF, NO_LENGTH, TranspositionTable
 
 _HAND_MASKS = tuple(((1 << 5) - 1 if i == 0 else (1 << 3) - 1 if i < 5 else (1 << 2) - 1) * UNIT[i]
@@ -80,8 +80,13 @@ class Options:
         rps: initial pn/dn from move categories (else pn = evasion count, dn = 1).
         epsilon: the 1+ε trick's ε for the best child's threshold (0: off).
         max_ply: deepest ply searched; deeper nodes count as not mate on that path.
-        delay: delayed expansion of drop interpositions and non-promotions
-            (core.search.policy.delay_interpositions); off: every move at once.
+        mate3: cshogi's 3-ply mate search (``mate_move(3)``, C++) at OR nodes
+            after the 1-ply test fails, used only when the attacker has no
+            king, so no defence can check back and the search's assumption
+            holds; such a node is stored proven with the whole hand as its
+            proof hand.
+        delay: delayed expansion of drop interpositions
+            (core.search.policy.delay_drops); off: every move at once.
     """
 
     mate1: bool = True
@@ -91,6 +96,7 @@ class Options:
     epsilon: float = 0.25
     max_ply: int = 4000
     delay: bool = False
+    mate3: bool = True
 
 
 # Move-category costs (log2 of how unlikely a move of the category is to be
@@ -165,7 +171,7 @@ class DfPn:
         self.attacker = attacker
         self.options = options
         if policy is None:
-            policy = delay_interpositions if options.delay else all_at_once
+            policy = delay_drops if options.delay else all_at_once
         self.policy = policy
         self.tt = TranspositionTable(memory_mb)
         self.nodes = 0
@@ -179,6 +185,7 @@ class DfPn:
         self._pause_at: float | None = None
         self._cancel: Any = None
         self._onpath: dict[int, int] = {}
+        self._mate3 = False
         # Frames of the current path, for progress snapshots:
         # [moves, cpn, cdn, or_node, selected index]
         self._frames: list[list[Any]] = []
@@ -210,6 +217,7 @@ class DfPn:
         self._next_check = self.nodes
         self.snapshot_path = []
         key, hand, zob, hc = self._root_keys(board)
+        self._mate3 = self.options.mate3 and board.king_square(self.attacker) >= 81
         old_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old_limit, self.options.max_ply * 2 + 1000))
         try:
@@ -275,6 +283,11 @@ class DfPn:
                     continue
                 if best_len is None or (length < best_len if or_node else length > best_len):
                     best, best_len = m, length
+            if best_len is None and or_node:
+                # Proven by the 3-ply mate search: its move is in the node's own entry.
+                e = self._probe_board(b)
+                if e is not None and e[1] == 0 and e[5] == 3 and e[6] in moves:
+                    best, best_len = e[6], 2
             if best_len is None:
                 break
             pv.append(best)
@@ -324,7 +337,7 @@ class DfPn:
                 self._paused = True
         if self._abort:
             # The path as it is now, for the progress report.
-            self.snapshot_path = [(f[4], f[0], list(f[1]), list(f[2]), f[3]) for f in self._frames]
+            self.snapshot_path = [(f[4], list(f[0]), list(f[1]), list(f[2]), f[3]) for f in self._frames]
 
     # ---- proof hands -------------------------------------------------------
 
@@ -405,6 +418,12 @@ class DfPn:
             m = board.mate_move_in_1ply()
             if m:
                 return self._mate_in_one(board, m, key, hand, depth)
+            if self._mate3:
+                m = board.mate_move(3)
+                if m:
+                    # Proven in three by C++; the whole hand is a (large) proof hand.
+                    self.tt.store(key, hand, 0, INF, depth, 1, 3, m)
+                    return 0, INF, NOREP, 3, hand
         moves = list(board.check_moves) if or_node else list(board.legal_moves)
         if not moves or depth >= self.options.max_ply:
             return self._leaf(board, or_node, key, hand, depth, moves)
