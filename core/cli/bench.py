@@ -92,10 +92,11 @@ def run_bench(args: argparse.Namespace) -> int:
     from .solve import _expected, iter_rows
 
     off = {w.strip() for w in args.options.split(",") if w.strip()}
-    unknown = off - {"mate1", "dominance", "tca", "rps", "epsilon"}
+    unknown = off - {"mate1", "mate3", "dominance", "tca", "rps", "epsilon"}
     if unknown:
         raise ValueError(f"unknown df-pn switch in --options: {', '.join(sorted(unknown))}")
-    options = Options(mate1="mate1" not in off, dominance="dominance" not in off, tca="tca" not in off,
+    options = Options(mate1="mate1" not in off, mate3="mate3" not in off, dominance="dominance" not in off,
+                      tca="tca" not in off,
                       rps="rps" not in off, epsilon=0.0 if "epsilon" in off else Options().epsilon,
                       delay=bool(getattr(args, "delay", False)) or Options().delay)
     print(f"machine: {machine()}")

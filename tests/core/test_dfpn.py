@@ -238,7 +238,7 @@ def test_memory_bound_is_kept() -> None:
     assert outcome == Outcome.PROVEN
 
 
-@pytest.mark.parametrize("switch", ["mate1", "dominance", "tca", "rps", "epsilon"])
+@pytest.mark.parametrize("switch", ["mate1", "mate3", "dominance", "tca", "rps", "epsilon"])
 def test_every_switch_still_solves(switch: str) -> None:
     options = Options(**{switch: 0.0 if switch == "epsilon" else False})
     for row in _rows("mate.tsv")[::97]:
