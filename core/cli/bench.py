@@ -92,15 +92,16 @@ def machine() -> str:
 def run_bench(args: argparse.Namespace) -> int:
     """Run the benchmark described by the ``tsume bench`` arguments."""
     off = {w.strip() for w in args.options.split(",") if w.strip()}
-    unknown = off - {"mate1", "dominance", "tca", "rps", "epsilon"}
+    unknown = off - {"mate1", "mate3", "dominance", "tca", "rps", "epsilon"}
     if unknown:
         raise ValueError(f"unknown df-pn switch in --options: {', '.join(sorted(unknown))}")
-    options = Options(mate1="mate1" not in off, dominance="dominance" not in off, tca="tca" not in off,
+    options = Options(mate1="mate1" not in off, mate3="mate3" not in off, dominance="dominance" not in off,
+                      tca="tca" not in off,
                       rps="rps" not in off, epsilon=0.0 if "epsilon" in off else Options().epsilon,
-                      delay=bool(getattr(args, "delay", False)) or Options().delay)
+                      delay=getattr(args, "delay", None) or Options().delay)
     print(f"machine: {machine()}")
     print(f"limit {args.seconds:g} s per problem; df-pn switches off: {', '.join(sorted(off)) or 'none'}; "
-          f"delayed drops {'on' if options.delay else 'off'}; "
+          f"delayed drops: {options.delay}; "
           f"{'df-pn only' if args.raw else 'with the exact main-line search'}")
     records: list[dict[str, Any]] = []
     for path, rows in iter_rows(args.files, every=args.every, first=args.first):

@@ -50,9 +50,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="leave a set after K rows in a row that this solver did not solve")
     c.add_argument("--raw", action="store_true", help="df-pn only (no exact main-line search)")
     c.add_argument("--options", default="", metavar="LIST",
-                   help="df-pn switches off, e.g. 'rps,tca' (mate1 dominance tca rps epsilon)")
-    c.add_argument("--delay", action="store_true",
-                   help="delayed expansion of drop interpositions (df-pn Options.delay)")
+                   help="df-pn switches off, e.g. 'rps,tca' (mate1 mate3 dominance tca rps epsilon)")
+    c.add_argument("--delay", choices=("far", "all", "off"),
+                   help="delayed expansion of drop interpositions: the drops beyond the squares "
+                        "next to the king (far, the default), every drop (all), none (off)")
     c.add_argument("--json", metavar="OUT", help="also write every row's figures to this JSON file")
     c.set_defaults(func=_bench)
 

@@ -54,7 +54,7 @@ from .hand import (
     pack,
 )
 from .node import NOREP, Children, disproof_rep, node_numbers, select_child
-from .policy import MovePolicy, all_at_once, delay_drops
+from .policy import MovePolicy, all_at_once, delay_drops, delay_far_drops
 from .tt import INF, NO_LENGTH, TranspositionTable
 
 _HAND_MASKS = tuple(((1 << 5) - 1 if i == 0 else (1 << 3) - 1 if i < 5 else (1 << 2) - 1) * UNIT[i]
@@ -85,8 +85,10 @@ class Options:
             king, so no defence can check back and the search's assumption
             holds; such a node is stored proven with the whole hand as its
             proof hand.
-        delay: delayed expansion of drop interpositions
-            (core.search.policy.delay_drops); off: every move at once.
+        delay: delayed expansion of drop interpositions (core.search.policy):
+            ``"far"`` chains the drops beyond the squares next to the king
+            (:func:`~.policy.delay_far_drops`), ``"all"`` every drop
+            (:func:`~.policy.delay_drops`), ``"off"`` expands every move at once.
     """
 
     mate1: bool = True
@@ -95,9 +97,12 @@ class Options:
     rps: bool = True
     epsilon: float = 0.25
     max_ply: int = 4000
-    delay: bool = False
+    delay: str = "far"
     mate3: bool = True
 
+
+# Options.delay's modes and their move-list policies.
+DELAY_POLICIES: dict[str, MovePolicy] = {"far": delay_far_drops, "all": delay_drops, "off": all_at_once}
 
 # Move-category costs (log2 of how unlikely a move of the category is to be
 # the right one, rounded), added to a child's initial pn (attacker moves) or
@@ -171,7 +176,10 @@ class DfPn:
         self.attacker = attacker
         self.options = options
         if policy is None:
-            policy = delay_drops if options.delay else all_at_once
+            if options.delay not in DELAY_POLICIES:
+                raise ValueError(f"unknown delay mode {options.delay!r}: expected one of "
+                                 f"{', '.join(DELAY_POLICIES)}")
+            policy = DELAY_POLICIES[options.delay]
         self.policy = policy
         self.tt = TranspositionTable(memory_mb)
         self.nodes = 0

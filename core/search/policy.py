@@ -70,6 +70,24 @@ def delay_drops(board: cshogi.Board, or_node: bool, moves: list[int], king: int)
     return active, [(len(active) - 1, drops[1:])]
 
 
+def delay_far_drops(board: cshogi.Board, or_node: bool, moves: list[int], king: int) -> tuple[list[int], Chains]:
+    """:func:`delay_drops` for the drops beyond the squares next to the king.
+
+    Drops next to the king are expanded at once (they are the defences
+    that most often matter); the farther ones, the usual futile
+    interpositions, form the chain, nearest square and weakest piece first.
+    """
+    if or_node:
+        return moves, []
+    far = [m for m in moves if (m >> 7) & 0x7F >= 81 and _king_distance(m & 0x7F, king) >= 2]
+    if len(far) < 2:
+        return moves, []
+    far.sort(key=lambda m: (_king_distance(m & 0x7F, king), _DROP_RANK[((m >> 7) & 0x7F) - 80]))
+    waiting = set(far[1:])
+    active = [m for m in moves if m not in waiting]
+    return active, [(active.index(far[0]), far[1:])]
+
+
 def delay_non_promotions(board: cshogi.Board, or_node: bool, moves: list[int],
                          king: int) -> tuple[list[int], Chains]:
     """At OR nodes, a pawn, bishop or rook move that could promote waits until its promotion is disproven.

@@ -239,7 +239,7 @@ def test_memory_bound_is_kept() -> None:
     assert outcome == Outcome.PROVEN
 
 
-@pytest.mark.parametrize("switch", ["mate1", "dominance", "tca", "rps", "epsilon"])
+@pytest.mark.parametrize("switch", ["mate1", "mate3", "dominance", "tca", "rps", "epsilon"])
 def test_every_switch_still_solves(switch: str) -> None:
     options = Options(**{switch: 0.0 if switch == "epsilon" else False})
     for row in _rows("mate.tsv")[::97]:
@@ -319,7 +319,7 @@ def test_no_mate_by_repetition() -> None:
         assert not (any(e[1] == 0 for e in entries) and any(e[2] == 0 for e in entries))
 
 
-def _nodes_to_prove(sfen: str, limit: int, **switches: bool) -> "int | None":
+def _nodes_to_prove(sfen: str, limit: int, **switches: "bool | str") -> "int | None":
     """Nodes df-pn needs to prove ``sfen`` (no progress pauses: deterministic), or None past ``limit``."""
     result = solve(Position.from_sfen(sfen), Limits(nodes=limit), exact=False, force=True,
                    progress_interval=1e9, options=Options(**switches))
@@ -330,20 +330,20 @@ def test_tca_matters_where_positions_recur() -> None:
     # The 29-ply Microcosmos tail is full of positions met again from deeper
     # down; without the seed's threshold raise df-pn circles them three
     # times as long (31,562 nodes against 101,522 when this was written).
-    # Measured without the 3-ply mate search, whose C++ leaves would hide the loops.
+    # Measured on the plain engine (no 3-ply mate search, no delayed drops), as then.
     tail = next(r for r in _rows("microcosmos.tsv") if r[2] == "29")
-    with_tca = _nodes_to_prove(tail[1], 60000, mate3=False)
+    with_tca = _nodes_to_prove(tail[1], 60000, mate3=False, delay="off")
     assert with_tca is not None
-    assert _nodes_to_prove(tail[1], 60000, tca=False, mate3=False) is None
+    assert _nodes_to_prove(tail[1], 60000, tca=False, mate3=False, delay="off") is None
 
 
 def test_hand_dominance_matters() -> None:
     # tanuki-5-54: proofs met with another hand answer here only through
     # dominance (144 nodes against 307 without, when this was written).
     row = next(r for r in _rows("mate.tsv") if r[0] == "tanuki-5-54")
-    with_dominance = _nodes_to_prove(row[1], 220, mate3=False)
+    with_dominance = _nodes_to_prove(row[1], 220, mate3=False, delay="off")
     assert with_dominance is not None
-    assert _nodes_to_prove(row[1], 220, dominance=False, mate3=False) is None
+    assert _nodes_to_prove(row[1], 220, dominance=False, mate3=False, delay="off") is None
 
 
 def test_agrees_with_brute_force_on_short_problems() -> None:

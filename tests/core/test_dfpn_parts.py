@@ -101,7 +101,7 @@ MATE3 = "7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"   # N*3c mates in three
 def test_expansion_gives_initial_numbers_and_mates() -> None:
     board = cshogi.Board(MATE3)
     searcher = DfPn(board.turn)
-    key, hand, zob, hc = searcher._root_keys(board)
+    _key, hand, _zob, hc = searcher._root_keys(board)
     moves = list(board.check_moves)
     c = Children(list(moves))
     king = board.king_square(1)
@@ -126,7 +126,7 @@ def test_and_node_proof_takes_longest_child_and_joined_hands() -> None:
     board = cshogi.Board(MATE3)
     board.push_usi("N*3c")
     searcher = DfPn(1 - board.turn)
-    key, hand, zob, hc = searcher._root_keys(board)
+    _key, hand, _zob, hc = searcher._root_keys(board)
     c = Children(list(board.legal_moves))
     searcher._expand(board, c, False, hand, hc, 1, 0, board.king_square(1))
     # Every evasion of N*3c is mated in one: proven at expansion, length 1.
