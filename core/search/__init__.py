@@ -10,5 +10,8 @@ under tsume rules), ``proof`` (the answers as values: the proof tree,
 futile-interposition reasons, the helpmates found),
 ``solver`` (the direct-mate driver), ``helpmate`` (協力詰).
 
+Bracketed keys in the docstrings, such as [Qhapaq 2020] or [LS3600 2010], cite
+the published sources listed in docs/references.md.
+
 May import: ``core.shogi``.  Never ``core.records`` or ``core.cli``.
 """

@@ -1,20 +1,19 @@
 """Depth-first proof-number search (df-pn) for direct mates.
 
-The search follows seed dfpn-hash-table-tca: every node keeps a proof number
+The search follows [Qhapaq 2020]: every node keeps a proof number
 (pn) and a disproof number (dn); a node is searched while both stay under
 thresholds handed down by its parent, and its best child gets thresholds
 derived from the second-best sibling.  On top of the plain algorithm:
 
 * **Transposition table with hand dominance** (core.tt, core.hand): proof and
-  disproof hands let one entry answer many hands (seed
-  iterative-deepening-mate-futile-interposition-hand-dominance).
+  disproof hands let one entry answer many hands ([ComShogi ch. 9]).
 * **Loops.**  A child that repeats a position on the current path is not a mate
   for the attacker (連続王手の千日手).  Such a verdict depends on the path, so a
   disproof built on it is never written to the table until the search has
   backed up to the repeated position itself, where it becomes a true
   disproof; proofs never rest on a repetition, so the search never reports a
-  position both proven and disproven (no GHI mistakes).  The TCA rule of the
-  seed is applied as well: when a child is an unresolved position first met
+  position both proven and disproven (no GHI mistakes).  The TCA rule of
+  [Qhapaq 2020] is applied as well: when a child is an unresolved position first met
   nearer the root than this node (a possible loop), the node's thresholds are
   raised once (inc_flag) so the search is not trapped by it.
 * **1-ply mate test** at OR nodes (cshogi's ``mate_move_in_1ply``), applied when
@@ -24,7 +23,7 @@ derived from the second-best sibling.  On top of the plain algorithm:
 * **Initial pn/dn from move categories**: an unexpanded child starts with pn
   (AND children: the number of evasions) or dn (OR children: 1) plus a cost
   per move category, a log-probability added like depth as in
-  realization-probability search (seed realization-probability-search).
+  realization-probability search ([Gekisashi RPS]).
 * **1+ε thresholds** (optional) to cut re-expansions.
 * **Bounded memory**: the table collects its cheapest entries when full.
 
@@ -452,7 +451,7 @@ class DfPn:
         self._frames.append(frame)
         eps = self._eps
         if inc_flag:
-            # The seed's TCA: thresholds raised once past the node's numbers.
+            # The TCA rule of [Qhapaq 2020]: thresholds raised once past the node's numbers.
             pn, dn = node_numbers(cpn, cdn, or_node, c.pending)
             if pn and dn:
                 if thpn <= pn:
@@ -573,7 +572,7 @@ class DfPn:
                 rep = onpath.get(z)
                 if rep is not None:
                     # A repetition of a position on the current path: not mate here.
-                    # It is also the seed's "unproven old child": raise thresholds.
+                    # It is also the "unproven old child" of [Qhapaq 2020]: raise thresholds.
                     cpn[i] = INF
                     cdn[i] = 0
                     crep[i] = rep

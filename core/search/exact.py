@@ -1,10 +1,9 @@
 """The official answer of a direct-mate problem: exact length, main line, proof tree, 余詰.
 
 df-pn proves *that* a position is mate, but neither gives the shortest mate
-(seed dfpn-hash-table-tca: df-pn follows small proof numbers, not short
+([Qhapaq 2020]: df-pn follows small proof numbers, not short
 lines) nor applies tsume rules to futile interpositions.  This module does
-both with an iterative-deepening mate search (seed
-iterative-deepening-mate-futile-interposition-hand-dominance): depth
+both with an iterative-deepening mate search ([ComShogi ch. 9]): depth
 1, 3, 5, … plies, each a depth-bounded AND/OR search that answers "mate
 within d plies?", with
 
@@ -260,7 +259,7 @@ class _Search:
         lo, hi = (1, INF) if or_node else (0, INF)
         bkey = (key - hand_key(h[0], h[1])) & MASK64   # the board alone (core.hand)
         same = self.by_board.setdefault(bkey, [])
-        # Hand dominance (seed: 優越関係): with the same board, an attacker
+        # Hand dominance ([ComShogi ch. 9]: 優越関係): with the same board, an attacker
         # holding at least these pieces against a defender holding at most
         # these mates at least as fast, and the other way round.
         for o in same:

@@ -2,7 +2,7 @@
 
 With the same board, more pieces in the attacker's hand never turns a mate
 into a non-mate, and fewer never turns a non-mate into a mate (hand
-dominance; seed iterative-deepening-mate-futile-interposition-hand-dominance,
+dominance; [ComShogi ch. 9],
 優越関係).  The transposition table is therefore keyed by the board alone and
 keeps the attacker's hand beside each entry.
 
@@ -33,7 +33,7 @@ HAND_OF_PIECE_TYPE: tuple[int, ...] = (-1, 0, 1, 2, 3, 5, 6, 4, -1, 0, 1, 2, 3, 
 MASK64 = (1 << 64) - 1
 
 
-def pack(counts: "list[int] | tuple[int, ...]") -> int:
+def pack(counts: list[int] | tuple[int, ...]) -> int:
     """Pack 7 counts (P L N S G B R) into a hand int."""
     h = 0
     for i in range(7):
@@ -96,7 +96,7 @@ def _hand_zobrist() -> tuple[tuple[int, ...], tuple[int, ...]]:
 HAND_ZOBRIST: tuple[tuple[int, ...], tuple[int, ...]] = _hand_zobrist()
 
 
-def hand_key(counts_black: "list[int]", counts_white: "list[int]") -> int:
+def hand_key(counts_black: list[int], counts_white: list[int]) -> int:
     """The part of cshogi's Zobrist key that comes from both hands."""
     k = 0
     for i in range(7):
@@ -107,7 +107,8 @@ def hand_key(counts_black: "list[int]", counts_white: "list[int]") -> int:
 def board_key(board: cshogi.Board) -> int:
     """A key of the board and side to move only, without the hands."""
     b, w = board.pieces_in_hand
-    return (board.zobrist_hash() - hand_key(b, w)) & MASK64
+    key: int = board.zobrist_hash()
+    return (key - hand_key(b, w)) & MASK64
 
 
 def _self_check() -> None:

@@ -6,7 +6,7 @@ defender in as few plies as possible; there is no futile-interposition rule.
 The search space is an OR tree.
 
 The algorithm is the one of 星・野下・柳井「反復深化探索に基づく協力詰将棋の解法」
-(Hoshi, Noshita, Yanai; seed ``helpmate-iterative-deepening-paper``):
+(Hoshi, Noshita, Yanai; [Hoshi-Noshita-Yanai]):
 
 * depth-first iterative deepening with depth step δ=2 (§3.4, IDWFS): new
   positions of each side are first reached in breadth-first order, so the

@@ -5,8 +5,7 @@ moved onto a square between the checker and the king.  Under tsume rules a
 *futile* interposition is still mated but does not count in the length and is
 not part of the main line.
 
-The test is Kakinoki's rule (seed
-iterative-deepening-mate-futile-interposition-hand-dominance, 「柿木のアルゴリズム」):
+The test is Kakinoki's rule ([ComShogi ch. 9], 「柿木のアルゴリズム」):
 capture the interposed piece with the checker and give the piece straight back
 to the defender's hand; if that position is still mate, the interposition
 gained nothing.  For a drop on ``s`` the position tested is simply the
@@ -31,7 +30,7 @@ as real defences and are never futile, because the board changes beyond the
 interposed piece (its origin square is vacated, which can open lines or free
 the king) and "returning" a piece that came from the board has no meaning.
 
-Distant drops may be omitted (seed interposition-omission-theorem, the
+Distant drops may be omitted ([LS3600 2010], the
 「打ち中合い省略定理」 and 「再帰中合い不要の原理」): drop interpositions are
 examined from the king outwards; once every closer drop square on the line
 is futile, a drop on a square that no defender piece controls (pinned pieces
@@ -58,7 +57,7 @@ from ..shogi.types import Square, square_file, square_rank
 def distance_threshold(king: Square, checker: Square) -> int:
     """Smallest distance at which a drop may be omitted on the king–checker line.
 
-    Hoki's measurement quoted in seed interposition-omission-theorem: 4 on a
+    Hoki's measurement quoted in [LS3600 2010]: 4 on a
     diagonal, 4 on a file or rank along the board's edge, 5 otherwise.
     """
     step = line_step(king, checker)
@@ -216,7 +215,7 @@ def _defender_controls(moves: Iterable[int], king: Square, sq: Square) -> bool:
     """True when a legal non-king board move of the defender reaches ``sq``.
 
     In check, such a move is a moving interposition; pinned pieces cannot
-    make it, so their control does not count (as in the seed's rule).
+    make it, so their control does not count (as in the rule of [LS3600 2010]).
     """
     for m in moves:
         if not cshogi.move_is_drop(m) and cshogi.move_to(m) == sq and cshogi.move_from(m) != king:

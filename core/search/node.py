@@ -6,7 +6,7 @@ moves a move-list policy (core.search.policy) holds back in *chains*: a
 waiting move joins the children only once the chain's last released move is
 decided against the node (proven at an AND node, disproven at an OR node).
 
-The functions here follow seed dfpn-hash-table-tca: an OR node's pn is the
+The functions here follow [Qhapaq 2020]: an OR node's pn is the
 smallest child pn and its dn the sum of the children's dn (AND: the other way
 round); the best child is searched with thresholds derived from the second
 best sibling, widened by the 1+ε factor.  Waiting moves count as one each in

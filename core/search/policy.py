@@ -8,6 +8,9 @@ is decided against the node (proven at an AND node, disproven at an OR
 node).  Every move is either expanded or waiting, so no refutation is lost:
 the node is decided for the side to move only after all of them joined
 (core.search.node counts waiting moves in the node's numbers).
+
+Delaying interpositions this way follows the delayed expansion of
+[KomoringHeights]; the order of drop squares rests on [LS3600 2010].
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ def delay_drops(board: cshogi.Board, or_node: bool, moves: list[int], king: int)
     its own proof usually comes from the table through hand dominance; a
     farther square only once every nearer one is mated, the order the
     interposition omission theorem and the "recursive interposition is
-    unnecessary" principle rest on (seed interposition-omission-theorem): a
+    unnecessary" principle rest on ([LS3600 2010]): a
     capture of a far interposition followed by a nearer one is then answered
     by the table.
     """

@@ -4,7 +4,7 @@ Entries of one board live in a short list.  A proven entry stores its *proof
 hand* (証明駒: the fewest attacker pieces that still mate), so it also answers
 every hand that holds at least those pieces; a disproven entry stores its
 *disproof hand* (反証駒) and answers every hand with at most those pieces
-(seed iterative-deepening-mate-futile-interposition-hand-dominance).  An
+([ComShogi ch. 9]).  An
 unresolved entry answers only its own hand.
 
 Memory is bounded by an entry count derived from the configured megabytes;
@@ -65,7 +65,7 @@ class TranspositionTable:
         """How full the table is, 0.0 .. 1.0 of its bound."""
         return min(1.0, self.entries / self.max_entries)
 
-    def probe(self, key: int, hand: int) -> "list[int] | None":
+    def probe(self, key: int, hand: int) -> list[int] | None:
         """The entry that answers ``hand`` on board ``key``, or None.
 
         A proof for a hand the attacker dominates, or a disproof for a hand

@@ -24,7 +24,7 @@ def _rows(name: str) -> list[list[str]]:
     return [line.split("\t") for line in (DATA / name).read_text(encoding="utf-8").splitlines()[1:]]
 
 
-def _assert_mating_line(sfen: str, pv: "tuple[str, ...] | list[str]") -> None:
+def _assert_mating_line(sfen: str, pv: tuple[str, ...] | list[str]) -> None:
     """Every attacker move checks, every move is legal, and the last one mates (python-shogi)."""
     board = shogi.Board(sfen)
     assert len(pv) % 2 == 1
@@ -319,7 +319,7 @@ def test_no_mate_by_repetition() -> None:
         assert not (any(e[1] == 0 for e in entries) and any(e[2] == 0 for e in entries))
 
 
-def _nodes_to_prove(sfen: str, limit: int, **switches: "bool | str") -> "int | None":
+def _nodes_to_prove(sfen: str, limit: int, **switches: bool | str) -> int | None:
     """Nodes df-pn needs to prove ``sfen`` (no progress pauses: deterministic), or None past ``limit``."""
     result = solve(Position.from_sfen(sfen), Limits(nodes=limit), exact=False, force=True,
                    progress_interval=1e9, options=Options(**switches))
