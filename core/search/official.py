@@ -46,7 +46,7 @@ from collections.abc import Generator
 
 import cshogi
 
-from .exact import INF, Cancel, _Abort, _assemble, _Builder, _Mate
+from .exact import INF, Cancel, _Abort, _assemble, _Builder, _Mate, _outcome_name
 from .hand import MASK64, hand_ge, hand_key, pack
 from .interposition import (
     Defences, DropSquare, FutileSquare, drop_squares,
@@ -68,6 +68,8 @@ _CHECK_EVERY = 1024          # nodes between budget checks
 _YIELD_SECONDS = 0.1         # progress and cancel granularity
 _EPSILON = 1.25              # 1+ε thresholds for the best child
 _DEFAULT_ORACLE_MB = 64
+_DISPROVE_FROM = 10          # plies asked of a defender node that make a df-pn look worth it
+_DISPROVE_NODES = 64
 
 
 class _Pause(Exception):
@@ -83,7 +85,7 @@ class Entry:
     costly ones).
     """
 
-    __slots__ = ("hand", "zob", "bkey", "lo", "hi", "best", "pn", "dn", "n", "amount", "seen")
+    __slots__ = ("hand", "zob", "bkey", "lo", "hi", "best", "pn", "dn", "n", "amount", "seen", "tried")
 
     def __init__(self, hand: int, zob: int, bkey: int, lo: int) -> None:
         self.hand = hand
@@ -96,7 +98,8 @@ class Entry:
         self.dn = 1
         self.n = -1
         self.amount = 0
-        self.seen = False   # the df-pn oracle was asked about this position
+        self.seen = False   # the df-pn oracle's table was read for this position
+        self.tried = False  # a short df-pn search looked for a disproof
 
 
 class LengthTable:
@@ -237,6 +240,7 @@ class OfficialSearch:
         self._next_check = _CHECK_EVERY
         self._pause_at: float | None = None
         self._nested = 0
+        self.disprove_nodes = _DISPROVE_NODES
 
     # ---- budget and progress ------------------------------------------
 
@@ -315,14 +319,15 @@ class OfficialSearch:
             return True
         if e.lo > n:
             return False
-        limit = sys.getrecursionlimit()
-        if limit < 4 * n + 4000:
+        old_limit = sys.getrecursionlimit()
+        if old_limit < 4 * n + 4000:
             sys.setrecursionlimit(4 * n + 4000)
         self._nested += 1
         try:
             pn, _dn = self._search(b, or_node, n, e, INF, INF)
         finally:
             self._nested -= 1
+            sys.setrecursionlimit(old_limit)
         return pn == 0
 
     def exact(self, or_node: bool, cap: int = MAX_LENGTH) -> Generator[Progress, None, int | None]:
@@ -387,6 +392,13 @@ class OfficialSearch:
             return 0, INF
         if e.lo > n:
             return INF, 0
+        if not or_node and n >= _DISPROVE_FROM and e.hi >= INF and not e.tried:
+            # Deep questions are worth a short raw df-pn look: a position
+            # that is no mate at all is then never refuted depth by depth.
+            e.tried = True
+            if self._raw_disproof(b):
+                e.lo = INF
+                return INF, 0
         start = self.nodes
         if or_node:
             out = self._or(b, n, e, thpn, thdn)
@@ -416,6 +428,18 @@ class OfficialSearch:
             if e.lo > n:
                 return e, INF, 0
         return e, e.pn, 1
+
+    def _raw_disproof(self, b: cshogi.Board) -> bool:
+        """A short raw df-pn search of a defender-to-move position: True when it proves no mate."""
+        oracle = self.mate.oracle
+        if oracle is None:
+            return False
+        outcome = oracle.search(b.copy(), or_node=False, node_limit=oracle.nodes + self.disprove_nodes,
+                                deadline=self.deadline, cancel=self.cancel)
+        self.check_stop()
+        # The search decided positions the probe cache may hold as unknown.
+        self.mate.cache.clear()
+        return _outcome_name(outcome) == "DISPROVEN"
 
     def _or(self, b: cshogi.Board, n: int, e: Entry, thpn: int, thdn: int) -> tuple[int, int]:
         moves = list(b.check_moves)

@@ -178,3 +178,29 @@ def test_every_mate_tsv_row_as_the_old_search(row_id: str) -> None:
     pos = Position.from_sfen(sfen_of(row_id))
     new, old = solve_official(pos), solve_exact(pos)
     assert new is not None and old is not None and new.length == old.length
+
+
+def test_solver_uses_the_length_aware_search_on_long_problems(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tsume_studio.core.search import official, solver
+
+    with (DATA / "microcosmos.tsv").open(encoding="utf-8") as f:
+        tails = {r["id"]: r for r in csv.DictReader(f, delimiter="\t")}
+    calls: list[str] = []
+    real = official.build_proof
+
+    def recording(position: Position, *args: object, **kwargs: object) -> object:
+        calls.append(position.sfen())
+        return real(position, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(official, "build_proof", recording)
+    long_result = solver.solve(Position.from_sfen(tails["microcosmos-tail-17"]["sfen"]),
+                               solver.Limits(seconds=60))
+    assert calls and long_result.length == 17 and long_result.extra["exact"]
+    calls.clear()
+    short = solver.solve(Position.from_sfen("7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"))
+    assert not calls and short.length == 3
+    # The classic's raw proof is long (every drop counts there): the new path
+    # answers it, still a mate in 1 with its seven futile squares.
+    classic = solver.solve(Position.from_sfen(CLASSIC))
+    assert calls and classic.length == 1 and classic.pv == ("9c9a+",)
+    assert isinstance(classic.proof, Proof) and len(classic.proof.futile) == 7
