@@ -11,11 +11,11 @@ import os
 import sys
 from typing import NoReturn, Sequence
 
-from . import helpmate, position, records, solve, usi
+from . import check, helpmate, position, records, solve, usi
 from .errors import EXIT_USAGE, UserError
 
 # Subcommand modules, in the order `tsume --help` lists them.
-_COMMANDS = (position, solve, records, usi, helpmate)
+_COMMANDS = (position, solve, check, records, usi, helpmate)
 
 
 class _Parser(argparse.ArgumentParser):
