@@ -69,7 +69,8 @@ _YIELD_SECONDS = 0.1         # progress and cancel granularity
 _EPSILON = 1.25              # 1+ε thresholds for the best child
 _DEFAULT_ORACLE_MB = 64
 _DISPROVE_FROM = 10          # plies asked of a defender node that make a df-pn look worth it
-_DISPROVE_NODES = 64
+_DISPROVE_NODES = 64          # that look's node budget
+_ROOT_DISPROVE_NODES = 3000  # that look's budget for a question from outside the search
 
 
 class _Pause(Exception):
@@ -240,7 +241,6 @@ class OfficialSearch:
         self._next_check = _CHECK_EVERY
         self._pause_at: float | None = None
         self._nested = 0
-        self.disprove_nodes = _DISPROVE_NODES
 
     # ---- budget and progress ------------------------------------------
 
@@ -319,6 +319,14 @@ class OfficialSearch:
             return True
         if e.lo > n:
             return False
+        if self._nested == 0 and not or_node and e.hi >= INF and n >= _DISPROVE_FROM and not e.tried:
+            # A question from outside (the 余詰 search asks one per check) is
+            # worth a longer raw df-pn look: a check that does not mate at
+            # all is settled by it outright.
+            e.tried = True
+            if self._raw_disproof(b, _ROOT_DISPROVE_NODES):
+                e.lo = INF
+                return False
         old_limit = sys.getrecursionlimit()
         if old_limit < 4 * n + 4000:
             sys.setrecursionlimit(4 * n + 4000)
@@ -429,12 +437,12 @@ class OfficialSearch:
                 return e, INF, 0
         return e, e.pn, 1
 
-    def _raw_disproof(self, b: cshogi.Board) -> bool:
+    def _raw_disproof(self, b: cshogi.Board, nodes: int = _DISPROVE_NODES) -> bool:
         """A short raw df-pn search of a defender-to-move position: True when it proves no mate."""
         oracle = self.mate.oracle
         if oracle is None:
             return False
-        outcome = oracle.search(b.copy(), or_node=False, node_limit=oracle.nodes + self.disprove_nodes,
+        outcome = oracle.search(b.copy(), or_node=False, node_limit=oracle.nodes + nodes,
                                 deadline=self.deadline, cancel=self.cancel)
         self.check_stop()
         # The search decided positions the probe cache may hold as unknown.

@@ -204,3 +204,10 @@ def test_solver_uses_the_length_aware_search_on_long_problems(monkeypatch: pytes
     classic = solver.solve(Position.from_sfen(CLASSIC))
     assert calls and classic.length == 1 and classic.pv == ("9c9a+",)
     assert isinstance(classic.proof, Proof) and len(classic.proof.futile) == 7
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("row_id", [rid for rid in ROWS if int(ROWS[rid]["length"]) <= 5])
+def test_every_short_row_against_bruteforce(row_id: str) -> None:
+    sfen = sfen_of(row_id)
+    assert solve(sfen).length == bruteforce.tsume_length(sfen, int(ROWS[row_id]["length"]))
