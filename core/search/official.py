@@ -30,6 +30,15 @@ either dropped (futile) or its drops become children.  Pending squares add
 one each to the node's proof number, so a parent never takes such a node for
 cheaper than it is.
 
+The project's df-pn (the oracle) helps in three ways, all under raw rules,
+where every interposition counts: its table's proof of a position bounds
+the tsume-rule length from above, its disproof means no mate at all, and a
+short search of its own (a few dozen nodes at deep defender nodes, a few
+thousand for a question asked from outside, such as one 余詰 candidate)
+settles positions that do not mate at all before they are refuted depth by
+depth.  At the horizon (one ply left) a check is tried without a table
+entry: it mates, leaves only drops to judge, or fails.
+
 Exactness: df-pn's own proof (raw rules) bounds the length from above, since
 futile interpositions only ever remove defences.  From that bound ``L`` the
 search asks "mate within L - 2?" on the same table until it is refuted; the
