@@ -211,3 +211,25 @@ def test_solver_uses_the_length_aware_search_on_long_problems(monkeypatch: pytes
 def test_every_short_row_against_bruteforce(row_id: str) -> None:
     sfen = sfen_of(row_id)
     assert solve(sfen).length == bruteforce.tsume_length(sfen, int(ROWS[row_id]["length"]))
+
+
+class _CancelAfter:
+    """Set after it has been asked ``n`` times: a deterministic cancel."""
+
+    def __init__(self, n: int) -> None:
+        self.left = n
+
+    def is_set(self) -> bool:
+        self.left -= 1
+        return self.left < 0
+
+
+def test_cancel_ends_the_search_without_an_answer() -> None:
+    with (DATA / "microcosmos.tsv").open(encoding="utf-8") as f:
+        tail = next(r for r in csv.DictReader(f, delimiter="\t") if r["id"] == "microcosmos-tail-31")
+    pos = Position.from_sfen(tail["sfen"])
+    oracle = DfPn(pos.turn, 64)
+    oracle.search(pos.board().copy())
+    cancel = _CancelAfter(20)
+    assert solve_official(pos, oracle, cancel=cancel) is None
+    assert cancel.left < 0
