@@ -33,7 +33,7 @@ cheaper than it is.
 The project's df-pn (the oracle) helps in three ways, all under raw rules,
 where every interposition counts: its table's proof of a position bounds
 the tsume-rule length from above, its disproof means no mate at all, and a
-short search of its own (a few dozen nodes at deep defender nodes, a few
+short search of its own (64 nodes at defender nodes asked for 4 plies or more, a few
 thousand for a question asked from outside, such as one 余詰 candidate)
 settles positions that do not mate at all before they are refuted depth by
 depth.  At the horizon (one ply left) a check is tried without a table
@@ -77,7 +77,7 @@ _CHECK_EVERY = 1024          # nodes between budget checks
 _YIELD_SECONDS = 0.1         # progress and cancel granularity
 _EPSILON = 1.25              # 1+ε thresholds for the best child
 _DEFAULT_ORACLE_MB = 64
-_DISPROVE_FROM = 10          # plies asked of a defender node that make a df-pn look worth it
+_DISPROVE_FROM = 4           # plies asked of a defender node that make a df-pn look worth it
 _DISPROVE_NODES = 64          # that look's node budget
 _ROOT_DISPROVE_NODES = 3000  # that look's budget for a question from outside the search
 
