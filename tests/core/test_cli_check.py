@@ -47,6 +47,7 @@ def test_counting_a_futile_drop_is_reported() -> None:
     assert ("shorter_mate", 1) in kinds and ("futile_judgement", 2) in kinds
     for d in result.discrepancies:
         assert replays(CLASSIC, d.line)
+    assert bruteforce.tsume_length(CLASSIC, 3) == 1   # the shorter mate, re-proved
 
 
 def test_yozume_is_reported() -> None:
@@ -69,6 +70,13 @@ def test_longer_defence_in_a_published_solution() -> None:
     first = result.discrepancies[0]
     assert (first.kind, first.ply, first.line) == ("longer_defence", 4, ("9h9g", "9f8e", "9g9f", "8e9d"))
     assert all(replays(r["sfen"], d.line) for d in result.discrepancies)
+    # Re-proved by the brute force: after △9四玉 the published line has 7
+    # plies left, but no mate within 7 exists; the exact answer takes 9.
+    after = cshogi.Board(r["sfen"])
+    for m in first.line:
+        after.push_usi(m)
+    assert bruteforce.tsume_length(after.sfen(), 7) is None
+    assert bruteforce.tsume_length(after.sfen(), 9) == 9
 
 
 def test_bad_lines_are_user_errors(capsys: pytest.CaptureFixture[str]) -> None:
