@@ -29,7 +29,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every available subcommand registered."""
-    from . import batch, helpmate, position, records, solve, usi
+    from . import batch, check, helpmate, position, records, solve, usi
 
     parser = _Parser(prog="tsume", description="Tsume Studio: solve and study tsume-shogi from the command line.",
                      epilog="exit codes: 0 success, 1 a negative answer (invalid position, no mate), "
@@ -37,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show the traceback of an internal error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     # Subcommand modules, in the order `tsume --help` lists them.
-    for module in (position, solve, batch, records, usi, helpmate):
+    for module in (position, solve, check, batch, records, usi, helpmate):
         module.register(sub)
     return parser
 

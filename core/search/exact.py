@@ -87,11 +87,11 @@ _DISPROVE_FROM = 10         # plies asked of a defender node that make it worth 
 _DISPROVE_NODES = 300       # that look's node budget
 
 
-class _Abort(Exception):
+class SearchAborted(Exception):
     """Cancelled, out of time or out of nodes."""
 
 
-class _Mate:
+class MateOracle:
     """Unbounded mate questions: is there a mate at all (raw rules decide that)?
 
     The df-pn oracle answers when there is one (its table by ``lookup``, its
@@ -203,7 +203,7 @@ class _Search:
         self.node_limit = node_limit
         self.distance_rule = distance_rule
         self.max_entries = max(1000, int(memory_mb * TABLE_SHARE * 2**20) // BYTES_PER_ENTRY)
-        self.mate = _Mate(oracle, self)
+        self.mate = MateOracle(oracle, self)
         self.tt: dict[int, _Entry] = {}
         self.by_board: dict[int, list[_Entry]] = {}
         self.squares: dict[int, list[DropSquare]] = {}
@@ -220,11 +220,11 @@ class _Search:
 
     def check_stop(self) -> None:
         if self.cancel is not None and self.cancel.is_set():
-            raise _Abort("cancelled")
+            raise SearchAborted("cancelled")
         if self.deadline is not None and time.monotonic() >= self.deadline:
-            raise _Abort("deadline")
+            raise SearchAborted("deadline")
         if self.node_limit is not None and self.nodes >= self.node_limit:
-            raise _Abort("node limit")
+            raise SearchAborted("node limit")
 
     def progress(self) -> Progress:
         elapsed = time.monotonic() - self.start
@@ -253,7 +253,7 @@ class _Search:
         if e is not None:
             return e
         if len(self.tt) >= self.max_entries:
-            raise _Abort("memory limit")
+            raise SearchAborted("memory limit")
         h = b.pieces_in_hand
         ah, dh = pack(h[self.attacker]), pack(h[1 - self.attacker])
         lo, hi = (1, INF) if or_node else (0, INF)
@@ -551,7 +551,7 @@ class _Line:
     leftover: int
 
 
-class _Builder:
+class AnswerBuilder:
     """Builds the main line and the proof tree once the search knows the root's length.
 
     The main line is walked from the root: at attacker nodes every mating
@@ -575,7 +575,7 @@ class _Builder:
         self.futile_lengths: dict[int, int | None] = {}
         self.defs: dict[int, Defences] = {}
 
-    def share(self, other: _Builder) -> None:
+    def share(self, other: AnswerBuilder) -> None:
         """Reuse what ``other`` (a builder on the same search) worked out."""
         self.lines = other.lines
         self.defs = other.defs
@@ -587,7 +587,7 @@ class _Builder:
     def _value(self, or_node: bool) -> Generator[Progress, None, int]:
         v = yield from self.s.exact(or_node)
         if v is None:
-            raise _Abort("too deep")
+            raise SearchAborted("too deep")
         return v
 
     def _hi(self) -> int:
@@ -800,7 +800,7 @@ class _Builder:
         return best
 
 
-def _assemble(builder: _Builder, position: Position, length: int, search: _Search
+def assemble_proof(builder: AnswerBuilder, position: Position, length: int, search: _Search
               ) -> Generator[Progress, None, Proof]:
     """The :class:`Proof` of a root whose tsume-rule length is known to be ``length``."""
     line = yield from builder.main_line(length)
@@ -899,17 +899,17 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
         # The main line and the tree first, without the 余詰 search, which
         # asks more of every other check on the main line than the length
         # did; should that search run out of time, this answer stands.
-        base = _Builder(search, position.sfen(), False)
-        answer = yield from _assemble(base, position, length, search)
+        base = AnswerBuilder(search, position.sfen(), False)
+        answer = yield from assemble_proof(base, position, length, search)
         if not alternatives:
             return answer
-        full = _Builder(search, position.sfen(), True)
+        full = AnswerBuilder(search, position.sfen(), True)
         full.share(base)
         try:
-            return (yield from _assemble(full, position, length, search))
-        except _Abort:
+            return (yield from assemble_proof(full, position, length, search))
+        except SearchAborted:
             return answer
-    except _Abort:
+    except SearchAborted:
         return None
 
 

@@ -299,10 +299,10 @@ def test_yozume_search_out_of_time_keeps_the_exact_answer(monkeypatch: pytest.Mo
     assert solve(sfen).alternatives_checked is True
 
     def out_of_time(self: object, value: int) -> object:
-        raise exact._Abort("deadline")
+        raise exact.SearchAborted("deadline")
         yield  # pragma: no cover - makes this a generator like the real one
 
-    monkeypatch.setattr(exact._Builder, "mating_moves", out_of_time)
+    monkeypatch.setattr(exact.AnswerBuilder, "mating_moves", out_of_time)
     proof = solve(sfen)
     assert proof.exact and proof.length == length and len(proof.main_line) == length
     assert proof.alternatives == () and proof.alternatives_checked is False

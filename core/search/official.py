@@ -1,0 +1,824 @@
+"""The official answer by a length-aware, tsume-rule df-pn.
+
+:mod:`.exact` answers "mate within d plies?" with a depth-first AND/OR
+search and deepens d from 1; on long problems it must refute every check at
+every depth.  This module asks the same questions of a depth-bounded df-pn
+(seed dfpn-hash-table-tca: proof and disproof numbers, thresholds from the
+second-best sibling) whose table keeps, per board and attacker hand, what is
+proved about the tsume-rule length:
+
+* ``hi``: a mate within ``hi`` plies is proved (with the move that does it);
+* ``lo``: no mate within ``lo - 2`` plies is proved;
+* pn/dn of the last unresolved question ``n`` asked of the position.
+
+Hand dominance (seed iterative-deepening-mate-futile-interposition-hand-
+dominance, 優越関係) lets one entry answer others of the same board: a mate
+within n for attacker hand h holds for every hand ≥ h, and no mate within n
+for hand h holds for every hand ≤ h (the defender's hand is the complement).
+The table is bounded by memory like the df-pn table: when full, the entries
+that cost the least search go first.
+
+The length is the tsume-rule length of :mod:`.exact` (its module docstring
+defines ``M``/``D``): a drop interposition is futile by Kakinoki's rule read
+as "the mate goes on just as without it", judged with the bound being asked,
+and distant drops are omitted by the distance rule (:mod:`.interposition`).
+Inside the df-pn a defender node's children are its board moves; drop
+squares wait, nearest the king first, until every counted child is proved
+(KomoringHeights' delayed expansion of interpositions is the precedent);
+only then is a square judged, by bounded questions on the same table, and
+either dropped (futile) or its drops become children.  Pending squares add
+one each to the node's proof number, so a parent never takes such a node for
+cheaper than it is.
+
+The project's df-pn (the oracle) helps in three ways, all under raw rules,
+where every interposition counts: its table's proof of a position bounds
+the tsume-rule length from above, its disproof means no mate at all, and a
+short search of its own (64 nodes at defender nodes asked for 4 plies or more, a few
+thousand for a question asked from outside, such as one 余詰 candidate)
+settles positions that do not mate at all before they are refuted depth by
+depth.  At the horizon (one ply left) a check is tried without a table
+entry: it mates, leaves only drops to judge, or fails.
+
+Exactness: df-pn's own proof (raw rules) bounds the length from above, since
+futile interpositions only ever remove defences.  From that bound ``L`` the
+search asks "mate within L - 2?" on the same table until it is refuted; the
+last success is exact.  The main line, variations and 余詰 are built by
+:mod:`.exact`'s builder, which asks its bounded questions of this search.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TYPE_CHECKING, Any
+from collections.abc import Generator
+
+import cshogi
+
+from .contract import INFINITY as INF
+from .contract import Cancel, Progress
+from .dfpn import Outcome
+from .exact import AnswerBuilder, MateOracle, SearchAborted, assemble_proof
+from .hand import MASK64, hand_ge, hand_key, pack
+from .interposition import (
+    Defences, DropSquare, FutileSquare, drop_squares,
+)
+from .proof import Proof
+from ..shogi.position import Position
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .dfpn import DfPn
+
+MAX_LENGTH = 2001
+"""Longest bound a question may carry; :func:`build_proof` gives up beyond it."""
+
+BYTES_PER_ENTRY = 400
+"""Estimated bytes of one table entry (the object, its key slots, its list share)."""
+
+_CHECK_EVERY = 1024          # nodes between budget checks
+_YIELD_SECONDS = 0.1         # progress and cancel granularity
+_EPSILON = 1.25              # 1+ε thresholds for the best child
+_DEFAULT_ORACLE_MB = 64
+_DISPROVE_FROM = 4           # plies asked of a defender node that make a df-pn look worth it
+_DISPROVE_NODES = 64          # that look's node budget
+_ROOT_DISPROVE_NODES = 3000  # that look's budget for a question from outside the search
+
+
+class _Pause(Exception):
+    """Unwind to the question's root so the caller can report progress."""
+
+
+class Entry:
+    """What is proved about one (board, attacker hand): ``lo <= length <= hi``.
+
+    ``best`` is a move proving ``hi`` (attacker) or the last refutation
+    (defender); ``pn``/``dn`` belong to the unresolved question ``n``;
+    ``amount`` counts the nodes spent on the entry (the collector keeps the
+    costly ones).
+    """
+
+    __slots__ = ("hand", "zob", "bkey", "lo", "hi", "best", "pn", "dn", "n", "amount", "seen", "tried")
+
+    def __init__(self, hand: int, zob: int, bkey: int, lo: int) -> None:
+        self.hand = hand
+        self.zob = zob
+        self.bkey = bkey
+        self.lo = lo
+        self.hi = INF
+        self.best = 0
+        self.pn = 1
+        self.dn = 1
+        self.n = -1
+        self.amount = 0
+        self.seen = False   # the df-pn oracle's table was read for this position
+        self.tried = False  # a short df-pn search looked for a disproof
+
+
+class LengthTable:
+    """Length bounds per (board key, attacker hand), with hand dominance, bounded in memory.
+
+    ``get(board)`` returns the entry of that exact position (made on first
+    use); :meth:`refresh` tightens an entry's bounds from the entries of the
+    same board with comparable hands.
+    """
+
+    def __init__(self, attacker: int, memory_mb: int = 256) -> None:
+        if memory_mb < 1:
+            raise ValueError(f"memory must be at least 1 MB, got {memory_mb!r}")
+        self.attacker = attacker
+        self.by_zob: dict[int, Entry] = {}
+        self.by_board: dict[int, list[Entry]] = {}
+        self.max_entries = max(1000, memory_mb * 1024 * 1024 // BYTES_PER_ENTRY)
+        self.collections = 0
+        self.frozen = False   # no collection while a caller holds entries by key
+
+    def __len__(self) -> int:
+        return len(self.by_zob)
+
+    def get(self, board: cshogi.Board, zob: int | None = None) -> Entry:
+        """The entry of ``board`` (defender to move when the attacker just moved)."""
+        if zob is None:
+            zob = board.zobrist_hash()
+        e = self.by_zob.get(zob)
+        if e is not None:
+            return e
+        hands = board.pieces_in_hand
+        bkey = (zob - hand_key(hands[0], hands[1])) & MASK64
+        e = Entry(pack(hands[self.attacker]), zob, bkey, 1 if board.turn == self.attacker else 0)
+        self.by_zob[zob] = e
+        lst = self.by_board.get(bkey)
+        if lst is None:
+            self.by_board[bkey] = [e]
+        else:
+            lst.append(e)
+            self.refresh(e)
+        return e
+
+    def refresh(self, e: Entry) -> None:
+        """Tighten ``e``'s bounds by hand dominance."""
+        h = e.hand
+        for o in self.by_board.get(e.bkey, ()):
+            if o.hi < e.hi and hand_ge(h, o.hand):
+                e.hi = o.hi
+                e.best = o.best
+            if o.lo > e.lo and hand_ge(o.hand, h):
+                e.lo = o.lo
+
+    def over_limit(self) -> bool:
+        return len(self.by_zob) > self.max_entries
+
+    def collect(self, target: float = 0.7) -> int:
+        """Drop the cheapest entries (unresolved ones before bounded ones) down to ``target``."""
+        if self.frozen:
+            return 0
+        goal = int(self.max_entries * target)
+        n = len(self.by_zob)
+        if n <= goal:
+            return 0
+
+        def cost(e: Entry) -> int:
+            return e.amount * (2 if (e.hi < INF or e.lo > 1) else 1)
+
+        cutoff = sorted(cost(e) for e in self.by_zob.values())[n - goal - 1]
+        removed = 0
+        for bkey in list(self.by_board):
+            lst = self.by_board[bkey]
+            keep = [e for e in lst if cost(e) > cutoff]
+            if len(keep) != len(lst):
+                for e in lst:
+                    if cost(e) <= cutoff:
+                        del self.by_zob[e.zob]
+                        removed += 1
+                if keep:
+                    self.by_board[bkey] = keep
+                else:
+                    del self.by_board[bkey]
+        self.collections += 1
+        return removed
+
+
+class _ZobView:
+    """``tt[zobrist]`` for :mod:`.exact`'s builder: the entry of the search's current board."""
+
+    def __init__(self, search: OfficialSearch) -> None:
+        self.s = search
+
+    def __getitem__(self, zob: int) -> Entry:
+        e = self.s.table.by_zob.get(zob)
+        if e is None:
+            e = self.s.table.get(self.s.board, zob)
+        return e
+
+    def get(self, zob: int) -> Entry | None:
+        return self.s.table.by_zob.get(zob)
+
+    def __len__(self) -> int:
+        return len(self.s.table)
+
+
+class OfficialSearch:
+    """Depth-bounded df-pn under tsume rules, with the interface :mod:`.exact`'s builder uses.
+
+    ``or_within(d)`` / ``and_within(d)`` answer "mate within d plies?" for
+    :attr:`board` (generators that yield progress about every 0.1 s);
+    :meth:`exact` gives a position's exact length; :meth:`defences` its
+    defences that count and its futile drop squares.
+    """
+
+    def __init__(self, root: cshogi.Board, oracle: DfPn | None, *, deadline: float | None,
+                 cancel: Cancel | None, node_limit: int | None, distance_rule: bool,
+                 memory_mb: int = 256) -> None:
+        self.board = root
+        self.attacker = root.turn
+        self.deadline = deadline
+        self.cancel = cancel
+        self.node_limit = node_limit
+        self.distance_rule = distance_rule
+        self.mate = MateOracle(oracle, self)   # type: ignore[arg-type]
+        self.table = LengthTable(self.attacker, memory_mb)
+        self.tt = _ZobView(self)
+        self.squares: dict[int, list[DropSquare]] = {}
+        # Futility of a drop square by bound: (position key, square) -> (futile from, counts up to).
+        self.futility: dict[tuple[int, int], list[int]] = {}
+        self.nodes = 0
+        self.futility_tests = 0
+        self.questions = 0
+        self.start = time.monotonic()
+        self.cpu_start = time.process_time()
+        self.last_yield = self.start
+        self.depth = 0
+        self.phase = "search"
+        self.root_pn, self.root_dn = 1, 1
+        self._next_check = _CHECK_EVERY
+        self._pause_at: float | None = None
+        self._nested = 0
+
+    # ---- budget and progress ------------------------------------------
+
+    def check_stop(self) -> None:
+        """Raise when cancelled or out of budget."""
+        if self.cancel is not None and self.cancel.is_set():
+            raise SearchAborted("cancelled")
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise SearchAborted("deadline")
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            raise SearchAborted("node limit")
+
+    def _budget(self) -> None:
+        self._next_check = self.nodes + _CHECK_EVERY
+        self.check_stop()
+        if self.table.over_limit():
+            self.table.collect()
+        # Only the outermost question pauses: a nested one (a futility
+        # test) would lose its place and start again after every pause.
+        if self._pause_at is not None and self._nested == 1 and time.monotonic() >= self._pause_at:
+            raise _Pause()
+
+    def progress(self) -> Progress:
+        elapsed = time.monotonic() - self.start
+        return Progress(nodes=self.nodes, nps=self.nodes / elapsed if elapsed > 0 else 0.0,
+                        elapsed=elapsed, root_pn=self.root_pn, root_dn=self.root_dn,
+                        table_fill=min(1.0, len(self.table) / self.table.max_entries),
+                        table_entries=len(self.table),
+                        stats=(("depth", float(self.depth)),
+                               ("futility_tests", float(self.futility_tests)),
+                               ("tree", 1.0 if self.phase == "tree" else 0.0)))
+
+    def _tick(self) -> Generator[Progress, None, None]:
+        """Count a node for the builder; every so often check the budget and report."""
+        self.nodes += 1
+        if self.nodes < self._next_check:
+            return
+        self._next_check = self.nodes + _CHECK_EVERY
+        self.check_stop()
+        now = time.monotonic()
+        if now - self.last_yield >= _YIELD_SECONDS:
+            self.last_yield = now
+            yield self.progress()
+            self.check_stop()
+
+    # ---- questions ----------------------------------------------------
+
+    def or_within(self, d: int) -> Generator[Progress, None, bool]:
+        """Does the attacker to move in :attr:`board` mate within ``d`` plies (tsume rules)?"""
+        return (yield from self._ask(True, d))
+
+    def and_within(self, d: int) -> Generator[Progress, None, bool]:
+        """Is the defender to move in :attr:`board` mated within ``d`` plies (tsume rules)?"""
+        return (yield from self._ask(False, d))
+
+    def _ask(self, or_node: bool, d: int) -> Generator[Progress, None, bool]:
+        while True:
+            self._pause_at = time.monotonic() + _YIELD_SECONDS
+            b = self.board.copy()
+            try:
+                return self.question(b, or_node, d)
+            except _Pause:
+                self.last_yield = time.monotonic()
+                yield self.progress()
+                self.check_stop()
+            finally:
+                self._pause_at = None
+
+    def question(self, b: cshogi.Board, or_node: bool, n: int) -> bool:
+        """Mate within ``n`` plies of ``b``? A full df-pn search to a decision (no progress)."""
+        self.questions += 1
+        if n < (1 if or_node else 0):
+            return False
+        e = self.table.get(b)
+        if e.hi <= n:
+            return True
+        if e.lo > n:
+            return False
+        if self._nested == 0 and not or_node and e.hi >= INF and n >= _DISPROVE_FROM and not e.tried:
+            # A question from outside (the 余詰 search asks one per check) is
+            # worth a longer raw df-pn look: a check that does not mate at
+            # all is settled by it outright.
+            e.tried = True
+            if self._raw_disproof(b, _ROOT_DISPROVE_NODES):
+                e.lo = INF
+                return False
+        old_limit = sys.getrecursionlimit()
+        if old_limit < 4 * n + 4000:
+            sys.setrecursionlimit(4 * n + 4000)
+        self._nested += 1
+        try:
+            pn, _dn = self._search(b, or_node, n, e, INF, INF)
+        finally:
+            self._nested -= 1
+            sys.setrecursionlimit(old_limit)
+        return pn == 0
+
+    def exact(self, or_node: bool, cap: int = MAX_LENGTH) -> Generator[Progress, None, int | None]:
+        """Exact tsume-rule length of :attr:`board`, or None when it is beyond ``cap``.
+
+        A mate within ``cap`` first (when no bound is known), then "within
+        hi - 2?" until refuted.
+        """
+        b = self.board
+        e = self.table.get(b)
+        while e.lo < e.hi:
+            if e.hi >= INF:
+                if not (yield from self._ask(or_node, cap)):
+                    return None
+                e = self.table.get(b)
+                continue
+            d = e.hi - 2
+            if d > cap:
+                d = cap if (cap - e.hi) % 2 == 0 else cap - 1
+            if not (yield from self._ask(or_node, d)):
+                e = self.table.get(b)
+                if e.lo < d + 2:
+                    e.lo = d + 2
+                if e.hi > cap:
+                    return None
+                break
+            e = self.table.get(b)
+        return e.hi if e.hi <= cap else None
+
+    # ---- the df-pn ----------------------------------------------------
+
+    def _first_look(self, b: cshogi.Board, or_node: bool, e: Entry) -> None:
+        """Bounds from the df-pn oracle (raw proof: upper bound; raw disproof: no mate) and mate in 1."""
+        e.seen = True
+        if len(self.mate.cache) > 200_000:
+            self.mate.cache.clear()
+        pd = self.mate.probe(b, or_node)
+        if pd is not None:
+            if pd[1] == 0 and pd[0] != 0:
+                e.lo = INF
+                return
+            if pd[0] == 0 and 0 <= pd[2] < e.hi:
+                e.hi = pd[2]
+                if or_node and pd[3]:
+                    e.best = pd[3]
+        if or_node and e.hi > 1 and not b.is_check():
+            m1 = b.mate_move_in_1ply()
+            if m1:
+                e.hi, e.best = 1, m1
+
+    def _search(self, b: cshogi.Board, or_node: bool, n: int, e: Entry, thpn: int, thdn: int
+                ) -> tuple[int, int]:
+        """One df-pn node: "mate within ``n``?" for ``b``; returns (pn, dn) and records bounds."""
+        self.nodes += 1
+        if self.nodes >= self._next_check:
+            self._budget()
+        table = self.table
+        table.refresh(e)
+        if not e.seen:
+            self._first_look(b, or_node, e)
+        if e.hi <= n:
+            return 0, INF
+        if e.lo > n:
+            return INF, 0
+        if not or_node and n >= _DISPROVE_FROM and e.hi >= INF and not e.tried:
+            # Deep questions are worth a short raw df-pn look: a position
+            # that is no mate at all is then never refuted depth by depth.
+            e.tried = True
+            if self._raw_disproof(b):
+                e.lo = INF
+                return INF, 0
+        start = self.nodes
+        if or_node:
+            out = self._or(b, n, e, thpn, thdn)
+        else:
+            out = self._and(b, n, e, thpn, thdn)
+        e.amount += self.nodes - start + 1
+        return out
+
+    def _child(self, b: cshogi.Board, or_child: bool, n: int) -> tuple[Entry, int, int]:
+        """The entry of the current (just pushed) position and its (pn, dn) for question ``n``."""
+        e = self.table.get(b)
+        if e.hi <= n:
+            return e, 0, INF
+        if e.lo > n:
+            return e, INF, 0
+        if e.n == n:
+            return e, e.pn, e.dn
+        if not e.seen:
+            self._first_look(b, or_child, e)
+            if not or_child and e.hi > 0:
+                nm = len(b.legal_moves)
+                if nm == 0:
+                    e.lo = e.hi = 0
+                e.pn = max(1, nm)
+            if e.hi <= n:
+                return e, 0, INF
+            if e.lo > n:
+                return e, INF, 0
+        return e, e.pn, 1
+
+    def _raw_disproof(self, b: cshogi.Board, nodes: int = _DISPROVE_NODES) -> bool:
+        """A short raw df-pn search of a defender-to-move position: True when it proves no mate."""
+        oracle = self.mate.oracle
+        if oracle is None:
+            return False
+        outcome = oracle.search(b.copy(), or_node=False, node_limit=oracle.nodes + nodes,
+                                deadline=self.deadline, cancel=self.cancel)
+        self.check_stop()
+        # The search decided positions the probe cache may hold as unknown.
+        self.mate.cache.clear()
+        return outcome == Outcome.DISPROVEN
+
+    def _or(self, b: cshogi.Board, n: int, e: Entry, thpn: int, thdn: int) -> tuple[int, int]:
+        moves = list(b.check_moves)
+        if not moves:
+            e.lo = INF
+            return INF, 0
+        if n == 1:
+            # The horizon: a check mates, leaves only drops to judge, or fails.
+            drops_only = []
+            for m in moves:
+                b.push(m)
+                legal = b.legal_moves
+                if not legal:
+                    b.pop()
+                    e.hi, e.best = 1, m
+                    return 0, INF
+                if not any(not cshogi.move_is_drop(x) for x in legal):
+                    drops_only.append(m)
+                b.pop()
+            if not drops_only:
+                if e.lo < 3:
+                    e.lo = 3
+                return INF, 0
+            moves = drops_only
+        k = len(moves)
+        ents: list[Entry] = []
+        cpn = [0] * k
+        cdn = [0] * k
+        best = e.best
+        for i, m in enumerate(moves):
+            b.push(m)
+            c, pn, dn = self._child(b, False, n - 1)
+            b.pop()
+            ents.append(c)
+            if m == best and pn:
+                pn = max(1, pn // 2)   # the last proving move first
+            cpn[i] = pn
+            cdn[i] = dn
+        while True:
+            pn = min(cpn)
+            dn = sum(cdn)
+            if dn > INF:
+                dn = INF
+            if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
+                break
+            i1 = cpn.index(pn)
+            second = INF
+            for j in range(k):
+                if j != i1 and cpn[j] < second:
+                    second = cpn[j]
+            c_thpn = thpn if second >= INF else min(thpn, int(second * _EPSILON) + 1)
+            c_thdn = min(INF, thdn - dn + cdn[i1])
+            b.push(moves[i1])
+            cpn[i1], cdn[i1] = self._search(b, False, n - 1, ents[i1], c_thpn, c_thdn)
+            b.pop()
+        if pn == 0:
+            bi, bh = -1, INF
+            for j in range(k):
+                if cpn[j] == 0 and ents[j].hi < bh:
+                    bi, bh = j, ents[j].hi
+            if bh + 1 < e.hi:
+                e.hi, e.best = bh + 1, moves[bi]
+            return 0, INF
+        if dn == 0:
+            if n + 2 > e.lo:
+                e.lo = n + 2
+            return INF, 0
+        e.pn, e.dn, e.n = pn, dn, n
+        return pn, dn
+
+    def _and(self, b: cshogi.Board, n: int, e: Entry, thpn: int, thdn: int) -> tuple[int, int]:
+        legal = list(b.legal_moves)
+        if not legal:
+            e.lo = e.hi = 0
+            return 0, INF
+        moves = [m for m in legal if not cshogi.move_is_drop(m)]
+        if moves and n < 2:
+            if n + 2 > e.lo:
+                e.lo = n + 2
+            return INF, 0
+        squares = self._squares(b, e.zob) if len(moves) != len(legal) else []
+        pending = list(range(len(squares)))   # indices into squares, nearest first
+        futile_at: set[int] = set()
+        used_futile = False
+        ents: list[Entry] = []
+        cpn: list[int] = []
+        cdn: list[int] = []
+        best = e.best
+
+        def add(m: int) -> None:
+            b.push(m)
+            c, pn, dn = self._child(b, True, n - 1)
+            b.pop()
+            if m == best and dn:
+                dn = max(1, dn // 2)   # the last refutation first
+            ents.append(c)
+            cpn.append(pn)
+            cdn.append(dn)
+
+        for m in moves:
+            add(m)
+        while True:
+            if pending and all(p == 0 for p in cpn):
+                # Every counted child is proved: judge the nearest waiting square.
+                i = pending.pop(0)
+                ds = squares[i]
+                if self.distance_rule and ds.omittable and all(
+                        j in futile_at for j in range(i)
+                        if squares[j].checker == ds.checker and squares[j].distance < ds.distance):
+                    futile_at.add(i)
+                    used_futile = True
+                    continue
+                # Every counted defence is proved: none lasts more than its
+                # bound, and a futile square's capture may last no longer.
+                longest = 0
+                for c in ents:
+                    if c.hi + 1 > longest:
+                        longest = c.hi + 1
+                if self._futile(b, e.zob, ds, n, moves, longest):
+                    futile_at.add(i)
+                    used_futile = True
+                    continue
+                for m in ds.moves:
+                    moves.append(m)
+                    add(m)
+                continue
+            if cpn:
+                pn = sum(cpn) + len(pending)
+                if pn > INF:
+                    pn = INF
+                dn = min(cdn)
+            else:
+                pn, dn = 0, INF
+            if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
+                break
+            i1 = cdn.index(dn)
+            second = INF
+            for j in range(len(cdn)):
+                if j != i1 and cdn[j] < second:
+                    second = cdn[j]
+            c_thdn = thdn if second >= INF else min(thdn, int(second * _EPSILON) + 1)
+            c_thpn = min(INF, thpn - pn + cpn[i1])
+            b.push(moves[i1])
+            cpn[i1], cdn[i1] = self._search(b, True, n - 1, ents[i1], c_thpn, c_thdn)
+            b.pop()
+        if pn == 0:
+            worst = 0
+            for c in ents:
+                if c.hi + 1 > worst:
+                    worst = c.hi + 1
+            if used_futile and worst < n:
+                worst = n   # futility was judged with ``n``: only ``n`` itself is proved
+            if worst < e.hi:
+                e.hi = worst
+            return 0, INF
+        if dn == 0:
+            e.best = moves[cdn.index(0)]
+            if n + 2 > e.lo:
+                e.lo = n + 2
+            return INF, 0
+        e.pn, e.dn, e.n = pn, dn, n
+        return pn, dn
+
+    def _squares(self, b: cshogi.Board, zob: int) -> list[DropSquare]:
+        got = self.squares.get(zob)
+        if got is None:
+            if len(self.squares) > 200_000:
+                self.squares.clear()
+            got = drop_squares(b)
+            self.squares[zob] = got
+        return got
+
+    def _futile(self, b: cshogi.Board, zob: int, ds: DropSquare, n: int, others: list[int],
+                longest: int = INF) -> bool:
+        """Is the drop square ``ds`` futile at bound ``n`` (:meth:`.exact._Search.is_futile`'s rule)?
+
+        The capture with the piece handed back (either promotion choice)
+        must be mated in ``k <= n`` plies, and ``k`` must be 0 or no more
+        than one of ``others`` (the defences that count) lasts anyway.
+        Futility only grows with the bound, so verdicts are kept per square
+        as "futile from" / "counts up to".  ``longest`` bounds the others'
+        lengths from above (0 when there are none), so the capture's mate is
+        only sought within it.
+        """
+        memo = self.futility.get((zob, ds.square))
+        if memo is not None:
+            if n >= memo[0]:
+                return True
+            if n <= memo[1]:
+                return False
+        self.futility_tests += 1
+        verdict = False
+        cap = min(n, longest)
+        for t in ds.tests(b):
+            t = t.copy()
+            if not self.question(t, False, cap):
+                continue
+            k = self._exact_now(t, False, cap)
+            if k is None:
+                continue
+            if k == 0:
+                verdict = True
+                break
+            for m in others:
+                b.push(m)
+                shorter = self.question(b, True, k - 3)
+                b.pop()
+                if not shorter:
+                    verdict = True
+                    break
+            if verdict:
+                break
+        if memo is None:
+            memo = [INF, -1]
+            if len(self.futility) > 200_000:
+                self.futility.clear()
+            self.futility[(zob, ds.square)] = memo
+        if verdict:
+            memo[0] = min(memo[0], n)
+        else:
+            memo[1] = max(memo[1], n)
+        return verdict
+
+    def _exact_now(self, b: cshogi.Board, or_node: bool, cap: int) -> int | None:
+        """:meth:`exact` without progress, for positions proved to mate within ``cap``."""
+        e = self.table.get(b)
+        while e.lo < e.hi:
+            if e.hi > cap:
+                if not self.question(b, or_node, cap):
+                    return None
+                e = self.table.get(b)
+                continue
+            d = e.hi - 2
+            if not self.question(b, or_node, d):
+                e = self.table.get(b)
+                if e.lo < d + 2:
+                    e.lo = d + 2
+                break
+            e = self.table.get(b)
+        return e.hi if e.hi <= cap else None
+
+    def defences(self, value: int) -> Generator[Progress, None, Defences]:
+        """The defences of :attr:`board` that count at bound ``value``, and its futile drop squares."""
+        b = self.board
+        zob = b.zobrist_hash()
+        real = [m for m in b.legal_moves if not cshogi.move_is_drop(m)]
+        squares = self._squares(b, zob)
+        counted: list[int] = []
+        futile: list[FutileSquare] = []
+        futile_at: set[int] = set()
+        for i, ds in enumerate(squares):
+            yield from self._tick()
+            if self.distance_rule and ds.omittable and all(
+                    j in futile_at for j in range(i)
+                    if squares[j].checker == ds.checker and squares[j].distance < ds.distance):
+                futile_at.add(i)
+                futile.append(FutileSquare(ds.square, tuple(ds.moves), True))
+                continue
+            verdict = yield from self._futile_gen(ds, value, real + counted)
+            if verdict:
+                futile_at.add(i)
+                futile.append(FutileSquare(ds.square, tuple(ds.moves), False, tuple(ds.tests(b))))
+            else:
+                counted.extend(ds.moves)
+        return Defences(tuple(real + counted), tuple(futile))
+
+    def _futile_gen(self, ds: DropSquare, n: int, others: list[int]) -> Generator[Progress, None, bool]:
+        while True:
+            self._pause_at = time.monotonic() + _YIELD_SECONDS
+            b = self.board.copy()
+            try:
+                return self._futile(b, b.zobrist_hash(), ds, n, others)
+            except _Pause:
+                self.last_yield = time.monotonic()
+                yield self.progress()
+                self.check_stop()
+            finally:
+                self._pause_at = None
+
+
+def _default_oracle(attacker: int) -> DfPn | None:
+    try:
+        from .dfpn import DfPn
+        return DfPn(attacker, memory_mb=_DEFAULT_ORACLE_MB)
+    except Exception:  # pragma: no cover - the search still works without it
+        return None
+
+
+def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: float | None = None,
+                cancel: Cancel | None = None, node_limit: int | None = None,
+                distance_rule: bool = True, max_length: int = MAX_LENGTH,
+                alternatives: bool = True, memory_mb: int = 256
+                ) -> Generator[Progress, None, Proof | None]:
+    """The official answer of ``position`` by the length-aware df-pn.
+
+    Same contract as :func:`.exact.build_proof`: a generator yielding
+    :class:`~.solver.Progress` about every 0.1 s and returning the
+    :class:`~.proof.Proof`, or None for no mate, cancel, or a limit reached
+    before the length was proved.  ``oracle`` (the project's df-pn, made
+    here when None) proves the root first; its proof length is the first
+    upper bound, and its table answers raw no-mates inside the search.
+    ``memory_mb`` bounds this search's own table.
+    """
+    root = position.board().copy()
+    if oracle is None:
+        oracle = _default_oracle(root.turn)
+    search = OfficialSearch(root, oracle, deadline=deadline, cancel=cancel, node_limit=node_limit,
+                            distance_rule=distance_rule, memory_mb=memory_mb)
+    try:
+        yield search.progress()
+        search.check_stop()
+        if oracle is not None:
+            pd = search.mate.lookup(root, True)
+            while pd is None or (pd[0] != 0 and pd[1] != 0):
+                paused = yield from search.mate.prove_root(root, node_limit)
+                search.mate.cache.clear()
+                pd = search.mate.lookup(root, True)
+                if not paused:
+                    break
+            if pd is not None:
+                search.root_pn, search.root_dn = pd
+                if pd[1] == 0 and pd[0] != 0:
+                    return None
+                if pd[0] != 0:
+                    return None   # df-pn ran out first
+        else:
+            verdict = search.mate.or_node(root, None)
+            if verdict is False:
+                return None
+            search.root_pn, search.root_dn = (0, INF) if verdict else (1, 1)
+        yield search.progress()
+        length = yield from search.exact(True, max_length)
+        if length is None:
+            return None
+        search.depth = length
+        search.phase = "tree"
+        search.table.frozen = True
+        base = AnswerBuilder(search, position.sfen(), False)   # type: ignore[arg-type]
+        answer = yield from assemble_proof(base, position, length, search)   # type: ignore[arg-type]
+        if not alternatives:
+            return answer
+        full = AnswerBuilder(search, position.sfen(), True)   # type: ignore[arg-type]
+        full.share(base)
+        try:
+            return (yield from assemble_proof(full, position, length, search))   # type: ignore[arg-type]
+        except SearchAborted:
+            return answer
+    except SearchAborted:
+        return None
+
+
+def solve_official(position: Position, oracle: DfPn | None = None, **kwargs: Any) -> Proof | None:
+    """Run :func:`build_proof` to the end (no progress)."""
+    gen = build_proof(position, oracle, **kwargs)
+    while True:
+        try:
+            next(gen)
+        except StopIteration as stop:
+            result: Proof | None = stop.value
+            return result
+
+
+__all__ = ["build_proof", "solve_official", "OfficialSearch", "LengthTable", "Entry", "MAX_LENGTH"]

@@ -1,0 +1,94 @@
+"""``tsume check``: a given solution against the exact answer."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import cshogi
+import pytest
+
+from tsume_studio.core.cli.check import check_solution
+from tsume_studio.core.cli.errors import UserError
+from tsume_studio.core.cli.main import main
+from tsume_studio.core.search.official import solve_official
+from tsume_studio.core.shogi.position import Position
+
+import bruteforce  # tests/core is on sys.path
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+CLASSIC = "8k/6G2/R7P/9/9/9/9/9/9 b r2b3g4s4n4l17p 1"
+
+
+def _row(name: str, row_id: str) -> dict[str, str]:
+    with (DATA / name).open(encoding="utf-8") as f:
+        return next(r for r in csv.DictReader(f, delimiter="\t") if r["id"] == row_id)
+
+
+def replays(sfen: str, line: tuple[str, ...]) -> bool:
+    b = cshogi.Board(sfen)
+    for m in line:
+        if m not in {cshogi.move_to_usi(x) for x in b.legal_moves}:
+            return False
+        b.push_usi(m)
+    return True
+
+
+def test_official_line_is_confirmed() -> None:
+    result = check_solution(Position.from_sfen(CLASSIC), ["9c9a+"])
+    assert result.confirmed and result.length == 1 and result.discrepancies == ()
+
+
+def test_counting_a_futile_drop_is_reported() -> None:
+    result = check_solution(Position.from_sfen(CLASSIC), ["9c9a+", "P*2a", "9a2a"])
+    assert not result.confirmed and result.length == 1
+    kinds = {(d.kind, d.ply) for d in result.discrepancies}
+    assert ("shorter_mate", 1) in kinds and ("futile_judgement", 2) in kinds
+    for d in result.discrepancies:
+        assert replays(CLASSIC, d.line)
+    assert bruteforce.tsume_length(CLASSIC, 3) == 1   # the shorter mate, re-proved
+
+
+def test_yozume_is_reported() -> None:
+    sfen = _row("mate.tsv", "tanuki-3-43")["sfen"]
+    proof = solve_official(Position.from_sfen(sfen))
+    assert proof is not None
+    result = check_solution(Position.from_sfen(sfen), list(proof.main_line))
+    assert [(d.kind, d.ply, d.line) for d in result.discrepancies] == [("alternative", 1, ("3e4d",))]
+    after = cshogi.Board(sfen)
+    after.push_usi("3e4d")
+    assert bruteforce.BruteForce(True).mated(after, 2)
+
+
+def test_longer_defence_in_a_published_solution() -> None:
+    # 将棋無双 55番: after ▲9六銀 (9h9g) the defender plays △9四玉 instead of
+    # the published △同玉 and the mate takes 13 plies, not 11.
+    r = _row("musou.tsv", "musou-055")
+    result = check_solution(Position.from_sfen(r["sfen"]), r["pv"].split())
+    assert result.length == 13 and not result.confirmed
+    first = result.discrepancies[0]
+    assert (first.kind, first.ply, first.line) == ("longer_defence", 4, ("9h9g", "9f8e", "9g9f", "8e9d"))
+    assert all(replays(r["sfen"], d.line) for d in result.discrepancies)
+    # Re-proved by the brute force: after △9四玉 the published line has 7
+    # plies left, but no mate within 7 exists; the exact answer takes 9.
+    after = cshogi.Board(r["sfen"])
+    for m in first.line:
+        after.push_usi(m)
+    assert bruteforce.tsume_length(after.sfen(), 7) is None
+    assert bruteforce.tsume_length(after.sfen(), 9) == 9
+
+
+def test_bad_lines_are_user_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(UserError, match="move 1 of the solution, '9c9b', is not a check"):
+        check_solution(Position.from_sfen(CLASSIC), ["9c9b"])
+    with pytest.raises(UserError, match="ends with the attacker's move"):
+        check_solution(Position.from_sfen(CLASSIC), ["9c9a+", "P*2a"])
+    assert main(["check", CLASSIC, "--pv", "9c9a+ 1a1b"]) == 2
+    assert "tsume: error:" in capsys.readouterr().err
+
+
+def test_json_output(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--json", CLASSIC, "--pv", "9c9a+"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["check"] == {"confirmed": True, "discrepancies": []} and out["length"] == 1
