@@ -119,6 +119,18 @@ class MateOracle:
             return True
         return False if dfpn.searched_node < limit else None
 
+    def settle_root(self, board: cshogi.Board, nodes: int | None
+                    ) -> Generator[Progress, None, tuple[int, int] | None]:
+        """Let the oracle prove or disprove ``board``, pausing every 0.1 s; its (pn, dn) when known."""
+        pd = self.lookup(board, True)
+        while pd is None or (pd[0] != 0 and pd[1] != 0):
+            paused = yield from self.prove_root(board, nodes)
+            self.cache.clear()
+            pd = self.lookup(board, True)
+            if not paused:
+                break
+        return pd
+
     def prove_root(self, board: cshogi.Board, nodes: int | None) -> Generator[Progress, None, bool]:
         """One slice (about 0.1 s) of the oracle's search of ``board``; True when it paused."""
         assert self.oracle is not None
@@ -868,14 +880,7 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
         yield search.progress()
         search.check_stop()
         # The oracle (df-pn) settles first whether the root mates at all.
-        pd = search.mate.lookup(root, True)
-        while pd is None or (pd[0] != 0 and pd[1] != 0):
-            # Let df-pn prove the root, pausing every 0.1 s for progress.
-            paused = yield from search.mate.prove_root(root, node_limit)
-            search.mate.cache.clear()
-            pd = search.mate.lookup(root, True)
-            if not paused:
-                break
+        pd = yield from search.mate.settle_root(root, node_limit)
         if pd is not None:
             search.root_pn, search.root_dn = pd
             if pd[1] == 0 and pd[0] != 0:

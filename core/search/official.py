@@ -771,13 +771,7 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
         yield search.progress()
         search.check_stop()
         if oracle is not None:
-            pd = search.mate.lookup(root, True)
-            while pd is None or (pd[0] != 0 and pd[1] != 0):
-                paused = yield from search.mate.prove_root(root, node_limit)
-                search.mate.cache.clear()
-                pd = search.mate.lookup(root, True)
-                if not paused:
-                    break
+            pd = yield from search.mate.settle_root(root, node_limit)
             if pd is not None:
                 search.root_pn, search.root_dn = pd
                 if pd[1] == 0 and pd[0] != 0:
