@@ -91,6 +91,54 @@ class SearchAborted(Exception):
     """Cancelled, out of time or out of nodes."""
 
 
+class BoundedSearch:
+    """What the official-answer searches share: the board, the budget and progress snapshots.
+
+    The budget is a cancel flag, a deadline and a node limit; :meth:`check_stop`
+    raises :class:`SearchAborted` when one of them is spent.  Subclasses count
+    ``nodes`` and say how full their table is (:meth:`table_size`).
+    """
+
+    def __init__(self, root: cshogi.Board, *, deadline: float | None, cancel: Cancel | None,
+                 node_limit: int | None, distance_rule: bool) -> None:
+        self.board = root
+        self.attacker = root.turn
+        self.deadline = deadline
+        self.cancel = cancel
+        self.node_limit = node_limit
+        self.distance_rule = distance_rule
+        self.nodes = 0
+        self.futility_tests = 0
+        self.start = time.monotonic()
+        self.last_yield = self.start
+        self.depth = 0
+        self.phase = "search"
+        self.root_pn, self.root_dn = 1, 1
+
+    def check_stop(self) -> None:
+        """Raise :class:`SearchAborted` when cancelled or out of budget."""
+        if self.cancel is not None and self.cancel.is_set():
+            raise SearchAborted("cancelled")
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise SearchAborted("deadline")
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            raise SearchAborted("node limit")
+
+    def table_size(self) -> tuple[int, float]:
+        """Entries in the search's table and how full it is (0.0 .. 1.0)."""
+        return 0, 0.0
+
+    def progress(self) -> Progress:
+        """A frozen snapshot for the progress report."""
+        elapsed = time.monotonic() - self.start
+        entries, fill = self.table_size()
+        return Progress(nodes=self.nodes, nps=self.nodes / elapsed if elapsed > 0 else 0.0,
+                        elapsed=elapsed, root_pn=self.root_pn, root_dn=self.root_dn,
+                        table_fill=fill, table_entries=entries,
+                        stats=(("depth", float(self.depth)), ("futility_tests", float(self.futility_tests)),
+                               ("tree", 1.0 if self.phase == "tree" else 0.0)))
+
+
 class MateOracle:
     """Unbounded mate questions: is there a mate at all (raw rules decide that)?
 
@@ -100,7 +148,7 @@ class MateOracle:
     when it stopped short of its budget.
     """
 
-    def __init__(self, oracle: DfPn | None, search: _Search) -> None:
+    def __init__(self, oracle: DfPn | None, search: BoundedSearch) -> None:
         self.oracle = oracle
         self.search = search
         self.cache: dict[int, tuple[int, int, int, int]] = {}
@@ -197,7 +245,7 @@ class _Entry:
     best: int = 0         # OR: a move proving ``hi``; AND: the last refutation
 
 
-class _Search:
+class _Search(BoundedSearch):
     """Depth-bounded tsume-rule mate search with bounds, dominance and futility.
 
     ``or_within(d)`` / ``and_within(d)`` answer "mate within d plies?" for the
@@ -208,43 +256,19 @@ class _Search:
     def __init__(self, root: cshogi.Board, oracle: DfPn | None, *, deadline: float | None,
                  cancel: Cancel | None, node_limit: int | None, distance_rule: bool,
                  memory_mb: int = 1024) -> None:
-        self.board = root
-        self.attacker = root.turn
-        self.deadline = deadline
-        self.cancel = cancel
-        self.node_limit = node_limit
-        self.distance_rule = distance_rule
+        super().__init__(root, deadline=deadline, cancel=cancel, node_limit=node_limit,
+                         distance_rule=distance_rule)
         self.max_entries = max(1000, int(memory_mb * TABLE_SHARE * 2**20) // BYTES_PER_ENTRY)
         self.mate = MateOracle(oracle, self)
         self.tt: dict[int, _Entry] = {}
         self.by_board: dict[int, list[_Entry]] = {}
         self.squares: dict[int, list[DropSquare]] = {}
-        self.nodes = 0
-        self.futility_tests = 0
         self.disproof_tried: set[int] = set()
-        self.start = time.monotonic()
-        self.last_yield = self.start
-        self.depth = 0
-        self.phase = "search"
-        self.root_pn, self.root_dn = 1, 1
 
     # ---- budget and progress ------------------------------------------
 
-    def check_stop(self) -> None:
-        if self.cancel is not None and self.cancel.is_set():
-            raise SearchAborted("cancelled")
-        if self.deadline is not None and time.monotonic() >= self.deadline:
-            raise SearchAborted("deadline")
-        if self.node_limit is not None and self.nodes >= self.node_limit:
-            raise SearchAborted("node limit")
-
-    def progress(self) -> Progress:
-        elapsed = time.monotonic() - self.start
-        return Progress(nodes=self.nodes, nps=self.nodes / elapsed if elapsed > 0 else 0.0,
-                        elapsed=elapsed, root_pn=self.root_pn, root_dn=self.root_dn,
-                        table_entries=len(self.tt),
-                        stats=(("depth", float(self.depth)), ("futility_tests", float(self.futility_tests)),
-                               ("tree", 1.0 if self.phase == "tree" else 0.0)))
+    def table_size(self) -> tuple[int, float]:
+        return len(self.tt), 0.0
 
     def _tick(self) -> Generator[Progress, None, None]:
         """Count a node; every so often check the budget and hand out a snapshot."""

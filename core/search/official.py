@@ -58,7 +58,7 @@ import cshogi
 from .contract import INFINITY as INF
 from .contract import Cancel, Progress
 from .dfpn import Outcome
-from .exact import AnswerBuilder, MateOracle, SearchAborted, assemble_proof
+from .exact import AnswerBuilder, BoundedSearch, MateOracle, SearchAborted, assemble_proof
 from .hand import MASK64, hand_ge, hand_key, pack
 from .interposition import (
     Defences, DropSquare, FutileSquare, drop_squares,
@@ -216,7 +216,7 @@ class _ZobView:
         return len(self.s.table)
 
 
-class OfficialSearch:
+class OfficialSearch(BoundedSearch):
     """Depth-bounded df-pn under tsume rules, with the interface :mod:`.exact`'s builder uses.
 
     ``or_within(d)`` / ``and_within(d)`` answer "mate within d plies?" for
@@ -228,41 +228,21 @@ class OfficialSearch:
     def __init__(self, root: cshogi.Board, oracle: DfPn | None, *, deadline: float | None,
                  cancel: Cancel | None, node_limit: int | None, distance_rule: bool,
                  memory_mb: int = 256) -> None:
-        self.board = root
-        self.attacker = root.turn
-        self.deadline = deadline
-        self.cancel = cancel
-        self.node_limit = node_limit
-        self.distance_rule = distance_rule
-        self.mate = MateOracle(oracle, self)   # type: ignore[arg-type]
+        super().__init__(root, deadline=deadline, cancel=cancel, node_limit=node_limit,
+                         distance_rule=distance_rule)
+        self.mate = MateOracle(oracle, self)
         self.table = LengthTable(self.attacker, memory_mb)
         self.tt = _ZobView(self)
         self.squares: dict[int, list[DropSquare]] = {}
         # Futility of a drop square by bound: (position key, square) -> (futile from, counts up to).
         self.futility: dict[tuple[int, int], list[int]] = {}
-        self.nodes = 0
-        self.futility_tests = 0
         self.questions = 0
-        self.start = time.monotonic()
         self.cpu_start = time.process_time()
-        self.last_yield = self.start
-        self.depth = 0
-        self.phase = "search"
-        self.root_pn, self.root_dn = 1, 1
         self._next_check = _CHECK_EVERY
         self._pause_at: float | None = None
         self._nested = 0
 
     # ---- budget and progress ------------------------------------------
-
-    def check_stop(self) -> None:
-        """Raise when cancelled or out of budget."""
-        if self.cancel is not None and self.cancel.is_set():
-            raise SearchAborted("cancelled")
-        if self.deadline is not None and time.monotonic() >= self.deadline:
-            raise SearchAborted("deadline")
-        if self.node_limit is not None and self.nodes >= self.node_limit:
-            raise SearchAborted("node limit")
 
     def _budget(self) -> None:
         self._next_check = self.nodes + _CHECK_EVERY
@@ -274,15 +254,8 @@ class OfficialSearch:
         if self._pause_at is not None and self._nested == 1 and time.monotonic() >= self._pause_at:
             raise _Pause()
 
-    def progress(self) -> Progress:
-        elapsed = time.monotonic() - self.start
-        return Progress(nodes=self.nodes, nps=self.nodes / elapsed if elapsed > 0 else 0.0,
-                        elapsed=elapsed, root_pn=self.root_pn, root_dn=self.root_dn,
-                        table_fill=min(1.0, len(self.table) / self.table.max_entries),
-                        table_entries=len(self.table),
-                        stats=(("depth", float(self.depth)),
-                               ("futility_tests", float(self.futility_tests)),
-                               ("tree", 1.0 if self.phase == "tree" else 0.0)))
+    def table_size(self) -> tuple[int, float]:
+        return len(self.table), min(1.0, len(self.table) / self.table.max_entries)
 
     def _tick(self) -> Generator[Progress, None, None]:
         """Count a node for the builder; every so often check the budget and report."""
