@@ -60,6 +60,7 @@ from .contract import Cancel, Progress
 from .dfpn import Outcome
 from .exact import AnswerBuilder, BoundedSearch, MateOracle, SearchAborted, assemble_proof
 from .hand import MASK64, hand_ge, hand_key, pack
+from .node import select_child
 from .interposition import (
     Defences, DropSquare, FutileSquare, drop_squares,
 )
@@ -471,19 +472,9 @@ class OfficialSearch(BoundedSearch):
             cpn[i] = pn
             cdn[i] = dn
         while True:
-            pn = min(cpn)
-            dn = sum(cdn)
-            if dn > INF:
-                dn = INF
-            if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
+            pn, dn, i1, c_thpn, c_thdn = select_child(cpn, cdn, True, 0, thpn, thdn, _EPSILON)
+            if i1 < 0:
                 break
-            i1 = cpn.index(pn)
-            second = INF
-            for j in range(k):
-                if j != i1 and cpn[j] < second:
-                    second = cpn[j]
-            c_thpn = thpn if second >= INF else min(thpn, int(second * _EPSILON) + 1)
-            c_thdn = min(INF, thdn - dn + cdn[i1])
             b.push(moves[i1])
             cpn[i1], cdn[i1] = self._search(b, False, n - 1, ents[i1], c_thpn, c_thdn)
             b.pop()
@@ -558,22 +549,12 @@ class OfficialSearch(BoundedSearch):
                     moves.append(m)
                     add(m)
                 continue
-            if cpn:
-                pn = sum(cpn) + len(pending)
-                if pn > INF:
-                    pn = INF
-                dn = min(cdn)
-            else:
-                pn, dn = 0, INF
-            if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
+            if not cpn:
+                pn, dn = 0, INF   # every defence was a futile drop
                 break
-            i1 = cdn.index(dn)
-            second = INF
-            for j in range(len(cdn)):
-                if j != i1 and cdn[j] < second:
-                    second = cdn[j]
-            c_thdn = thdn if second >= INF else min(thdn, int(second * _EPSILON) + 1)
-            c_thpn = min(INF, thpn - pn + cpn[i1])
+            pn, dn, i1, c_thpn, c_thdn = select_child(cpn, cdn, False, len(pending), thpn, thdn, _EPSILON)
+            if i1 < 0:
+                break
             b.push(moves[i1])
             cpn[i1], cdn[i1] = self._search(b, True, n - 1, ents[i1], c_thpn, c_thdn)
             b.pop()
