@@ -6,6 +6,14 @@ Input is any mix of problem sets (``.tsv`` with a header line naming ``id``,
 length of the recorded main line) and folders, searched recursively for
 both, in name order.
 
+A given solution is checked against the exact answer as ``tsume check``
+does (:func:`.check.check_fields`): a problem set's ``pv`` column (USI moves
+separated by spaces), a record's main line.  The row then carries ``check``
+(``confirmed``, ``discrepancies``), or ``check_skipped`` with the reason
+(``--raw``, no exact answer within the limits, an empty cell), or
+``check_error`` when the line does not replay; ``--no-check`` leaves it out.
+The check gets the row's limits over again.
+
 ``--jobs N`` solves N problems at a time in separate processes (the solver is
 pure Python, so threads would share one core).  Lines still come out in input
 order, and each row's answer is the one ``--jobs 1`` gives: every problem is
@@ -33,6 +41,7 @@ from typing import Any
 from . import signals
 from ..search.contract import Limits
 from ..shogi.position import Position
+from .check import CheckTally, check_fields, skip_reason
 from .errors import EXIT_INTERRUPTED, EXIT_OK, UserError
 from .problemset import expected_length, read_problems
 from .running import add_limits, limits_from_args, result_json, run_solver
@@ -54,8 +63,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     b.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
                    help="solve N problems at a time, in separate processes (0: one per processor)")
     b.add_argument("--helpmate", action="store_true", help="solve as helpmates (協力詰)")
-    b.add_argument("--json", action="store_true", help="JSON lines only (no text summary)")
-    b.add_argument("--raw", action="store_true", help="skip the exact main-line search")
+    b.add_argument("--json", action="store_true",
+                   help="JSON lines only (no text summary on a terminal's standard error)")
+    b.add_argument("--raw", action="store_true", help="skip the exact main-line search (and the check)")
+    b.add_argument("--no-check", action="store_true",
+                   help="do not check a given solution (a pv column, a record's main line) against the exact answer")
     b.add_argument("--only", metavar="ID", nargs="+", help="solve only these ids")
     b.add_argument("--first", type=int, metavar="N", help="solve only the first N rows")
     b.add_argument("--every", type=int, default=1, metavar="K", help="solve only every K-th row")
@@ -111,10 +123,13 @@ def _record_row(path: Path, name: str) -> dict[str, str]:
         row["error"] = str(exc)
         return row
     row["sfen"] = record.start.sfen()
+    main_line = record.main_line()
     length = record.header.get("手数", "").strip()
     if not (length.isascii() and length.isdigit()):
-        length = str(len(record.main_line())) if record.main_line() else ""
+        length = str(len(main_line)) if main_line else ""
     row["length"] = length
+    if main_line:
+        row["pv"] = " ".join(m.usi() for m in main_line)
     return row
 
 
@@ -162,6 +177,13 @@ def solve_row(row: dict[str, str], options: dict[str, Any],
             line[key] = data[key]
     if data["status"] == "mate" and expected is not None and data["length"] != expected:
         line["mismatch"] = True
+    if "pv" in row and options.get("check", True):
+        reason = skip_reason(row["pv"], status=data["status"], exact=bool(data.get("exact")),
+                             raw=options["raw"], helpmate=options["helpmate"])
+        if reason is not None:
+            line["check_skipped"] = reason
+        else:
+            line.update(check_fields(position, row["pv"], Limits(**options["limits"])))
     line["_no_length_column"] = "length" not in row
     return line
 
@@ -190,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
     limits = limits_from_args(args)
     rows = select(collect(args.inputs), args)
     options = {"limits": {"nodes": limits.nodes, "seconds": limits.seconds, "memory_mb": limits.memory_mb},
-               "helpmate": args.helpmate, "raw": args.raw}
+               "helpmate": args.helpmate, "raw": args.raw, "check": not args.no_check}
     summary = _Summary(len(rows))
     bar = ProgressBar(len(rows)) if sys.stderr.isatty() else None
     with signals.cancelling(threading.Event()) as cancel:
@@ -208,6 +230,9 @@ def run(args: argparse.Namespace) -> int:
     if bar is not None:
         bar.clear()
     print(json.dumps(summary.as_json(interrupted), ensure_ascii=False), flush=True)
+    if not args.json and sys.stderr.isatty():
+        # For the reader at a terminal; standard output stays JSON lines.
+        sys.stderr.write(summary.text(interrupted) + "\n")
     return EXIT_INTERRUPTED if interrupted else EXIT_OK
 
 
@@ -255,10 +280,13 @@ class _Summary:
     def __init__(self, problems: int) -> None:
         self.problems = problems
         self.done = self.solved = self.wrong = self.unsolved = 0
+        self.exact = self.matches = 0
         self.times: list[float] = []
+        self.checks = CheckTally()
 
     def add(self, line: dict[str, Any]) -> None:
         self.done += 1
+        self.checks.add(line)
         status = line["status"]
         if status == "error":
             self.unsolved += 1
@@ -267,6 +295,8 @@ class _Summary:
         if status == "mate":
             self.solved += 1
             self.wrong += bool(line.get("mismatch"))
+            self.exact += bool(line.get("exact"))
+            self.matches += line["expected"] is not None and line["length"] == line["expected"]
         elif status == "no_mate" and line.get("_no_length_column"):
             self.solved += 1   # a no-mate file: proving no mate is the answer
         else:
@@ -276,10 +306,24 @@ class _Summary:
         out: dict[str, Any] = {
             "summary": True, "problems": self.problems, "solved": self.solved,
             "wrong_length": self.wrong, "unsolved": self.unsolved,
+            "exact": self.exact, "length_matches": self.matches,
             "median_seconds": round(statistics.median(self.times), 4) if self.times else None,
             "total_seconds": round(sum(self.times), 3)}
+        if self.checks.rows:
+            out["checks"] = self.checks.as_json()
         if interrupted:
             out.update(interrupted=True, done=self.done)
+        return out
+
+    def text(self, interrupted: bool) -> str:
+        """The summary for a reader: answers, then the checks of given solutions."""
+        done = f"{self.done} of {self.problems} problems (interrupted)" if interrupted else f"{self.problems} problems"
+        out = (f"{done}: solved {self.solved}, exact {self.exact}, length = published {self.matches}, "
+               f"wrong length {self.wrong}, unsolved {self.unsolved}")
+        if self.times:
+            out += f"; median {statistics.median(self.times):.3f} s, total {sum(self.times):.1f} s"
+        if self.checks.rows:
+            out += f"\nchecks of the given solutions: {self.checks.text()}"
         return out
 
 
