@@ -4,6 +4,12 @@ Figures per problem set: solved, median and total seconds, nodes per second,
 peak table memory, and the time ratio to cshogi on the rows both solved.
 cshogi's ``DfPn`` cannot be stopped by a clock (it holds the interpreter
 lock), so it gets a node limit worth the same time at its measured speed.
+
+``--official`` adds the official answer's view per set: how many rows it
+answered exact, how many at the published length, and, for a set with a
+``pv`` column, how many published solutions the check (:mod:`.check`)
+confirmed or found discrepancies in; with the median and longest CPU time of
+the answer and of the check.
 """
 
 from __future__ import annotations
@@ -20,8 +26,11 @@ from typing import Any
 
 import cshogi
 
+from .check import CheckTally, check_fields, skip_reason
+from .errors import UserError
 from .problemset import expected_length, iter_rows
 from ..search.dfpn import Options
+from .running import result_json
 from ..shogi.position import Position
 from ..search.contract import Limits, SolveStatus
 from ..search.solver import solve
@@ -52,6 +61,37 @@ class SetFigures:
         return (f"  {name:<8} solved {self.solved}/{rows}  wrong length {self.wrong}  "
                 f"median {med * 1000:8.1f} ms  total {total:8.2f} s (cpu {cpu:8.2f} s)  "
                 f"nps(cpu) {nps:10,.0f}  peak table {self.peak_mb:7.1f} MB{longest}")
+
+
+@dataclass
+class OfficialFigures:
+    """The official answer's figures for one problem set (``--official``)."""
+
+    exact: int = 0
+    matches: int = 0
+    cpu: list[float] = field(default_factory=list)
+    check_cpu: list[float] = field(default_factory=list)
+    checks: CheckTally = field(default_factory=CheckTally)
+
+    def add(self, rec: dict[str, Any]) -> None:
+        """Count one row of the bench (its JSON record)."""
+        self.exact += bool(rec["exact"])
+        self.matches += bool(rec.get("length_matches"))
+        self.cpu.append(rec["cpu"])
+        if "check_cpu" in rec:
+            self.check_cpu.append(rec["check_cpu"])
+        self.checks.add(rec)
+
+    def lines(self, rows: int) -> list[str]:
+        """The set's official view, as text."""
+        def times(xs: list[float]) -> str:
+            return f"median {statistics.median(xs):.3f} s, max {max(xs):.3f} s" if xs else "none"
+
+        out = [f"  official exact {self.exact}/{rows}  length = published {self.matches}/{rows}  "
+               f"cpu {times(self.cpu)}"]
+        if self.checks.rows:
+            out.append(f"  published solutions: {self.checks.text()}; check cpu {times(self.check_cpu)}")
+        return out
 
 
 def _cshogi_solve(sfen: str, seconds: float, max_depth: int) -> tuple[bool, float, float, int, int]:
@@ -95,6 +135,9 @@ def run_bench(args: argparse.Namespace) -> int:
     unknown = off - {"mate1", "mate3", "dominance", "tca", "rps", "epsilon"}
     if unknown:
         raise ValueError(f"unknown df-pn switch in --options: {', '.join(sorted(unknown))}")
+    official = getattr(args, "official", False)
+    if official and args.raw:
+        raise UserError("--official and --raw exclude each other: --raw has no exact answer")
     options = Options(mate1="mate1" not in off, mate3="mate3" not in off, dominance="dominance" not in off,
                       tca="tca" not in off,
                       rps="rps" not in off, epsilon=0.0 if "epsilon" in off else Options().epsilon,
@@ -102,10 +145,12 @@ def run_bench(args: argparse.Namespace) -> int:
     print(f"machine: {machine()}")
     print(f"limit {args.seconds:g} s per problem; df-pn switches off: {', '.join(sorted(off)) or 'none'}; "
           f"delayed drops: {options.delay}; "
-          f"{'df-pn only' if args.raw else 'with the exact main-line search'}")
+          f"{'df-pn only' if args.raw else 'with the exact main-line search'}"
+          f"{'; official view: published solutions checked' if official else ''}")
     records: list[dict[str, Any]] = []
     for path, rows in iter_rows(args.files, every=args.every, first=args.first):
         ours, theirs = SetFigures(), SetFigures()
+        view = OfficialFigures()
         both_ours = both_theirs = 0.0
         misses = 0
         done = 0
@@ -126,6 +171,20 @@ def run_bench(args: argparse.Namespace) -> int:
                                    "seconds": round(result.seconds, 4), "cpu": round(cpu, 4),
                                    "nodes": result.nodes,
                                    "exact": bool(result.extra.get("exact", False))}
+            if official:
+                data = result_json(result)
+                if "alternatives_checked" in data:
+                    rec["alternatives_checked"] = data["alternatives_checked"]
+                rec["length_matches"] = (result.status == SolveStatus.MATE and expected is not None
+                                         and result.length == expected)
+                if "pv" in row:
+                    reason = skip_reason(row["pv"], status=result.status.value, exact=rec["exact"])
+                    if reason is not None:
+                        rec["check_skipped"] = reason
+                    else:
+                        rec.update(check_fields(position, row["pv"],
+                                                Limits(seconds=args.seconds, memory_mb=args.memory)))
+                view.add(rec)
             misses = 0 if ok else misses + 1
             if ok:
                 ours.solved += 1
@@ -160,6 +219,9 @@ def run_bench(args: argparse.Namespace) -> int:
             print(json.dumps(rec, ensure_ascii=False), flush=True)
         print(f"{os.path.basename(path)}: {done} of {len(rows)} problems run")
         print(ours.line("tsume", done))
+        if official:
+            for text in view.lines(done):
+                print(text)
         if not args.no_cshogi:
             print(theirs.line("cshogi", done))
             if both_theirs > 0:

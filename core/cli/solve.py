@@ -49,6 +49,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     c.add_argument("--stop-after", type=int, metavar="K",
                    help="leave a set after K rows in a row that this solver did not solve")
     c.add_argument("--raw", action="store_true", help="df-pn only (no exact main-line search)")
+    c.add_argument("--official", action="store_true",
+                   help="the official (exact, tsume-rule) answer per row: exact, length = published, "
+                        "and the published solution (pv column) checked against it")
     c.add_argument("--options", default="", metavar="LIST",
                    help="df-pn switches off, e.g. 'rps,tca' (mate1 mate3 dominance tca rps epsilon)")
     c.add_argument("--delay", choices=("far", "all", "off"),
