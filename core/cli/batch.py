@@ -211,7 +211,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--first must not be negative, got {args.first}")
     limits = limits_from_args(args)
     rows = select(collect(args.inputs), args)
-    options = {"limits": {"nodes": limits.nodes, "seconds": limits.seconds, "memory_mb": limits.memory_mb},
+    options = {"limits": {"nodes": limits.nodes, "seconds": limits.seconds, "memory_mb": limits.memory_mb,
+                          "cpu_time": limits.cpu_time},
                "helpmate": args.helpmate, "raw": args.raw, "check": not args.no_check}
     summary = _Summary(len(rows))
     bar = ProgressBar(len(rows)) if sys.stderr.isatty() else None

@@ -143,10 +143,12 @@ def run_bench(args: argparse.Namespace) -> int:
                       rps="rps" not in off, epsilon=0.0 if "epsilon" in off else Options().epsilon,
                       delay=getattr(args, "delay", None) or Options().delay)
     print(f"machine: {machine()}")
-    print(f"limit {args.seconds:g} s per problem; df-pn switches off: {', '.join(sorted(off)) or 'none'}; "
+    clock = "CPU" if args.cpu_time else "wall-clock"
+    print(f"limit {args.seconds:g} s {clock} per problem; df-pn switches off: {', '.join(sorted(off)) or 'none'}; "
           f"delayed drops: {options.delay}; "
           f"{'df-pn only' if args.raw else 'with the exact main-line search'}"
           f"{'; official view: published solutions checked' if official else ''}")
+    limits = Limits(seconds=args.seconds, memory_mb=args.memory, cpu_time=args.cpu_time)
     records: list[dict[str, Any]] = []
     for path, rows in iter_rows(args.files, every=args.every, first=args.first):
         ours, theirs = SetFigures(), SetFigures()
@@ -162,7 +164,7 @@ def run_bench(args: argparse.Namespace) -> int:
             expected = expected_length(row)
             position = Position.from_sfen(row["sfen"])
             cpu = time.process_time()
-            result = solve(position, Limits(seconds=args.seconds, memory_mb=args.memory),
+            result = solve(position, limits,
                            options=options, exact=not args.raw, force=True)
             cpu = time.process_time() - cpu
             ok = result.status in (SolveStatus.MATE, SolveStatus.NO_MATE)
@@ -182,8 +184,7 @@ def run_bench(args: argparse.Namespace) -> int:
                     if reason is not None:
                         rec["check_skipped"] = reason
                     else:
-                        rec.update(check_fields(position, row["pv"],
-                                                Limits(seconds=args.seconds, memory_mb=args.memory)))
+                        rec.update(check_fields(position, row["pv"], limits))
                 view.add(rec)
             misses = 0 if ok else misses + 1
             if ok:

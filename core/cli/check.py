@@ -121,15 +121,16 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
         b.push(legal[text])
     if len(given) % 2 == 0:
         raise UserError(f"the solution has {len(given)} plies: a mate ends with the attacker's move")
-    deadline = time.monotonic() + limits.seconds if limits.seconds is not None else None
+    clock = limits.clock()
+    deadline = clock() + limits.seconds if limits.seconds is not None else None
     oracle = DfPn(attacker, max(16, limits.memory_mb // 2))
-    outcome = oracle.search(root.copy(), deadline=deadline, node_limit=limits.nodes)
+    outcome = oracle.search(root.copy(), deadline=deadline, node_limit=limits.nodes, clock=clock)
     if outcome == Outcome.DISPROVEN:
         raise UserError("this position has no mate (proved), so no solution can hold")
     if outcome != Outcome.PROVEN:
         return CheckResult(False, None, tuple(given), complete=False)
     s = OfficialSearch(root.copy(), oracle, deadline=deadline, cancel=None, node_limit=limits.nodes,
-                       distance_rule=True, memory_mb=max(16, limits.memory_mb // 4))
+                       distance_rule=True, memory_mb=max(16, limits.memory_mb // 4), clock=clock)
     try:
         length = _run(s.exact(True))
     except SearchAborted:
@@ -299,6 +300,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--pv", required=True, help="the solution: USI moves separated by spaces")
     p.add_argument("--seconds", type=float, default=60.0, metavar="S", help="time limit (default 60)")
     p.add_argument("--memory", type=int, default=1024, metavar="MB", help="memory bound (default 1024)")
+    p.add_argument("--cpu-time", action="store_true",
+                   help="count --seconds in this process's CPU time instead of wall-clock time "
+                        "(fair limits on a loaded machine)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_check)
 
@@ -312,7 +316,8 @@ def _check(args: argparse.Namespace) -> int:
     given = args.pv.split()
     if not given:
         raise UserError("--pv is empty: give the solution's moves in USI")
-    result = check_solution(position, given, Limits(seconds=args.seconds, memory_mb=args.memory))
+    result = check_solution(position, given, Limits(seconds=args.seconds, memory_mb=args.memory,
+                                                            cpu_time=args.cpu_time))
     if args.json:
         print(json.dumps(result.as_json(), ensure_ascii=False))
         return 0

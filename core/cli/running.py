@@ -20,6 +20,9 @@ def add_limits(p: argparse.ArgumentParser, default_seconds: float | None = None)
     p.add_argument("--seconds", type=float, default=default_seconds, metavar="S", help="time limit")
     p.add_argument("--nodes", type=int, metavar="N", help="node limit")
     p.add_argument("--memory", type=int, default=1024, metavar="MB", help="table memory bound (default 1024)")
+    p.add_argument("--cpu-time", action="store_true",
+                   help="count --seconds in this process's CPU time instead of wall-clock time "
+                        "(fair limits on a loaded machine)")
 
 
 def limits_from_args(args: argparse.Namespace) -> Limits:
@@ -34,7 +37,8 @@ def limits_from_args(args: argparse.Namespace) -> Limits:
         raise UserError(f"--nodes must be positive, got {args.nodes!r}")
     if args.memory < 1:
         raise UserError(f"--memory must be at least 1 MB, got {args.memory!r}")
-    return Limits(nodes=args.nodes, seconds=args.seconds, memory_mb=args.memory)
+    return Limits(nodes=args.nodes, seconds=args.seconds, memory_mb=args.memory,
+                  cpu_time=bool(getattr(args, "cpu_time", False)))
 
 
 def run_solver(position: Position, limits: Limits, helpmate: bool, raw: bool, force: bool = False,

@@ -43,6 +43,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     c.add_argument("files", nargs="+", help="problem files (.tsv)")
     c.add_argument("--seconds", type=float, default=60.0, help="time limit per problem (default 60)")
     c.add_argument("--memory", type=int, default=1024, metavar="MB", help="table memory (default 1024)")
+    c.add_argument("--cpu-time", action="store_true",
+                   help="count --seconds in this process's CPU time instead of wall-clock time "
+                        "(fair limits on a loaded machine)")
     c.add_argument("--first", type=int, metavar="N", help="only the first N rows of each file")
     c.add_argument("--every", type=int, default=1, metavar="K", help="only every K-th row")
     c.add_argument("--no-cshogi", action="store_true", help="skip the cshogi comparison")

@@ -13,6 +13,7 @@ the command line and the USI engine read them.
 from __future__ import annotations
 
 import enum
+import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
@@ -37,12 +38,19 @@ class Limits:
     """Search limits; ``None`` means no limit.
 
     ``memory_mb`` bounds the memory of the whole search: each solver turns it
-    into a number of table entries from its own cost per entry.
+    into a number of table entries from its own cost per entry.  ``seconds``
+    is wall-clock time, or with ``cpu_time`` this process's CPU time, so that
+    a benchmark on a loaded machine gives each problem the same work.
     """
 
     nodes: int | None = None
     seconds: float | None = None
     memory_mb: int = 1024
+    cpu_time: bool = False
+
+    def clock(self) -> Callable[[], float]:
+        """The clock ``seconds`` is measured on: ``time.process_time`` or ``time.monotonic``."""
+        return time.process_time if self.cpu_time else time.monotonic
 
 
 class Cancel(Protocol):

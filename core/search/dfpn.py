@@ -38,6 +38,7 @@ from __future__ import annotations
 import enum
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -189,6 +190,7 @@ class DfPn:
         self._next_check = 0
         self._node_limit: int | None = None
         self._deadline: float | None = None
+        self._clock: Callable[[], float] = time.monotonic
         self._pause_at: float | None = None
         self._cancel: Any = None
         self._onpath: dict[int, int] = {}
@@ -204,21 +206,23 @@ class DfPn:
 
     def search(self, board: cshogi.Board, *, or_node: bool = True, node_limit: int | None = None,
                deadline: float | None = None, cancel: Any = None,
-               pause_at: float | None = None) -> Outcome:
+               pause_at: float | None = None, clock: Callable[[], float] = time.monotonic) -> Outcome:
         """Search ``board`` (attacker to move when ``or_node``) until decided or stopped.
 
         Args:
             node_limit: stop after this many nodes in total (``self.nodes``).
-            deadline: stop at this ``time.monotonic()`` time.
+            deadline: stop once ``clock()`` reaches this value.
             cancel: anything with ``is_set()``; checked every 1024 nodes.
             pause_at: return ``UNKNOWN`` at this monotonic time with
                 :attr:`paused` set, so the caller can report progress and
                 call again; the table keeps what was learnt.
+            clock: the deadline's clock (``time.process_time`` for a limit in CPU time).
         """
         self._abort = False
         self._paused = False
         self._node_limit = node_limit
         self._deadline = deadline
+        self._clock = clock
         self._cancel = cancel
         self._pause_at = pause_at
         self._next_check = self.nodes
@@ -336,10 +340,9 @@ class DfPn:
         elif self._node_limit is not None and self.nodes >= self._node_limit:
             self._abort = True
         else:
-            now = time.monotonic()
-            if self._deadline is not None and now >= self._deadline:
+            if self._deadline is not None and self._clock() >= self._deadline:
                 self._abort = True
-            elif self._pause_at is not None and now >= self._pause_at:
+            elif self._pause_at is not None and time.monotonic() >= self._pause_at:
                 self._abort = True
                 self._paused = True
         if self._abort:

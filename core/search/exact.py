@@ -48,7 +48,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from typing import Any
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 
 import cshogi
 
@@ -100,10 +100,12 @@ class BoundedSearch:
     """
 
     def __init__(self, root: cshogi.Board, *, deadline: float | None, cancel: Cancel | None,
-                 node_limit: int | None, distance_rule: bool) -> None:
+                 node_limit: int | None, distance_rule: bool,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.board = root
         self.attacker = root.turn
         self.deadline = deadline
+        self.clock = clock
         self.cancel = cancel
         self.node_limit = node_limit
         self.distance_rule = distance_rule
@@ -119,7 +121,7 @@ class BoundedSearch:
         """Raise :class:`SearchAborted` when cancelled or out of budget."""
         if self.cancel is not None and self.cancel.is_set():
             raise SearchAborted("cancelled")
-        if self.deadline is not None and time.monotonic() >= self.deadline:
+        if self.deadline is not None and self.clock() >= self.deadline:
             raise SearchAborted("deadline")
         if self.node_limit is not None and self.nodes >= self.node_limit:
             raise SearchAborted("node limit")
@@ -158,7 +160,8 @@ class MateOracle:
         if self.oracle is not None:
             s = self.search
             outcome = self.oracle.search(board.copy(), or_node=True, node_limit=nodes,
-                                         deadline=s.deadline, cancel=s.cancel)
+                                         deadline=s.deadline, cancel=s.cancel,
+                                         clock=s.clock)
             s.check_stop()
             return True if outcome == Outcome.PROVEN else False if outcome == Outcome.DISPROVEN else None
         limit = min(nodes or _ROOT_DFPN_NODES, _ROOT_DFPN_NODES)
@@ -184,7 +187,7 @@ class MateOracle:
         assert self.oracle is not None
         s = self.search
         self.oracle.search(board, or_node=True, node_limit=nodes, deadline=s.deadline,
-                           cancel=s.cancel, pause_at=time.monotonic() + _YIELD_SECONDS)
+                           cancel=s.cancel, pause_at=time.monotonic() + _YIELD_SECONDS, clock=s.clock)
         paused = bool(self.oracle.paused)
         yield s.progress()
         s.check_stop()
@@ -197,7 +200,8 @@ class MateOracle:
         s = self.search
         outcome = self.oracle.search(board.copy(), or_node=False,
                                      node_limit=self.oracle.nodes + _DISPROVE_NODES,
-                                     deadline=s.deadline, cancel=s.cancel)
+                                     deadline=s.deadline, cancel=s.cancel,
+                                         clock=s.clock)
         s.check_stop()
         # The search has decided positions the cache may hold as unknown.
         self.cache.clear()
@@ -255,9 +259,9 @@ class _Search(BoundedSearch):
 
     def __init__(self, root: cshogi.Board, oracle: DfPn | None, *, deadline: float | None,
                  cancel: Cancel | None, node_limit: int | None, distance_rule: bool,
-                 memory_mb: int = 1024) -> None:
+                 memory_mb: int = 1024, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(root, deadline=deadline, cancel=cancel, node_limit=node_limit,
-                         distance_rule=distance_rule)
+                         distance_rule=distance_rule, clock=clock)
         self.max_entries = max(1000, int(memory_mb * TABLE_SHARE * 2**20) // BYTES_PER_ENTRY)
         self.mate = MateOracle(oracle, self)
         self.tt: dict[int, _Entry] = {}
@@ -866,13 +870,14 @@ def _promotion_twins(a: int, b: int) -> bool:
 def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: float | None = None,
                 cancel: Cancel | None = None, node_limit: int | None = None,
                 distance_rule: bool = True, max_depth: int = MAX_DEPTH,
-                alternatives: bool = True, memory_mb: int = 1024) -> Generator[Progress, None, Proof | None]:
+                alternatives: bool = True, memory_mb: int = 1024,
+                clock: Callable[[], float] = time.monotonic) -> Generator[Progress, None, Proof | None]:
     """Compute the official answer of the direct-mate problem ``position``.
 
     A generator: it yields :class:`~.contract.Progress` about every 0.1 s of
     work and returns the :class:`~.proof.Proof`, or None when there is no
-    mate, when ``cancel`` was set, or when ``deadline`` (a
-    ``time.monotonic()`` value), ``node_limit`` (nodes of this search),
+    mate, when ``cancel`` was set, or when ``deadline`` (a value of
+    ``clock``, by default ``time.monotonic``), ``node_limit`` (nodes of this search),
     ``max_depth`` plies or the table's share of ``memory_mb`` ran out first.
 
     Args:
@@ -899,7 +904,7 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
     if oracle is None:
         oracle = DfPn(root.turn, memory_mb=_DEFAULT_ORACLE_MB)
     search = _Search(root, oracle, deadline=deadline, cancel=cancel, node_limit=node_limit,
-                     distance_rule=distance_rule, memory_mb=memory_mb)
+                     distance_rule=distance_rule, memory_mb=memory_mb, clock=clock)
     try:
         yield search.progress()
         search.check_stop()

@@ -157,6 +157,8 @@ class _Search:
         self.max_protected = 0
         self.limit = 0
         self.start = time.monotonic()
+        self.clock = self.limits.clock()
+        self.clock_start = self.clock()
         self.last_progress = self.start
         self.next_check = _CHECK_EVERY
         self.path: list[int] = []                # the current line, cshogi moves
@@ -172,7 +174,7 @@ class _Search:
         lim = self.limits
         if lim.nodes is not None and self.nodes >= lim.nodes:
             raise _Stop(SolveStatus.UNKNOWN, f"node limit {lim.nodes} reached")
-        if lim.seconds is not None and now - self.start >= lim.seconds:
+        if lim.seconds is not None and self.clock() - self.clock_start >= lim.seconds:
             raise _Stop(SolveStatus.UNKNOWN, f"time limit {lim.seconds} s reached")
         if now - self.last_progress >= _PROGRESS_SECONDS:
             self.last_progress = now

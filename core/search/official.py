@@ -51,7 +51,7 @@ from __future__ import annotations
 import sys
 import time
 from typing import TYPE_CHECKING, Any
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 
 import cshogi
 
@@ -228,9 +228,9 @@ class OfficialSearch(BoundedSearch):
 
     def __init__(self, root: cshogi.Board, oracle: DfPn | None, *, deadline: float | None,
                  cancel: Cancel | None, node_limit: int | None, distance_rule: bool,
-                 memory_mb: int = 256) -> None:
+                 memory_mb: int = 256, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(root, deadline=deadline, cancel=cancel, node_limit=node_limit,
-                         distance_rule=distance_rule)
+                         distance_rule=distance_rule, clock=clock)
         self.mate = MateOracle(oracle, self)
         self.table = LengthTable(self.attacker, memory_mb)
         self.tt = _ZobView(self)
@@ -428,7 +428,7 @@ class OfficialSearch(BoundedSearch):
         if oracle is None:
             return False
         outcome = oracle.search(b.copy(), or_node=False, node_limit=oracle.nodes + nodes,
-                                deadline=self.deadline, cancel=self.cancel)
+                                deadline=self.deadline, cancel=self.cancel, clock=self.clock)
         self.check_stop()
         # The search decided positions the probe cache may hold as unknown.
         self.mate.cache.clear()
@@ -704,8 +704,8 @@ def _default_oracle(attacker: int) -> DfPn | None:
 def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: float | None = None,
                 cancel: Cancel | None = None, node_limit: int | None = None,
                 distance_rule: bool = True, max_length: int = MAX_LENGTH,
-                alternatives: bool = True, memory_mb: int = 256
-                ) -> Generator[Progress, None, Proof | None]:
+                alternatives: bool = True, memory_mb: int = 256,
+                clock: Callable[[], float] = time.monotonic) -> Generator[Progress, None, Proof | None]:
     """The official answer of ``position`` by the length-aware df-pn.
 
     Same contract as :func:`.exact.build_proof`: a generator yielding
@@ -720,7 +720,7 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
     if oracle is None:
         oracle = _default_oracle(root.turn)
     search = OfficialSearch(root, oracle, deadline=deadline, cancel=cancel, node_limit=node_limit,
-                            distance_rule=distance_rule, memory_mb=memory_mb)
+                            distance_rule=distance_rule, memory_mb=memory_mb, clock=clock)
     try:
         yield search.progress()
         search.check_stop()

@@ -134,7 +134,8 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
     board = position.board().copy()
     searcher = DfPn(position.turn, limits.memory_mb, options or DfPnOptions())
     start = time.monotonic()
-    deadline = start + limits.seconds if limits.seconds is not None else None
+    clock = limits.clock()
+    deadline = clock() + limits.seconds if limits.seconds is not None else None
     peak_entries = 0
     sfen = position.sfen()
 
@@ -145,7 +146,7 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
 
     while True:
         outcome = searcher.search(board, node_limit=limits.nodes, deadline=deadline, cancel=cancel,
-                                  pause_at=time.monotonic() + progress_interval)
+                                  pause_at=time.monotonic() + progress_interval, clock=clock)
         peak_entries = max(peak_entries, searcher.tt.entries)
         if outcome == Outcome.UNKNOWN and searcher.paused:
             yield _progress(searcher, board, start)
@@ -171,14 +172,14 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
         exact_deadline = deadline
         if exact_deadline is None:
             spent = time.monotonic() - start
-            exact_deadline = time.monotonic() + max(EXACT_MIN_SECONDS, EXACT_FACTOR * spent)
+            exact_deadline = clock() + max(EXACT_MIN_SECONDS, EXACT_FACTOR * spent)
         proved = searcher.entry(board)
         if proved is not None and proved[PN] == 0 and proved[LENGTH] >= OFFICIAL_FROM:
-            proof = yield from official_proof(position, searcher, deadline=exact_deadline, cancel=cancel,
+            proof = yield from official_proof(position, searcher, deadline=exact_deadline, cancel=cancel, clock=clock,
                                               node_limit=limits.nodes,
                                               memory_mb=max(16, limits.memory_mb // 4))
         else:
-            proof = yield from build_proof(position, searcher, deadline=exact_deadline, cancel=cancel,
+            proof = yield from build_proof(position, searcher, deadline=exact_deadline, cancel=cancel, clock=clock,
                                            node_limit=limits.nodes, memory_mb=limits.memory_mb)
         if cancel is not None and cancel.is_set() and proof is None:
             return finish(SolveStatus.CANCELLED, pv=raw_pv, length=len(raw_pv),
