@@ -50,14 +50,14 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from collections.abc import Callable, Generator
 
 import cshogi
 
 from .contract import INFINITY as INF
 from .contract import Cancel, Progress
-from .dfpn import Outcome
+from .dfpn import DfPn, Outcome
 from .exact import AnswerBuilder, BoundedSearch, MateOracle, SearchAborted, assemble_proof
 from .hand import MASK64, hand_ge, hand_key, pack
 from .node import select_child
@@ -66,9 +66,6 @@ from .interposition import (
 )
 from .proof import Proof
 from ..shogi.position import Position
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .dfpn import DfPn
 
 MAX_LENGTH = 2001
 """Longest bound a question may carry; :func:`build_proof` gives up beyond it."""
@@ -693,14 +690,6 @@ class OfficialSearch(BoundedSearch):
                 self._pause_at = None
 
 
-def _default_oracle(attacker: int) -> DfPn | None:
-    try:
-        from .dfpn import DfPn
-        return DfPn(attacker, memory_mb=_DEFAULT_ORACLE_MB)
-    except Exception:  # pragma: no cover - the search still works without it
-        return None
-
-
 def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: float | None = None,
                 cancel: Cancel | None = None, node_limit: int | None = None,
                 distance_rule: bool = True, max_length: int = MAX_LENGTH,
@@ -718,25 +707,19 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
     """
     root = position.board().copy()
     if oracle is None:
-        oracle = _default_oracle(root.turn)
+        oracle = DfPn(root.turn, memory_mb=_DEFAULT_ORACLE_MB)
     search = OfficialSearch(root, oracle, deadline=deadline, cancel=cancel, node_limit=node_limit,
                             distance_rule=distance_rule, memory_mb=memory_mb, clock=clock)
     try:
         yield search.progress()
         search.check_stop()
-        if oracle is not None:
-            pd = yield from search.mate.settle_root(root, node_limit)
-            if pd is not None:
-                search.root_pn, search.root_dn = pd
-                if pd[1] == 0 and pd[0] != 0:
-                    return None
-                if pd[0] != 0:
-                    return None   # df-pn ran out first
-        else:
-            verdict = search.mate.or_node(root, None)
-            if verdict is False:
+        pd = yield from search.mate.settle_root(root, node_limit)
+        if pd is not None:
+            search.root_pn, search.root_dn = pd
+            if pd[1] == 0 and pd[0] != 0:
                 return None
-            search.root_pn, search.root_dn = (0, INF) if verdict else (1, 1)
+            if pd[0] != 0:
+                return None   # df-pn ran out first
         yield search.progress()
         length = yield from search.exact(True, max_length)
         if length is None:
