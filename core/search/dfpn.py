@@ -125,14 +125,17 @@ SUMMING_MODES = ("sum", "source", "weak")
 # Options.delay's modes and their move-list policies.
 DELAY_POLICIES: dict[str, MovePolicy] = {"far": delay_far_drops, "all": delay_drops, "off": all_at_once}
 
-# Move-category costs (log2 of how unlikely a move of the category is to be
-# the right one, rounded), added to a child's initial pn (attacker moves) or
-# dn (defender moves).  Categories and weights follow the usual shape of
-# tsume solutions: checks next to the king and captures first, distant and
-# non-promoting checks last; king moves and captures of the checker are the
-# defender's likeliest refutations, distant drop interpositions the least.
-ATTACK_COST = {"near": 0, "capture": 0, "promote": 0, "far": 1, "drop_far": 1, "no_promote": 2}
-DEFENCE_COST = {"king": 0, "capture": 0, "interpose_move": 1, "interpose_near": 1, "interpose_far": 2}
+# Move-category costs, added to a child's initial pn (attacker moves) or dn
+# (defender moves): round(log2(p_best / p)), where p is how often a move of
+# the category was the proof's move (OR nodes) or the hardest defence (AND
+# nodes) among the moves of that category generated, measured by
+# tools/calibrate_costs.py on the proofs of the even rows of mate.tsv and
+# musou.tsv (2026-11-23; the odd rows held out, see docs/benchmarks.md).
+# Measured p: capture 0.25, promote 0.12, near 0.10, drop_far 0.018,
+# far 0.013, no_promote 0.005; capture 0.49, king 0.36, interpose_far 0.10,
+# interpose_near 0.048, interpose_move 0.040.
+ATTACK_COST = {"near": 1, "capture": 0, "promote": 1, "far": 4, "drop_far": 4, "no_promote": 5}
+DEFENCE_COST = {"king": 0, "capture": 0, "interpose_move": 4, "interpose_near": 3, "interpose_far": 2}
 
 # Which pieces gain from promotion so much that declining it is rarely right.
 _STRONG_PROMOTION = frozenset((1, 5, 6))     # pawn, bishop, rook (cshogi piece types)
