@@ -23,7 +23,11 @@ derived from the second-best sibling.  On top of the plain algorithm:
 * **Initial pn/dn from move categories**: an unexpanded child starts with pn
   (AND children: the number of evasions) or dn (OR children: 1) plus a cost
   per move category, a log-probability added like depth as in
-  realization-probability search ([Gekisashi RPS]).
+  realization-probability search ([Gekisashi RPS]), measured on solved
+  problems by ``tools/calibrate_costs.py``.
+* **Double-counting control** (optional, ``Options.summing``): summed numbers
+  that count a merged position once (source grouping after [Kishimoto 2010])
+  or weak numbers ([Ueda 2008]).
 * **1+ε thresholds** (optional) to cut re-expansions.
 * **Bounded memory**: the table collects its cheapest entries when full.
 
