@@ -23,7 +23,11 @@ derived from the second-best sibling.  On top of the plain algorithm:
 * **Initial pn/dn from move categories**: an unexpanded child starts with pn
   (AND children: the number of evasions) or dn (OR children: 1) plus a cost
   per move category, a log-probability added like depth as in
-  realization-probability search ([Gekisashi RPS]).
+  realization-probability search ([Gekisashi RPS]), measured on solved
+  problems by ``tools/calibrate_costs.py``.
+* **Double-counting control** (optional, ``Options.summing``): summed numbers
+  that count a merged position once (source grouping after [Kishimoto 2010])
+  or weak numbers ([Ueda 2008]).
 * **1+ε thresholds** (optional) to cut re-expansions.
 * **Bounded memory**: the table collects its cheapest entries when full.
 
@@ -53,7 +57,17 @@ from .hand import (
     hand_max,
     pack,
 )
-from .node import NOREP, Children, disproof_rep, node_numbers, select_child
+from .node import (
+    NOREP,
+    Children,
+    disproof_rep,
+    node_numbers,
+    node_numbers_grouped,
+    node_numbers_weak,
+    select_child,
+    select_child_grouped,
+    select_child_weak,
+)
 from .policy import MovePolicy, all_at_once, delay_drops, delay_far_drops
 from .tt import INF, NO_LENGTH, TranspositionTable
 
@@ -89,6 +103,14 @@ class Options:
             ``"far"`` chains the drops beyond the squares next to the king
             (:func:`~.policy.delay_far_drops`), ``"all"`` every drop
             (:func:`~.policy.delay_drops`), ``"off"`` expands every move at once.
+        summing: how a node adds up its children's numbers (dn at an OR node,
+            pn at an AND node), against double counting where positions
+            merge: ``"sum"`` the plain sum; ``"source"`` children whose
+            numbers come from the same source position count once
+            ([Kishimoto 2010]'s SNDA, :func:`~.node.grouped_sum`); ``"weak"``
+            the largest number plus one per other undecided child
+            ([Ueda 2008], :func:`~.node.weak_sum`).  Every mode decides a
+            node exactly when the plain sum does.
     """
 
     mate1: bool = True
@@ -99,19 +121,26 @@ class Options:
     max_ply: int = 4000
     delay: str = "far"
     mate3: bool = True
+    summing: str = "sum"
 
+
+# Options.summing's modes.
+SUMMING_MODES = ("sum", "source", "weak")
 
 # Options.delay's modes and their move-list policies.
 DELAY_POLICIES: dict[str, MovePolicy] = {"far": delay_far_drops, "all": delay_drops, "off": all_at_once}
 
-# Move-category costs (log2 of how unlikely a move of the category is to be
-# the right one, rounded), added to a child's initial pn (attacker moves) or
-# dn (defender moves).  Categories and weights follow the usual shape of
-# tsume solutions: checks next to the king and captures first, distant and
-# non-promoting checks last; king moves and captures of the checker are the
-# defender's likeliest refutations, distant drop interpositions the least.
-ATTACK_COST = {"near": 0, "capture": 0, "promote": 0, "far": 1, "drop_far": 1, "no_promote": 2}
-DEFENCE_COST = {"king": 0, "capture": 0, "interpose_move": 1, "interpose_near": 1, "interpose_far": 2}
+# Move-category costs, added to a child's initial pn (attacker moves) or dn
+# (defender moves): round(log2(p_best / p)), where p is how often a move of
+# the category was the proof's move (OR nodes) or the hardest defence (AND
+# nodes) among the moves of that category generated, measured by
+# tools/calibrate_costs.py on the proofs of the even rows of mate.tsv and
+# musou.tsv (2026-11-23; the odd rows held out, see docs/benchmarks.md).
+# Measured p: capture 0.25, promote 0.12, near 0.10, drop_far 0.018,
+# far 0.013, no_promote 0.005; capture 0.49, king 0.36, interpose_far 0.10,
+# interpose_near 0.048, interpose_move 0.040.
+ATTACK_COST = {"near": 1, "capture": 0, "promote": 1, "far": 4, "drop_far": 4, "no_promote": 5}
+DEFENCE_COST = {"king": 0, "capture": 0, "interpose_move": 4, "interpose_near": 3, "interpose_far": 2}
 
 # Which pieces gain from promotion so much that declining it is rarely right.
 _STRONG_PROMOTION = frozenset((1, 5, 6))     # pawn, bishop, rook (cshogi piece types)
@@ -132,32 +161,42 @@ _D_MOVE, _D_NEAR, _D_FAR = (DEFENCE_COST["interpose_move"], DEFENCE_COST["interp
                             DEFENCE_COST["interpose_far"])
 
 
-def attack_cost(move: int, king: int, zone: int) -> int:
-    """Realization-probability cost of an attacker's check (cshogi move int)."""
+def attack_category(move: int, king: int, zone: int) -> str:
+    """The :data:`ATTACK_COST` category of an attacker's check (cshogi move int)."""
     to = move & 0x7F
     frm = (move >> 7) & 0x7F
     near = (_NEAR[king] >> to) & 1
     if frm >= 81:
-        return _A_NEAR if near else _A_DROP_FAR
+        return "near" if near else "drop_far"
     if (move >> 20) & 0xF:
-        return _A_CAPTURE
+        return "capture"
     if move & 0x4000:
-        return _A_PROMOTE
+        return "promote"
     if (move >> 16) & 0xF in _STRONG_PROMOTION and ((zone >> to) & 1 or (zone >> frm) & 1):
-        return _A_NO_PROMOTE   # could have promoted and did not
-    return _A_NEAR if near else _A_FAR
+        return "no_promote"   # could have promoted and did not
+    return "near" if near else "far"
+
+
+def defence_category(move: int, king: int) -> str:
+    """The :data:`DEFENCE_COST` category of a defender's reply to check."""
+    frm = (move >> 7) & 0x7F
+    if frm == king:
+        return "king"
+    if (move >> 20) & 0xF:
+        return "capture"
+    if frm >= 81:
+        return "interpose_near" if (_NEAR[king] >> (move & 0x7F)) & 1 else "interpose_far"
+    return "interpose_move"
+
+
+def attack_cost(move: int, king: int, zone: int) -> int:
+    """Realization-probability cost of an attacker's check (cshogi move int)."""
+    return ATTACK_COST[attack_category(move, king, zone)]
 
 
 def defence_cost(move: int, king: int) -> int:
     """Realization-probability cost of a defender's reply to check."""
-    frm = (move >> 7) & 0x7F
-    if frm == king:
-        return _D_KING
-    if (move >> 20) & 0xF:
-        return _D_CAPTURE
-    if frm >= 81:
-        return _D_NEAR if (_NEAR[king] >> (move & 0x7F)) & 1 else _D_FAR
-    return _D_MOVE
+    return DEFENCE_COST[defence_category(move, king)]
 
 
 class DfPn:
@@ -180,6 +219,9 @@ class DfPn:
                 raise ValueError(f"unknown delay mode {options.delay!r}: expected one of "
                                  f"{', '.join(DELAY_POLICIES)}")
             policy = DELAY_POLICIES[options.delay]
+        if options.summing not in SUMMING_MODES:
+            raise ValueError(f"unknown summing mode {options.summing!r}: expected one of "
+                             f"{', '.join(SUMMING_MODES)}")
         self.policy = policy
         self.tt = TranspositionTable(memory_mb)
         self.nodes = 0
@@ -201,6 +243,9 @@ class DfPn:
         self.snapshot_path: list[tuple[int, list[int], list[int], list[int], bool]] = []
         self._eps = 1.0 + options.epsilon
         self._hz = HAND_ZOBRIST
+        # Double-counting control (options.snda): per unresolved node's full key,
+        # (source of its min-side number, source of its summed number).
+        self._sources: dict[int, tuple[int, int]] = {}
 
     # ---- public API ----------------------------------------------------
 
@@ -453,16 +498,32 @@ class DfPn:
         frame = [moves, cpn, cdn, or_node, -1]
         self._frames.append(frame)
         eps = self._eps
+        summing = self.options.summing
+        groups = self._groups(czob) if summing == "source" else None
+        weak = summing == "weak"
         if inc_flag:
             # The TCA rule of [Qhapaq 2020]: thresholds raised once past the node's numbers.
-            pn, dn = node_numbers(cpn, cdn, or_node, c.pending)
+            if groups is not None:
+                pn, dn = node_numbers_grouped(cpn, cdn, or_node, c.pending, groups)
+            elif weak:
+                pn, dn = node_numbers_weak(cpn, cdn, or_node, c.pending)
+            else:
+                pn, dn = node_numbers(cpn, cdn, or_node, c.pending)
             if pn and dn:
                 if thpn <= pn:
                     thpn = pn + 1
                 if thdn <= dn:
                     thdn = dn + 1
         while True:
-            pn, dn, i1, c_thpn, c_thdn = select_child(cpn, cdn, or_node, c.pending, thpn, thdn, eps)
+            if weak:
+                pn, dn, i1, c_thpn, c_thdn = select_child_weak(cpn, cdn, or_node, c.pending, thpn, thdn, eps)
+            elif groups is None:
+                pn, dn, i1, c_thpn, c_thdn = select_child(cpn, cdn, or_node, c.pending, thpn, thdn, eps)
+            else:
+                if len(groups) < len(czob):      # moves released from a chain
+                    groups.extend(self._groups(czob[len(groups):]))
+                pn, dn, i1, c_thpn, c_thdn = select_child_grouped(cpn, cdn, or_node, c.pending, thpn, thdn,
+                                                                  eps, groups)
             if i1 < 0 or self._abort:
                 break
             frame[4] = i1
@@ -472,11 +533,16 @@ class DfPn:
             cnew[i1] = False
             board.pop()
             cpn[i1], cdn[i1], crep[i1], clen[i1], cph[i1] = r
+            if groups is not None:
+                src = self._sources.get(czob[i1])
+                groups[i1] = czob[i1] if src is None else src[0]
             if c.pending and (r[1] if or_node else r[0]) == 0:
                 self._release(board, c, i1, or_node, hand, hc, depth)
 
         self._frames.pop()
         del onpath[zob]
+        if groups is not None:
+            self._set_source(zob, c, or_node, pn, dn, groups)
         amount = self.nodes - start_nodes + 1
         if pn == 0:
             length, ph, move = self._prove(board, c, or_node, hand)
@@ -491,6 +557,38 @@ class DfPn:
             return INF, 0, rep, NO_LENGTH, hand
         self.tt.store(key, hand, pn, dn, depth, amount)
         return pn, dn, NOREP, NO_LENGTH, hand
+
+    # ---- double-counting control ------------------------------------------------
+
+    def _groups(self, czob: list[int]) -> list[int]:
+        """Per child (by full key), the source its min-side number comes from (itself when unknown)."""
+        get = self._sources.get
+        return [z if s is None else s[0] for z, s in zip(czob, map(get, czob), strict=True)]
+
+    def _set_source(self, zob: int, c: Children, or_node: bool, pn: int, dn: int, groups: list[int]) -> None:
+        """Record where this node's two numbers come from, after [Kishimoto 2010]'s SNDA.
+
+        The min-side number (pn at an OR node, dn at an AND node) is the best
+        child's summed number, so it comes from that child's summed source.
+        The summed number comes from one child's source when that child holds
+        at least half of it, else from this node itself.  A parent that sums
+        two children whose min-side sources coincide holds one position's
+        number twice, and :func:`~.node.grouped_sum` counts it once.  Decided
+        nodes need no record.
+        """
+        sources = self._sources
+        if pn == 0 or dn == 0 or self._abort:
+            sources.pop(zob, None)
+            return
+        least, summed = (c.pn, c.dn) if or_node else (c.dn, c.pn)
+        best = least.index(min(least))
+        s = sources.get(c.zob[best])
+        s_min = c.zob[best] if s is None else s[1]
+        most = max(summed)
+        s_sum = groups[summed.index(most)] if 2 * most >= (dn if or_node else pn) else zob
+        if len(sources) > self.tt.max_entries:
+            sources.clear()
+        sources[zob] = (s_min, s_sum)
 
     def _mate_in_one(self, board: cshogi.Board, move: int, key: int, hand: int, depth: int
                      ) -> tuple[int, int, int, int, int]:

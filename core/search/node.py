@@ -118,6 +118,144 @@ def node_numbers(cpn: list[int], cdn: list[int], or_node: bool, pending: int = 0
     return (pn if pn < INF else INF), min(cdn)
 
 
+def grouped_sum(nums: list[int], group: list[int]) -> int:
+    """Sum of ``nums`` where children of one group count once, by their largest number.
+
+    ``group[j]`` names the source node child ``j``'s number comes from
+    ([Kishimoto 2010]): two children whose numbers both rest on the same
+    merged position would count it twice in a plain sum.  The result is 0 only
+    when every number is 0, and ``INF`` when any is, so a node is decided
+    exactly when the plain sum would decide it.
+    """
+    best: dict[int, int] = {}
+    for j, v in enumerate(nums):
+        g = group[j]
+        if v > best.get(g, -1):
+            best[g] = v
+    s = sum(best.values())
+    return s if s < INF else INF
+
+
+def node_numbers_grouped(cpn: list[int], cdn: list[int], or_node: bool, pending: int,
+                         group: list[int]) -> tuple[int, int]:
+    """:func:`node_numbers` with the summed number taken by :func:`grouped_sum`."""
+    if or_node:
+        dn = grouped_sum(cdn, group) + pending
+        return min(cpn), (dn if dn < INF else INF)
+    pn = grouped_sum(cpn, group) + pending
+    return (pn if pn < INF else INF), min(cdn)
+
+
+def select_child_grouped(cpn: list[int], cdn: list[int], or_node: bool, pending: int, thpn: int,
+                         thdn: int, eps: float, group: list[int]) -> tuple[int, int, int, int, int]:
+    """:func:`select_child` with the summed number taken by :func:`grouped_sum`.
+
+    The chosen child's threshold on the summed number is the node's less
+    what the *other groups* hold: within its own group the child may grow up
+    to the group's largest number without moving the node at all, and past it
+    the node grows one for one.  The threshold stays above the child's number
+    whenever the node's number is under its own threshold.
+    """
+    summed = cdn if or_node else cpn
+    best: dict[int, int] = {}
+    for j, v in enumerate(summed):
+        g = group[j]
+        if v > best.get(g, -1):
+            best[g] = v
+    total = sum(best.values()) + pending
+    if total > INF:
+        total = INF
+    if or_node:
+        pn, dn = min(cpn), total
+    else:
+        pn, dn = total, min(cdn)
+    if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
+        return pn, dn, -1, 0, 0
+    least = cpn if or_node else cdn
+    m = pn if or_node else dn
+    i1 = least.index(m)
+    least[i1] = INF
+    second = min(least)
+    least[i1] = m
+    others = total - best[group[i1]]
+    if or_node:
+        c_thpn = thpn if second >= INF else min(thpn, int(second * eps) + 1)
+        c_thdn = thdn - others
+        return pn, dn, i1, c_thpn, (c_thdn if c_thdn < INF else INF)
+    c_thdn = thdn if second >= INF else min(thdn, int(second * eps) + 1)
+    c_thpn = thpn - others
+    return pn, dn, i1, (c_thpn if c_thpn < INF else INF), c_thdn
+
+
+def weak_sum(nums: list[int]) -> int:
+    """The largest number plus one for each other undecided child ([Ueda 2008]'s weak numbers).
+
+    Two children rarely need wholly separate work where positions merge, so
+    the node counts its hardest child in full and every other undecided one
+    as one.  0 only when every number is 0, ``INF`` when any is.
+    """
+    top = 0
+    k = 0
+    for v in nums:
+        if v:
+            k += 1
+            if v > top:
+                top = v
+    if not k:
+        return 0
+    s = top + k - 1
+    return s if s < INF else INF
+
+
+def node_numbers_weak(cpn: list[int], cdn: list[int], or_node: bool, pending: int) -> tuple[int, int]:
+    """:func:`node_numbers` with the summed number taken by :func:`weak_sum`."""
+    if or_node:
+        dn = weak_sum(cdn) + pending
+        return min(cpn), (dn if dn < INF else INF)
+    pn = weak_sum(cpn) + pending
+    return (pn if pn < INF else INF), min(cdn)
+
+
+def select_child_weak(cpn: list[int], cdn: list[int], or_node: bool, pending: int, thpn: int, thdn: int,
+                      eps: float) -> tuple[int, int, int, int, int]:
+    """:func:`select_child` with the summed number taken by :func:`weak_sum`.
+
+    The chosen child (undecided) may grow until the largest number reaches
+    the node's threshold less the other undecided children and waiting moves.
+    """
+    summed = cdn if or_node else cpn
+    top = 0
+    k = 0
+    for v in summed:
+        if v:
+            k += 1
+            if v > top:
+                top = v
+    total = top + k - 1 + pending if k else pending
+    if total > INF:
+        total = INF
+    if or_node:
+        pn, dn = min(cpn), total
+    else:
+        pn, dn = total, min(cdn)
+    if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
+        return pn, dn, -1, 0, 0
+    least = cpn if or_node else cdn
+    m = pn if or_node else dn
+    i1 = least.index(m)
+    least[i1] = INF
+    second = min(least)
+    least[i1] = m
+    others = k - 1 + pending
+    if or_node:
+        c_thpn = thpn if second >= INF else min(thpn, int(second * eps) + 1)
+        c_thdn = thdn - others
+        return pn, dn, i1, c_thpn, (c_thdn if c_thdn < INF else INF)
+    c_thdn = thdn if second >= INF else min(thdn, int(second * eps) + 1)
+    c_thpn = thpn - others
+    return pn, dn, i1, (c_thpn if c_thpn < INF else INF), c_thdn
+
+
 def select_child(cpn: list[int], cdn: list[int], or_node: bool, pending: int, thpn: int, thdn: int,
                  eps: float) -> tuple[int, int, int, int, int]:
     """The node's (pn, dn), then the child to search (-1: none) and its (pn, dn) thresholds.
