@@ -39,7 +39,7 @@ import enum
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import cshogi
 
@@ -56,8 +56,8 @@ from .node import NOREP, Children, disproof_rep, node_numbers, select_child
 from .policy import MovePolicy, all_at_once, delay_drops, delay_far_drops
 from .tt import INF, NO_LENGTH, TranspositionTable
 
-_HAND_MASKS = tuple(((1 << 5) - 1 if i == 0 else (1 << 3) - 1 if i < 5 else (1 << 2) - 1) * UNIT[i]
-                    for i in range(7))
+_HAND_MASKS: Final[tuple[int, ...]] = tuple(
+    ((1 << 5) - 1 if i == 0 else (1 << 3) - 1 if i < 5 else (1 << 2) - 1) * UNIT[i] for i in range(7))
 
 
 class Outcome(enum.IntEnum):
@@ -113,7 +113,7 @@ ATTACK_COST = {"near": 0, "capture": 0, "promote": 0, "far": 1, "drop_far": 1, "
 DEFENCE_COST = {"king": 0, "capture": 0, "interpose_move": 1, "interpose_near": 1, "interpose_far": 2}
 
 # Which pieces gain from promotion so much that declining it is rarely right.
-_STRONG_PROMOTION = frozenset((1, 5, 6))     # pawn, bishop, rook (cshogi piece types)
+_STRONG_PROMOTION: Final = frozenset((1, 5, 6))     # pawn, bishop, rook (cshogi piece types)
 
 
 def _distance(a: int, b: int) -> int:
@@ -122,13 +122,20 @@ def _distance(a: int, b: int) -> int:
 
 
 # Squares next to (or on) each square, and each side's promotion zone, as bit masks.
-_NEAR = tuple(sum(1 << t for t in range(81) if _distance(s, t) <= 1) for s in range(81))
-_ZONE = (sum(1 << t for t in range(81) if t % 9 <= 2), sum(1 << t for t in range(81) if t % 9 >= 6))
-_A_NEAR, _A_CAPTURE, _A_PROMOTE = ATTACK_COST["near"], ATTACK_COST["capture"], ATTACK_COST["promote"]
-_A_FAR, _A_DROP_FAR, _A_NO_PROMOTE = ATTACK_COST["far"], ATTACK_COST["drop_far"], ATTACK_COST["no_promote"]
-_D_KING, _D_CAPTURE = DEFENCE_COST["king"], DEFENCE_COST["capture"]
-_D_MOVE, _D_NEAR, _D_FAR = (DEFENCE_COST["interpose_move"], DEFENCE_COST["interpose_near"],
-                            DEFENCE_COST["interpose_far"])
+_NEAR: Final[tuple[int, ...]] = tuple(sum(1 << t for t in range(81) if _distance(s, t) <= 1) for s in range(81))
+_ZONE: Final[tuple[int, int]] = (sum(1 << t for t in range(81) if t % 9 <= 2),
+                                 sum(1 << t for t in range(81) if t % 9 >= 6))
+_A_NEAR: Final = ATTACK_COST["near"]
+_A_CAPTURE: Final = ATTACK_COST["capture"]
+_A_PROMOTE: Final = ATTACK_COST["promote"]
+_A_FAR: Final = ATTACK_COST["far"]
+_A_DROP_FAR: Final = ATTACK_COST["drop_far"]
+_A_NO_PROMOTE: Final = ATTACK_COST["no_promote"]
+_D_KING: Final = DEFENCE_COST["king"]
+_D_CAPTURE: Final = DEFENCE_COST["capture"]
+_D_MOVE: Final = DEFENCE_COST["interpose_move"]
+_D_NEAR: Final = DEFENCE_COST["interpose_near"]
+_D_FAR: Final = DEFENCE_COST["interpose_far"]
 
 
 def attack_cost(move: int, king: int, zone: int) -> int:

@@ -16,9 +16,11 @@ decided, or cheaper than its known children, while moves still wait.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .tt import INF, NO_LENGTH
 
-NOREP = 1 << 30            # "this value does not depend on a repetition"
+NOREP: Final = 1 << 30            # "this value does not depend on a repetition"
 _NO_CHAINS: list[list[int]] = []
 _NO_HEADS: list[int] = []
 

@@ -15,11 +15,13 @@ first, so a search that would outgrow the bound keeps going inside it.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .contract import INFINITY
 from .hand import GUARD
 
-INF = INFINITY        # pn/dn of a decided node: the contract's one infinity, by a short name
-NO_LENGTH = -1
+INF: Final = INFINITY        # pn/dn of a decided node: the contract's one infinity, by a short name
+NO_LENGTH: Final = -1
 
 # Entry layout (a list, mutated in place).
 HAND, PN, DN, DEPTH, AMOUNT, LENGTH, MOVE = range(7)
