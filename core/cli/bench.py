@@ -21,6 +21,7 @@ from typing import Any
 import cshogi
 
 from .problemset import expected_length, iter_rows
+from ..search import native
 from ..search.dfpn import Options
 from ..shogi.position import Position
 from ..search.contract import Limits, SolveStatus
@@ -100,6 +101,7 @@ def run_bench(args: argparse.Namespace) -> int:
                       rps="rps" not in off, epsilon=0.0 if "epsilon" in off else Options().epsilon,
                       delay=getattr(args, "delay", None) or Options().delay)
     print(f"machine: {machine()}")
+    print(f"compiled: {native.describe()}")
     print(f"limit {args.seconds:g} s per problem; df-pn switches off: {', '.join(sorted(off)) or 'none'}; "
           f"delayed drops: {options.delay}; "
           f"{'df-pn only' if args.raw else 'with the exact main-line search'}")
@@ -168,5 +170,6 @@ def run_bench(args: argparse.Namespace) -> int:
         print(f"  process peak RSS so far: {rss:.0f} MB", flush=True)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"machine": machine(), "rows": records}, f, ensure_ascii=False, indent=1)
+            json.dump({"machine": machine(), "compiled": native.describe(), "rows": records}, f,
+                      ensure_ascii=False, indent=1)
     return 0
