@@ -54,7 +54,7 @@ from .hand import (
 )
 from .node import NOREP, Children, disproof_rep, node_numbers, select_child
 from .policy import MovePolicy, all_at_once, delay_drops, delay_far_drops
-from .tt import INF, NO_LENGTH, TranspositionTable
+from .tt import INF, NO_LENGTH, Entry, TranspositionTable
 
 _HAND_MASKS: Final[tuple[int, ...]] = tuple(
     ((1 << 5) - 1 if i == 0 else (1 << 3) - 1 if i < 5 else (1 << 2) - 1) * UNIT[i] for i in range(7))
@@ -258,7 +258,7 @@ class DfPn:
             return 1, 1
         return e[1], e[2]
 
-    def entry(self, board: cshogi.Board) -> list[int] | None:
+    def entry(self, board: cshogi.Board) -> Entry | None:
         """The table entry that answers ``board``, or None."""
         return self._probe_board(board)
 
@@ -317,11 +317,11 @@ class DfPn:
         zob = board.zobrist_hash()
         return (zob - hc) & MASK64, pack(hands[self.attacker]), zob, hc
 
-    def _probe_board(self, board: cshogi.Board) -> list[int] | None:
+    def _probe_board(self, board: cshogi.Board) -> Entry | None:
         key, hand, _zob, _hc = self._root_keys(board)
         return self.tt.probe(key, hand) if self.options.dominance else self._probe_exact(key, hand)
 
-    def _probe_exact(self, key: int, hand: int) -> list[int] | None:
+    def _probe_exact(self, key: int, hand: int) -> Entry | None:
         lst = self.tt.table.get(key)
         if lst is None:
             return None
