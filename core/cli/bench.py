@@ -29,6 +29,7 @@ import cshogi
 from .check import CheckTally, check_fields, skip_reason
 from .errors import UserError
 from .problemset import expected_length, iter_rows
+from ..search import native
 from ..search.dfpn import Options
 from .running import result_json
 from ..shogi.position import Position
@@ -143,6 +144,7 @@ def run_bench(args: argparse.Namespace) -> int:
                       rps="rps" not in off, epsilon=0.0 if "epsilon" in off else Options().epsilon,
                       delay=getattr(args, "delay", None) or Options().delay)
     print(f"machine: {machine()}")
+    print(f"compiled: {native.describe()}")
     clock = "CPU" if args.cpu_time else "wall-clock"
     print(f"limit {args.seconds:g} s {clock} per problem; df-pn switches off: {', '.join(sorted(off)) or 'none'}; "
           f"delayed drops: {options.delay}; "
@@ -231,5 +233,6 @@ def run_bench(args: argparse.Namespace) -> int:
         print(f"  process peak RSS so far: {rss:.0f} MB", flush=True)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"machine": machine(), "rows": records}, f, ensure_ascii=False, indent=1)
+            json.dump({"machine": machine(), "compiled": native.describe(), "rows": records}, f,
+                      ensure_ascii=False, indent=1)
     return 0

@@ -44,7 +44,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import cshogi
 
@@ -69,10 +69,10 @@ from .node import (
     select_child_weak,
 )
 from .policy import MovePolicy, all_at_once, delay_drops, delay_far_drops
-from .tt import INF, NO_LENGTH, TranspositionTable
+from .tt import INF, NO_LENGTH, Entry, TranspositionTable
 
-_HAND_MASKS = tuple(((1 << 5) - 1 if i == 0 else (1 << 3) - 1 if i < 5 else (1 << 2) - 1) * UNIT[i]
-                    for i in range(7))
+_HAND_MASKS: Final[tuple[int, ...]] = tuple(
+    ((1 << 5) - 1 if i == 0 else (1 << 3) - 1 if i < 5 else (1 << 2) - 1) * UNIT[i] for i in range(7))
 
 
 class Outcome(enum.IntEnum):
@@ -143,7 +143,7 @@ ATTACK_COST = {"near": 1, "capture": 0, "promote": 1, "far": 4, "drop_far": 4, "
 DEFENCE_COST = {"king": 0, "capture": 0, "interpose_move": 4, "interpose_near": 3, "interpose_far": 2}
 
 # Which pieces gain from promotion so much that declining it is rarely right.
-_STRONG_PROMOTION = frozenset((1, 5, 6))     # pawn, bishop, rook (cshogi piece types)
+_STRONG_PROMOTION: Final = frozenset((1, 5, 6))     # pawn, bishop, rook (cshogi piece types)
 
 
 def _distance(a: int, b: int) -> int:
@@ -152,13 +152,20 @@ def _distance(a: int, b: int) -> int:
 
 
 # Squares next to (or on) each square, and each side's promotion zone, as bit masks.
-_NEAR = tuple(sum(1 << t for t in range(81) if _distance(s, t) <= 1) for s in range(81))
-_ZONE = (sum(1 << t for t in range(81) if t % 9 <= 2), sum(1 << t for t in range(81) if t % 9 >= 6))
-_A_NEAR, _A_CAPTURE, _A_PROMOTE = ATTACK_COST["near"], ATTACK_COST["capture"], ATTACK_COST["promote"]
-_A_FAR, _A_DROP_FAR, _A_NO_PROMOTE = ATTACK_COST["far"], ATTACK_COST["drop_far"], ATTACK_COST["no_promote"]
-_D_KING, _D_CAPTURE = DEFENCE_COST["king"], DEFENCE_COST["capture"]
-_D_MOVE, _D_NEAR, _D_FAR = (DEFENCE_COST["interpose_move"], DEFENCE_COST["interpose_near"],
-                            DEFENCE_COST["interpose_far"])
+_NEAR: Final[tuple[int, ...]] = tuple(sum(1 << t for t in range(81) if _distance(s, t) <= 1) for s in range(81))
+_ZONE: Final[tuple[int, int]] = (sum(1 << t for t in range(81) if t % 9 <= 2),
+                                 sum(1 << t for t in range(81) if t % 9 >= 6))
+_A_NEAR: Final = ATTACK_COST["near"]
+_A_CAPTURE: Final = ATTACK_COST["capture"]
+_A_PROMOTE: Final = ATTACK_COST["promote"]
+_A_FAR: Final = ATTACK_COST["far"]
+_A_DROP_FAR: Final = ATTACK_COST["drop_far"]
+_A_NO_PROMOTE: Final = ATTACK_COST["no_promote"]
+_D_KING: Final = DEFENCE_COST["king"]
+_D_CAPTURE: Final = DEFENCE_COST["capture"]
+_D_MOVE: Final = DEFENCE_COST["interpose_move"]
+_D_NEAR: Final = DEFENCE_COST["interpose_near"]
+_D_FAR: Final = DEFENCE_COST["interpose_far"]
 
 
 def attack_category(move: int, king: int, zone: int) -> str:
@@ -300,7 +307,7 @@ class DfPn:
             return 1, 1
         return e[1], e[2]
 
-    def entry(self, board: cshogi.Board) -> list[int] | None:
+    def entry(self, board: cshogi.Board) -> Entry | None:
         """The table entry that answers ``board``, or None."""
         return self._probe_board(board)
 
@@ -359,11 +366,11 @@ class DfPn:
         zob = board.zobrist_hash()
         return (zob - hc) & MASK64, pack(hands[self.attacker]), zob, hc
 
-    def _probe_board(self, board: cshogi.Board) -> list[int] | None:
+    def _probe_board(self, board: cshogi.Board) -> Entry | None:
         key, hand, _zob, _hc = self._root_keys(board)
         return self.tt.probe(key, hand) if self.options.dominance else self._probe_exact(key, hand)
 
-    def _probe_exact(self, key: int, hand: int) -> list[int] | None:
+    def _probe_exact(self, key: int, hand: int) -> Entry | None:
         lst = self.tt.table.get(key)
         if lst is None:
             return None

@@ -17,20 +17,22 @@ order (P L N S G B R), each with a guard bit on top so that "every count of
 
 from __future__ import annotations
 
+from typing import Final
+
 import cshogi
 
 # Field widths: pawns need 5 bits (0..18), lances..golds 3 (0..4), bishop and
 # rook 2 (0..2); one guard bit each on top.
 _WIDTHS = (6, 4, 4, 4, 4, 3, 3)
-SHIFTS: tuple[int, ...] = tuple(sum(_WIDTHS[:i]) for i in range(7))
-UNIT: tuple[int, ...] = tuple(1 << s for s in SHIFTS)
-_MASKS = tuple(((1 << (w - 1)) - 1) << s for w, s in zip(_WIDTHS, SHIFTS))
-GUARD: int = sum(1 << (s + w - 1) for w, s in zip(_WIDTHS, SHIFTS))
+SHIFTS: Final[tuple[int, ...]] = tuple(sum(_WIDTHS[:i]) for i in range(7))
+UNIT: Final[tuple[int, ...]] = tuple(1 << s for s in SHIFTS)
+_MASKS: Final[tuple[int, ...]] = tuple(((1 << (w - 1)) - 1) << s for w, s in zip(_WIDTHS, SHIFTS))
+GUARD: Final[int] = sum(1 << (s + w - 1) for w, s in zip(_WIDTHS, SHIFTS))
 
 # cshogi piece type (1..14) -> hand index of its unpromoted kind (kings: -1).
-HAND_OF_PIECE_TYPE: tuple[int, ...] = (-1, 0, 1, 2, 3, 5, 6, 4, -1, 0, 1, 2, 3, 5, 6)
+HAND_OF_PIECE_TYPE: Final[tuple[int, ...]] = (-1, 0, 1, 2, 3, 5, 6, 4, -1, 0, 1, 2, 3, 5, 6)
 
-MASK64 = (1 << 64) - 1
+MASK64: Final = (1 << 64) - 1
 
 
 def pack(counts: list[int] | tuple[int, ...]) -> int:
@@ -93,7 +95,7 @@ def _hand_zobrist() -> tuple[tuple[int, ...], tuple[int, ...]]:
     return out[0], out[1]
 
 
-HAND_ZOBRIST: tuple[tuple[int, ...], tuple[int, ...]] = _hand_zobrist()
+HAND_ZOBRIST: Final[tuple[tuple[int, ...], tuple[int, ...]]] = _hand_zobrist()
 
 
 def hand_key(counts_black: list[int], counts_white: list[int]) -> int:

@@ -16,9 +16,11 @@ decided, or cheaper than its known children, while moves still wait.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .tt import INF, NO_LENGTH
 
-NOREP = 1 << 30            # "this value does not depend on a repetition"
+NOREP: Final = 1 << 30            # "this value does not depend on a repetition"
 _NO_CHAINS: list[list[int]] = []
 _NO_HEADS: list[int] = []
 
@@ -266,30 +268,36 @@ def select_child(cpn: list[int], cdn: list[int], or_node: bool, pending: int, th
     passes the second best, times ``eps`` (the 1+ε trick), and the node's
     other threshold less what its siblings already hold.
     """
+    # One pass: the best child (the first of equals), the second best, and the sum.
+    best, second, i1, total = INF + 1, INF + 1, -1, pending
     if or_node:
-        pn = min(cpn)
-        dn = sum(cdn) + pending
-        if dn > INF:
-            dn = INF
+        for i in range(len(cpn)):
+            v = cpn[i]
+            if v < best:
+                second = best
+                best = v
+                i1 = i
+            elif v < second:
+                second = v
+            total += cdn[i]
+        pn, dn = best, (total if total < INF else INF)
         if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
             return pn, dn, -1, 0, 0
-        i1 = cpn.index(pn)
-        cpn[i1] = INF          # the second best: the smallest of the others
-        second = min(cpn)
-        cpn[i1] = pn
         c_thpn = thpn if second >= INF else min(thpn, int(second * eps) + 1)
         c_thdn = thdn - dn + cdn[i1]
         return pn, dn, i1, c_thpn, (c_thdn if c_thdn < INF else INF)
-    pn = sum(cpn) + pending
-    if pn > INF:
-        pn = INF
-    dn = min(cdn)
+    for i in range(len(cdn)):
+        v = cdn[i]
+        if v < best:
+            second = best
+            best = v
+            i1 = i
+        elif v < second:
+            second = v
+        total += cpn[i]
+    pn, dn = (total if total < INF else INF), best
     if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
         return pn, dn, -1, 0, 0
-    i1 = cdn.index(dn)
-    cdn[i1] = INF
-    second = min(cdn)
-    cdn[i1] = dn
     c_thdn = thdn if second >= INF else min(thdn, int(second * eps) + 1)
     c_thpn = thpn - pn + cpn[i1]
     return pn, dn, i1, (c_thpn if c_thpn < INF else INF), c_thdn

@@ -15,7 +15,7 @@ Delaying interpositions this way follows the delayed expansion of
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Final, Protocol
 
 import cshogi
 
@@ -39,9 +39,9 @@ def all_at_once(board: cshogi.Board, or_node: bool, moves: list[int], king: int)
 # interposer to the strongest.  A proof after the weakest interposition is
 # captured rarely needs the captured piece, so its proof hand also answers the
 # stronger ones through hand dominance.
-_DROP_RANK = {1: 0, 2: 1, 3: 2, 4: 3, 7: 4, 5: 5, 6: 6}   # P L N S G B R
+_DROP_RANK: Final = {1: 0, 2: 1, 3: 2, 4: 3, 7: 4, 5: 5, 6: 6}   # P L N S G B R
 # Pieces that lose nothing by promoting (pawn, bishop, rook; cshogi piece types).
-_PROMOTE_ALWAYS = frozenset((1, 5, 6))
+_PROMOTE_ALWAYS: Final = frozenset((1, 5, 6))
 
 
 def _king_distance(a: int, b: int) -> int:
