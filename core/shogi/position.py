@@ -452,8 +452,13 @@ class Position:
 
     def _side_in_check(self, color: Color) -> bool:
         """True when ``color`` has a king and it is attacked (hands play no part)."""
-        if self.king_square(color) is None:
+        king = self.king_square(color)
+        if king is None:
             return False
+        # cshogi does not count the other king among the checkers: two kings side by side are a check.
+        other = self.king_square(1 - color)
+        if other is not None and max(abs(king // 9 - other // 9), abs(king % 9 - other % 9)) == 1:
+            return True
         board_part = self.sfen().split()[0]
         return bool(cshogi.Board(f"{board_part} {'b' if color == BLACK else 'w'} - 1").is_check())
 

@@ -85,3 +85,14 @@ def test_editor_positions(squares: list[int], hand_b: tuple[int, ...], hand_w: t
             pos.board()
     else:
         assert pos.board().sfen() == pos.sfen()
+
+
+@pytest.mark.parametrize("sfen", ["9/9/9/9/4k4/4K4/9/9/9 b - 1", "9/9/9/9/4k4/3K5/9/9/9 b - 1",
+                                  "9/9/9/9/4k4/9/4K4/9/9 b - 1"])
+def test_kings_side_by_side_are_a_check(sfen: str) -> None:
+    """Two kings next to each other: the side not to move is in check (python-shogi agrees)."""
+    pos = Position.from_sfen(sfen)
+    oracle = shogi.Board(sfen)
+    expected = oracle.is_attacked_by(shogi.BLACK, oracle.king_squares[shogi.WHITE])
+    assert bool(pos.status() & Status.NOT_TO_MOVE_IN_CHECK) == expected
+    assert expected == (sfen != "9/9/9/9/4k4/9/4K4/9/9 b - 1")
