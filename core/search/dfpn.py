@@ -17,25 +17,15 @@ derived from the second-best sibling.  On top of the plain algorithm:
   nearer the root than this node (a possible loop), the node's thresholds are
   raised once (inc_flag) so the search is not trapped by it.
 * **1-ply mate test** at OR nodes (cshogi's ``mate_move_in_1ply``), applied when
-  an AND node first looks at its children (and at the root when it is entered);
-  never when the attacker is in check (a defence that checks back), where
-  cshogi's test may answer a move that is not legal.
-* **Expansion cache.**  About 45 % of the nodes visited were visited before
-  (df-pn re-enters a node each time its thresholds grow).  A bounded cache
-  keeps, per position, its move lists after the policy and its king square,
-  so a re-entered node skips the mate tests (they failed the first time), the
-  move generation and the policy; its children's numbers still come from the
-  table (or their initial estimates) at every entry, so the search is
-  node for node the same.
+  a node is entered and when an AND node first looks at its children; never
+  when the attacker is in check (a defence that checks back), where cshogi's
+  test may answer a move that is not legal.
 * **Initial pn/dn from move categories**: an unexpanded child starts with pn
   (AND children: the number of evasions) or dn (OR children: 1) plus a cost
   per move category, a log-probability added like depth as in
   realization-probability search ([Gekisashi RPS]).
 * **1+ε thresholds** (optional) to cut re-expansions.
 * **Bounded memory**: the table collects its cheapest entries when full.
-* The garbage collector is off while :meth:`DfPn.search` runs (the search
-  makes no reference cycles): its young-generation passes, one per 700 new
-  objects, cost a few per cent of the time.
 
 Boards are cshogi ``Board`` objects (C++); the side to move at an OR node is
 the attacker.  The search is a plain recursive function; it stops cleanly
@@ -46,7 +36,6 @@ report) and can be resumed from the root with the table intact.
 from __future__ import annotations
 
 import enum
-import gc
 import sys
 import time
 from dataclasses import dataclass
@@ -66,18 +55,6 @@ from .hand import (
 from .node import NOREP, Children, disproof_rep, node_numbers, select_child
 from .policy import MovePolicy, all_at_once, delay_drops, delay_far_drops
 from .tt import INF, NO_LENGTH, TranspositionTable
-
-# What the expansion cache keeps per position: the moves expanded at once, the
-# chains that wait (core.search.policy) and the defender's king square.
-Known = tuple[list[int], list[tuple[int, list[int]]] | None, int]
-# The cache's bound: its two generations together take at most this share of
-# the memory bound (taken from what the table leaves the process, core.search.tt),
-# at the bytes one position costs (measured with sys.getsizeof on the 63-ply
-# Microcosmos tail: 358 bytes and its dict slot, about 410), and each holds at
-# least KNOWN_MIN positions.
-KNOWN_SHARE = 0.05
-KNOWN_BYTES = 450
-KNOWN_MIN = 1000
 
 _HAND_MASKS = tuple(((1 << 5) - 1 if i == 0 else (1 << 3) - 1 if i < 5 else (1 << 2) - 1) * UNIT[i]
                     for i in range(7))
@@ -222,13 +199,6 @@ class DfPn:
         self.snapshot_path: list[tuple[int, list[int], list[int], list[int], bool]] = []
         self._eps = 1.0 + options.epsilon
         self._hz = HAND_ZOBRIST
-        # The expansion cache: per position (full Zobrist key), its move lists
-        # (see _search).  Two
-        # generations: when the young one is full, it becomes the old one and
-        # the oldest is dropped; an old entry used again moves to the young one.
-        self._known: dict[int, Known] = {}
-        self._known_old: dict[int, Known] = {}
-        self._known_limit = max(KNOWN_MIN, int(memory_mb * KNOWN_SHARE * 1024 * 1024) // (2 * KNOWN_BYTES))
 
     # ---- public API ----------------------------------------------------
 
@@ -257,29 +227,17 @@ class DfPn:
         self._mate3 = self.options.mate3 and board.king_square(self.attacker) >= 81
         old_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old_limit, self.options.max_ply * 2 + 1000))
-        # The search makes no reference cycles; the collector waits until it returns.
-        gc_was_on = gc.isenabled()
-        gc.disable()
         try:
             self._onpath = {}
             self._frames = []
             pn, dn, _rep, _len, _hand = self._search(board, or_node, key, hand, zob, hc, INF, INF, 0, False)
         finally:
             sys.setrecursionlimit(old_limit)
-            if gc_was_on:
-                gc.enable()
         if pn == 0:
             return Outcome.PROVEN
         if dn == 0 and _rep == NOREP:
             return Outcome.DISPROVEN
         return Outcome.UNKNOWN
-
-    def _keep(self, zob: int, known: Known) -> None:
-        """Put a position's expansion into the young generation of the cache."""
-        if len(self._known) >= self._known_limit:
-            self._known_old = self._known
-            self._known = {}
-        self._known[zob] = known
 
     @property
     def paused(self) -> bool:
@@ -462,45 +420,26 @@ class DfPn:
             self.max_depth_reached = depth
         start_nodes = self.nodes
 
-        known = self._known.get(zob)
-        if known is None:
-            known = self._known_old.get(zob)
-            if known is not None:
-                self._keep(zob, known)
-        if known is not None:
-            # Entered before: its tests failed then, and its moves are known.
-            if depth >= self.options.max_ply:
-                return self._leaf(board, or_node, key, hand, depth, known[0])
-            king = known[2]
-            c = Children(list(known[0]), known[1])
-        else:
-            # cshogi's 1-ply mate test assumes the attacker is not in check.  Below
-            # the root the parent's expansion has already made it (or found the
-            # node in the table, which it reached only after making it).
-            if or_node and self.options.mate1 and not board.is_check():
-                m = board.mate_move_in_1ply() if depth == 0 else 0
+        # cshogi's 1-ply mate test assumes the attacker is not in check.
+        if or_node and self.options.mate1 and not board.is_check():
+            m = board.mate_move_in_1ply()
+            if m:
+                return self._mate_in_one(board, m, key, hand, depth)
+            if self._mate3:
+                m = board.mate_move(3)
                 if m:
-                    return self._mate_in_one(board, m, key, hand, depth)
-                if self._mate3:
-                    m = board.mate_move(3)
-                    if m:
-                        # Proven in three by C++; the whole hand is a (large) proof hand.
-                        self.tt.store(key, hand, 0, INF, depth, 1, 3, m)
-                        return 0, INF, NOREP, 3, hand
-            moves = list(board.check_moves) if or_node else list(board.legal_moves)
-            if not moves or depth >= self.options.max_ply:
-                return self._leaf(board, or_node, key, hand, depth, moves)
-            king = board.king_square(1 - self.attacker)
-            if self.policy is all_at_once:
-                known = (moves, None, king)
-            else:
-                active, chains = self.policy(board, or_node, moves, king)
-                known = (active, chains, king)
-            if len(self._known) >= self._known_limit:
-                self._known_old = self._known
-                self._known = {}
-            self._known[zob] = known
-            c = Children(list(known[0]), known[1])
+                    # Proven in three by C++; the whole hand is a (large) proof hand.
+                    self.tt.store(key, hand, 0, INF, depth, 1, 3, m)
+                    return 0, INF, NOREP, 3, hand
+        moves = list(board.check_moves) if or_node else list(board.legal_moves)
+        if not moves or depth >= self.options.max_ply:
+            return self._leaf(board, or_node, key, hand, depth, moves)
+        king = board.king_square(1 - self.attacker)
+        if self.policy is all_at_once:
+            c = Children(moves)
+        else:
+            active, chains = self.policy(board, or_node, moves, king)
+            c = Children(active, chains)
         self._expand(board, c, or_node, hand, hc, depth, 0, king)
         if c.old:
             inc_flag = True
