@@ -239,6 +239,7 @@ class DfPn:
         self._next_check = 0
         self._node_limit: int | None = None
         self._deadline: float | None = None
+        self._report_every: float | None = None
         self._clock: Callable[[], float] = time.monotonic
         self._pause_at: float | None = None
         self._cancel: Any = None
@@ -258,7 +259,8 @@ class DfPn:
 
     def search(self, board: cshogi.Board, *, or_node: bool = True, node_limit: int | None = None,
                deadline: float | None = None, cancel: Any = None,
-               pause_at: float | None = None, clock: Callable[[], float] = time.monotonic) -> Outcome:
+               pause_at: float | None = None, clock: Callable[[], float] = time.monotonic,
+               report_every: float | None = None) -> Outcome:
         """Search ``board`` (attacker to move when ``or_node``) until decided or stopped.
 
         Args:
@@ -269,6 +271,12 @@ class DfPn:
                 :attr:`paused` set, so the caller can report progress and
                 call again; the table keeps what was learnt.
             clock: the deadline's clock (``time.process_time`` for a limit in CPU time).
+            report_every: instead of returning at ``pause_at``, refresh
+                :attr:`snapshot_path` then and every ``report_every`` seconds
+                after, and go on: for a search on its own thread, read by
+                another.  A pause unwinds the path, and the path-dependent
+                knowledge on it (disproofs resting on a repetition, released
+                interposition chains) has to be found again after it.
         """
         self._abort = False
         self._paused = False
@@ -277,6 +285,7 @@ class DfPn:
         self._clock = clock
         self._cancel = cancel
         self._pause_at = pause_at
+        self._report_every = report_every
         self._next_check = self.nodes
         self.snapshot_path = []
         key, hand, zob, hc = self._root_keys(board)
@@ -395,11 +404,21 @@ class DfPn:
             if self._deadline is not None and self._clock() >= self._deadline:
                 self._abort = True
             elif self._pause_at is not None and time.monotonic() >= self._pause_at:
-                self._abort = True
-                self._paused = True
+                if self._report_every is None:
+                    self._abort = True
+                    self._paused = True
+                else:
+                    self._refresh_snapshot()
+                    self._pause_at = time.monotonic() + self._report_every
+                    time.sleep(0)   # let the reading thread run now
         if self._abort:
             # The path as it is now, for the progress report.
-            self.snapshot_path = [(f[4], list(f[0]), list(f[1]), list(f[2]), f[3]) for f in self._frames]
+            self._refresh_snapshot()
+
+    def _refresh_snapshot(self) -> None:
+        """Copy the current path into :attr:`snapshot_path` (a new list, so a reader never sees it change)."""
+        self.snapshot_path = [(f[4], list(f[0]), list(f[1]), list(f[2]), f[3]) for f in self._frames]
+
 
     # ---- proof hands -------------------------------------------------------
 

@@ -18,6 +18,7 @@ import cshogi
 from .contract import (
     INFINITY, Cancel, ChildInfo, Limits, PathEntry, Progress, SolveResult, SolveStatus, drive,
 )
+from .background import in_background
 from .dfpn import DfPn, Options as DfPnOptions, Outcome
 from .exact import build_proof
 from .official import build_proof as official_proof
@@ -144,14 +145,20 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
                            table_entries=searcher.tt.entries,
                            peak_memory_mb=peak_entries * BYTES_PER_ENTRY / 2**20, **kw)
 
-    while True:
-        outcome = searcher.search(board, node_limit=limits.nodes, deadline=deadline, cancel=cancel,
-                                  pause_at=time.monotonic() + progress_interval, clock=clock)
+    def prove(flag: Cancel) -> Outcome:
+        # The search runs on its own copy of the board: the reports read ``board``.
+        return searcher.search(board.copy(), node_limit=limits.nodes, deadline=deadline, cancel=flag,
+                               # The first snapshot half an interval in, so the first report has a path.
+                               pause_at=time.monotonic() + progress_interval / 2, clock=clock,
+                               report_every=progress_interval)
+
+    def report() -> Progress:
+        nonlocal peak_entries
         peak_entries = max(peak_entries, searcher.tt.entries)
-        if outcome == Outcome.UNKNOWN and searcher.paused:
-            yield _progress(searcher, board, start)
-            continue
-        break
+        return _progress(searcher, board, start)
+
+    outcome = yield from in_background(prove, report, progress_interval, cancel)
+    peak_entries = max(peak_entries, searcher.tt.entries)
     if cancel is not None and cancel.is_set() and outcome == Outcome.UNKNOWN:
         return finish(SolveStatus.CANCELLED)
     if outcome == Outcome.DISPROVEN:

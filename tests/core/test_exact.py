@@ -10,6 +10,7 @@ from pathlib import Path
 import cshogi
 import pytest
 
+from tsume_studio.core.search.dfpn import DfPn, Outcome
 from tsume_studio.core.search.exact import build_proof, solve_exact
 from tsume_studio.core.shogi.position import Position
 from tsume_studio.core.search.proof import FutileReason, Proof, ProofNode, Role
@@ -232,9 +233,22 @@ def test_no_mate_returns_none() -> None:
     assert solve_exact(Position.from_sfen("4k4/9/4P4/9/9/9/9/9/9 b 2r2b4g4s4n4l17p 1")) is None
 
 
+# Microcosmos' 39-ply tail (tests/data/microcosmos.tsv): its exact answer takes this search far more than a second.
+TAIL_39 = "g3+P+P+P+P+L/1p7/+Rn1kppppl/1+P1sg+p+R2/+b+nL6/1PP+B1ssP1/4+Ps2N/4+P1P1L/6G1g b Np 1487"
+
+
+def _proved_oracle(sfen: str) -> DfPn:
+    """A df-pn table that already proves ``sfen``, so that the exact search itself starts at once."""
+    board = cshogi.Board(sfen)
+    oracle = DfPn(board.turn, memory_mb=64)
+    assert oracle.search(board) == Outcome.PROVEN
+    return oracle
+
+
 def test_progress_and_deadline() -> None:
-    sfen, _ = row("mog-1033")  # a 13-ply problem that takes seconds
-    gen = build_proof(Position.from_sfen(sfen), deadline=time.monotonic() + 0.3)
+    sfen = TAIL_39
+    oracle = _proved_oracle(sfen)
+    gen = build_proof(Position.from_sfen(sfen), oracle, deadline=time.monotonic() + 0.3)
     snapshots = []
     start = time.monotonic()
     result = drive(gen, snapshots.append)
@@ -245,9 +259,9 @@ def test_progress_and_deadline() -> None:
 
 
 def test_cancel_is_honoured_quickly() -> None:
-    sfen, _ = row("mog-1033")
+    sfen = TAIL_39
     cancel = threading.Event()
-    gen = build_proof(Position.from_sfen(sfen), cancel=cancel)
+    gen = build_proof(Position.from_sfen(sfen), _proved_oracle(sfen), cancel=cancel)
     next(gen)
     deadline = time.monotonic() + 0.25
     while time.monotonic() < deadline:

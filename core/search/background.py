@@ -1,0 +1,82 @@
+"""Run a long search on its own thread while a solver generator reports its progress.
+
+A solver is a generator that yields :class:`~.contract.Progress` about ten
+times a second (see :mod:`.contract`).  Pausing a recursive search to yield
+unwinds its whole path, and what it knew only on that path is lost: df-pn's
+disproofs that rest on a repetition, and the interposition chains released
+so far, have to be found again after every pause.  On the Microcosmos tails
+that made some searches several times longer.  :func:`in_background` lets
+the search run without pauses on a thread of its own while the generator
+sleeps, wakes at each interval and yields what ``report`` reads off the
+search.  The search owns its board; the report only reads numbers and
+lists the search replaces whole, so the two never share a mutable board.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Generator
+from typing import TypeVar
+
+from .contract import Cancel, Progress
+
+T = TypeVar("T")
+
+STACK_BYTES = 256 * 2**20
+"""The search thread's stack: compiled (mypyc) recursion uses the C stack, one frame a ply."""
+
+
+class _Either:
+    """A cancel flag set when either of two is (the caller's, or the generator's own stop)."""
+
+    def __init__(self, first: Cancel | None, second: threading.Event) -> None:
+        self.first = first
+        self.second = second
+
+    def is_set(self) -> bool:
+        return self.second.is_set() or (self.first is not None and self.first.is_set())
+
+
+def in_background(work: Callable[[Cancel], T], report: Callable[[], Progress], interval: float,
+                  cancel: Cancel | None = None) -> Generator[Progress, None, T]:
+    """Run ``work`` on a new thread; yield ``report()`` every ``interval`` seconds until it returns.
+
+    ``work`` gets a cancel flag that is set when ``cancel`` is, or when this
+    generator is closed before the work is done (the thread is then stopped
+    and joined, so no search outlives its generator).  The work's result is
+    returned; an exception raised by it is raised here.
+    """
+    stop = threading.Event()
+    flag = _Either(cancel, stop)
+    outcome: list[T] = []
+    failure: list[BaseException] = []
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome.append(work(flag))
+        except BaseException as exc:  # handed to the generator, which raises it
+            failure.append(exc)
+        finally:
+            done.set()
+
+    old_size = threading.stack_size()
+    threading.stack_size(STACK_BYTES)
+    try:
+        thread = threading.Thread(target=run, name="tsume-search", daemon=True)
+        thread.start()
+    finally:
+        threading.stack_size(old_size)
+    try:
+        while not done.wait(interval):
+            yield report()
+    finally:
+        if not done.is_set():
+            stop.set()
+        thread.join()
+    if failure:
+        raise failure[0]
+    return outcome[0]
+
+
+__all__ = ["STACK_BYTES", "in_background"]
