@@ -33,6 +33,7 @@ add_translations("ja", {
     "Published in": "発表誌",
     "Length (plies)": "手数",
     "Start comment": "初形のコメント",
+    "Cancel": "キャンセル",
 })
 
 
@@ -65,6 +66,8 @@ class HeaderDialog(QDialog):
         form.addRow(tr("Start comment"), self.comment)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
                                    parent=self)
+        cancel = buttons.button(QDialogButtonBox.StandardButton.Cancel)
+        cancel.setText(tr("Cancel"))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)

@@ -264,7 +264,7 @@ class MainWindow(QMainWindow):
         tools = QToolBar(self)
         tools.setObjectName("toolbar")
         tools.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        tools.addActions(self.editor.file_actions())
+        tools.addActions(self.editor.file_actions()[:3])   # New, Open, Save: Save as is in the menu
         tools.addSeparator()
         tools.addActions([self.editor.action(k) for k in ("undo", "redo", "tsume", "clear", "flip")])
         tools.addSeparator()

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
-from PySide6.QtGui import QDropEvent, QGuiApplication
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QGuiApplication
 from pytestqt.qtbot import QtBot
 
 from tsume_studio.core.records.formats import read_record
@@ -258,6 +258,11 @@ def test_drop_accepts_only_record_files(window: MainWindow, tmp_path: Path) -> N
     text = QMimeData()
     text.setText("hello")
     assert MainWindow.dropped_file(text) is None
+    for data, accepted in ((mime, True), (text, False)):
+        event = QDragEnterEvent(QPoint(10, 10), Qt.DropAction.CopyAction, data,
+                                Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+        window.dragEnterEvent(event)
+        assert event.isAccepted() is accepted
 
 
 # ---- the record in full -------------------------------------------------------------------
