@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QToolBar, QVBoxLayout, QWidget,
 )
 
+from ..core.editing import suggested_file_name, with_filter_extension
 from ..core.records.formats import FORMATS
 from ..core.shogi.moves import Move
 from ..core.shogi.position import Position, Problem
@@ -38,8 +39,8 @@ from .panels import (
     AlternativesPanel, FutilePanel, ProofTreePanel, ResultPanel, SearchTreePanel, status_text,
 )
 from .settings import (
-    LimitsDialog, add_recent, load_limits, load_mode, load_recent, remove_recent, save_language, save_limits,
-    save_mode, settings,
+    LimitsDialog, add_recent, load_last_folder, load_limits, load_mode, load_recent, remove_recent,
+    save_language, save_last_folder, save_limits, save_mode, settings,
 )
 from .worker import SolveFunction, SolverWorker
 
@@ -569,12 +570,25 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(tr("Copied SFEN to the clipboard"), 5000)
         return text
 
+    def ask_export_path(self, title: str, suggested: str, filters: str) -> tuple[str, str]:
+        """The export dialog: the chosen path ("" when cancelled) and filter (tests replace this)."""
+        path, selected = QFileDialog.getSaveFileName(self, title, suggested, filters)
+        return path, selected
+
+    def _export_name(self, suffix: str, ext: str) -> str:
+        """A suggested export path: the problem's file name, 作品名 or tsume, plus ``suffix``, in the last folder."""
+        name = suggested_file_name(self.editor.path(), self.editor.full_record().header.get("作品名", ""))
+        name = os.path.splitext(name)[0] + suffix + ext
+        folder = os.path.dirname(self.editor.path() or "") or load_last_folder()
+        return os.path.join(folder, name) if folder else name
+
     def _export_kif_dialog(self) -> None:
-        path, _selected = QFileDialog.getSaveFileName(self, tr("Export solution (KIF)..."), "", SOLUTION_FILE_FILTER)
+        path, selected = self.ask_export_path(tr("Export solution (KIF)..."), self._export_name("_answer", ".kif"),
+                                              SOLUTION_FILE_FILTER)
         if not path:
             return
-        if not os.path.splitext(path)[1]:
-            path += ".kif"
+        path = with_filter_extension(path, selected)
+        save_last_folder(path)
         try:
             self.export_kif(path)
         except (ValueError, OSError) as e:
@@ -583,11 +597,13 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(tr("Exported %1").replace("%1", path), 5000)
 
     def _export_image_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, tr("Export board image..."), "", IMAGE_FILE_FILTER)
+        path, selected = self.ask_export_path(tr("Export board image..."), self._export_name("", ".png"),
+                                              IMAGE_FILE_FILTER)
         if not path:
             return
-        if not os.path.splitext(path)[1]:
-            path += ".png"
+        if os.path.splitext(path)[1].lower() not in (".png", ".svg"):
+            path += ".svg" if selected.startswith("SVG") else ".png"
+        save_last_folder(path)
         try:
             self.export_image(path)
         except (ValueError, OSError) as e:

@@ -347,3 +347,25 @@ def test_export_solution_keeps_title_and_source(qtbot: QtBot, window: MainWindow
     assert record.header["作品名"] == "三手詰" and record.header["出典"] == "詰将棋パラダイス"
     assert record.header["手数"] == "3"                        # the answer's length, not the form's
     assert len(record.main_line()) == 3
+
+
+def test_export_dialogs_honour_the_filter_and_suggest_a_name(qtbot: QtBot, window: MainWindow, tmp_path: Path,
+                                                             kif: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    w = window
+    assert w.open_file(str(kif))
+    with qtbot.waitSignal(w.searchFinished, timeout=30000):
+        w.actions_["solve"].trigger()
+    asked: list[str] = []
+
+    def ask(title: str, suggested: str, filters: str) -> tuple[str, str]:
+        asked.append(suggested)
+        return str(tmp_path / "out"), next(f for f in filters.split(";;") if f.startswith(choice))
+    monkeypatch.setattr(w, "ask_export_path", ask)
+    choice = "CSA"
+    w.actions_["export_kif"].trigger()
+    exported = read_record(tmp_path / "out.csa")
+    assert exported.start == read_record(kif).start and len(exported.main_line()) == 3
+    choice = "SVG"
+    w.actions_["export_image"].trigger()
+    assert (tmp_path / "out.svg").read_text(encoding="utf-8").lstrip().startswith("<")
+    assert asked == [str(tmp_path / "example3_answer.kif"), str(tmp_path / "example3.png")]
