@@ -28,6 +28,7 @@ May import: ``core.shogi`` and ``core.records``.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -65,7 +66,8 @@ __all__ = [
     "box_king_color", "cell_square", "check_extension", "clear_spot", "cleared", "cycle_piece",
     "hand_limit", "left_stand", "move_cursor", "move_piece", "parse_position_text", "piece_at_spot",
     "place_piece", "read_position_file", "toggle_owner", "toggle_promotion", "tsume_preset",
-    "two_kings_preset", "with_default_extension", "with_turn", "write_position_file",
+    "two_kings_preset", "suggested_file_name", "with_default_extension", "with_filter_extension", "with_turn",
+    "write_position_file",
 ]
 
 #: Hand-stand order, top to bottom, as on a printed diagram: 飛 角 金 銀 桂 香 歩.
@@ -463,6 +465,34 @@ def check_extension(path: str) -> None:
 def with_default_extension(path: str, ext: str = ".sfen") -> str:
     """``path`` with ``ext`` added when it has no extension at all."""
     return path if os.path.splitext(path)[1] else path + ext
+
+
+def with_filter_extension(path: str, selected_filter: str, default: str = ".kif") -> str:
+    """``path`` with the extension of the file dialog's chosen filter when it has no known one.
+
+    ``selected_filter`` is a dialog filter such as ``"KIF (*.kif *.kifu)"``:
+    its first pattern gives the extension, or ``default`` when that filter
+    lists ``default`` too (the all-formats filter).  A path that already ends
+    in a record format's extension is returned unchanged.
+    """
+    if os.path.splitext(path)[1].lower() in FORMATS:
+        return path
+    patterns = [str(p).lower() for p in re.findall(r"\*(\.[A-Za-z0-9]+)", selected_filter)]
+    patterns = [p for p in patterns if p in FORMATS]
+    if not patterns or default in patterns:
+        return path + default
+    return path + patterns[0]
+
+
+def suggested_file_name(current: str | None, title: str, ext: str = ".kif") -> str:
+    """A save dialog's proposed name: the current file, else the 作品名 ``title``, else ``tsume``.
+
+    Characters that file systems refuse (``/ \\ : * ? " < > |``) become ``_``.
+    """
+    if current:
+        return os.path.basename(current)
+    name = re.sub(r'[/\\:*?"<>|\x00-\x1f]', "_", title).strip(" .")
+    return (name or "tsume") + ext
 
 
 def read_position_file(path: str) -> tuple[Position, Record]:

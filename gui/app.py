@@ -71,7 +71,7 @@ def create_window(args: argparse.Namespace) -> MainWindow:
             window.report_error(f"no bundled sample named {name!r}; there are: {', '.join(sample_names())}")
         else:
             with as_file(resource_path("samples", name)) as path:
-                window.open_file(str(path))
+                window.open_file(str(path), remember=False)   # a new problem, not the bundled file
     return window
 
 

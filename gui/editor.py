@@ -11,6 +11,7 @@ work; this module adds the undo stack, actions, dialogs and the clipboard.
 from __future__ import annotations
 
 import html
+import os
 import re
 from collections.abc import Callable
 from functools import partial
@@ -24,18 +25,21 @@ from ..core.editing import (
     cleared,
     parse_position_text,
     read_position_file,
+    suggested_file_name,
     tsume_preset,
     two_kings_preset,
-    with_default_extension,
+    with_filter_extension,
     with_turn,
     write_position_file,
 )
-from ..core.records.model import Record
+from ..core.records.formats import FORMATS
+from ..core.records.model import Record, RecordNode
 from ..core.shogi.position import Position, Problem, Status, tsume_hands
 from ..core.shogi.types import BLACK, WHITE, Color, square_japanese
 from . import i18n
 from .board import KEYBOARD_HELP, BoardView
 from .i18n import tr
+from .settings import load_last_folder, save_last_folder
 
 __all__ = ["POSITION_FILE_FILTER", "EditorController", "ProblemBar"]
 
@@ -59,10 +63,13 @@ i18n.add_translations("ja", {
     "Copy BOD": "BOD をコピー",
     "Open position...": "局面を開く...",
     "Save position as...": "局面を保存...",
+    "Save": "保存",
+    "Save as...": "名前を付けて保存...",
+    "New": "新規",
+    "Edit record header": "棋譜情報の編集",
     "Set position": "局面の設定",
     "Edit": "編集",
     "Open": "開く",
-    "Save": "保存",
     "Paste": "貼り付け",
     "Side to move": "手番",
     "Positions": "局面ファイル",
@@ -95,6 +102,11 @@ def _file_filter() -> str:
     return tr("Positions") + POSITION_FILE_FILTER[len("Positions"):]
 
 
+def _kif_filter() -> str:
+    """The filter a save dialog starts with: KIF keeps the whole record."""
+    return next(f for f in POSITION_FILE_FILTER.split(";;") if f.startswith("KIF"))
+
+
 # ---------------------------------------------------------------------------
 # Undo/redo.
 
@@ -115,6 +127,29 @@ class _SetPosition(QUndoCommand):
         self._controller._show(self._old)
 
 
+class _SetHeader(QUndoCommand):
+    """Replace the record's header and start comment; undo puts the old ones back."""
+
+    def __init__(self, controller: EditorController, record: Record,
+                 header: dict[str, str], comments: list[str]) -> None:
+        super().__init__(tr("Edit record header"))
+        self._controller = controller
+        self._record = record
+        self._old_record = controller._record
+        self._old = (dict(record.header), list(record.root.comments))
+        self._new = (dict(header), list(comments))
+
+    def redo(self) -> None:
+        self._record.header, self._record.root.comments = dict(self._new[0]), list(self._new[1])
+        self._controller._record = self._record
+        self._controller.recordChanged.emit()
+
+    def undo(self) -> None:
+        self._record.header, self._record.root.comments = dict(self._old[0]), list(self._old[1])
+        self._controller._record = self._old_record
+        self._controller.recordChanged.emit()
+
+
 class EditorController(QObject):
     """Undo/redo and editing commands for a :class:`BoardView`.
 
@@ -127,22 +162,39 @@ class EditorController(QObject):
         problemsChanged(list): ``list[Problem]`` of the current position.
         errorOccurred(str): a command failed (bad paste, unreadable file),
             already translated; when nothing is connected a message box shows it.
+        recordChanged(): the record's header or start comment changed.
+        modifiedChanged(bool): the problem became modified or unmodified
+            (the undo stack left or reached its clean state, or
+            :meth:`mark_modified`).
+        fileChanged(str): the problem's file after an open or save ("" for none).
 
     Attributes:
-        undo_stack: the ``QUndoStack`` of edits.
+        undo_stack: the ``QUndoStack`` of edits; its clean state is the last open or save.
+        confirm_discard: called before a command of the menus replaces the
+            problem (Open, New, Clear, Paste); it returns False to keep it.
+            The window sets it to its Save / Discard / Cancel question.
     """
 
     positionChanged = Signal(object)
     problemsChanged = Signal(list)
     errorOccurred = Signal(str)
+    recordChanged = Signal()
+    modifiedChanged = Signal(bool)
+    fileChanged = Signal(str)
 
     def __init__(self, view: BoardView, parent: QObject | None = None) -> None:
-        super().__init__(parent)
+        # Without a parent the controller lives and dies with its view (never answering
+        # a language switch for a view that is gone).
+        super().__init__(parent if parent is not None else view)
         self._view = view
         self._position = view.position()
         self._record: Record | None = None
+        self._path: str | None = None
+        self._dirty = False
+        self.confirm_discard: Callable[[], bool] = lambda: True
         self._problems: list[Problem] = self._position.problems()
         self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self._actions: dict[str, QAction] = {}
         view.positionEdited.connect(self._on_edited)
         self._build_actions()
@@ -169,6 +221,57 @@ class EditorController(QObject):
         if self._record is not None and self._record.start == self._position:
             return self._record
         return None
+
+    def full_record(self) -> Record:
+        """What Save writes: the record while the position is its start, else the
+        position alone with the record's header and start comment."""
+        record = self.record()
+        if record is not None:
+            return record
+        old = self._record
+        if old is None:
+            return Record(start=self.position())
+        return Record(start=self.position(), header=dict(old.header),
+                      root=RecordNode(comments=list(old.root.comments)), preamble=list(old.preamble))
+
+    def set_header(self, header: dict[str, str], comments: list[str]) -> None:
+        """Set the record's header and start comment (the root's comments) as one undoable step.
+
+        A position set up by hand gets a record of its own.  Nothing happens
+        when both are unchanged.
+        """
+        record = self.full_record()
+        if record.header == header and record.root.comments == comments:
+            return
+        self.undo_stack.push(_SetHeader(self, record, header, comments))
+
+    def path(self) -> str | None:
+        """The file the problem was last opened from or saved to (None for a new one)."""
+        return self._path
+
+    def is_modified(self) -> bool:
+        """True when there are edits since the last open or save."""
+        return self._dirty or not self.undo_stack.isClean()
+
+    @Slot()
+    def mark_modified(self) -> None:
+        """Count a change made outside the undo stack (a move tree, say) as unsaved."""
+        if not self._dirty:
+            self._dirty = True
+            self.modifiedChanged.emit(True)
+
+    @Slot(bool)
+    def _on_clean_changed(self, clean: bool) -> None:
+        # The stack also says so while it is being destroyed: use the argument, not the stack.
+        self.modifiedChanged.emit(self._dirty or not clean)
+
+    def _set_saved(self, path: str | None) -> None:
+        """The problem is now the file at ``path``: unmodified, its name known."""
+        self._path = path
+        self._dirty = False
+        self.undo_stack.setClean()
+        self.modifiedChanged.emit(False)
+        self.fileChanged.emit(path or "")
 
     def attach_problem_bar(self, bar: ProblemBar) -> None:
         """Keep ``bar`` showing this position's problems; clicking a square puts the cursor there."""
@@ -252,8 +355,11 @@ class EditorController(QObject):
         QGuiApplication.clipboard().setText(text)
         return text
 
-    def open_file(self, path: str) -> None:
+    def open_file(self, path: str, remember: bool = True) -> None:
         """Set the position from a ``.sfen``, ``.kif``, ``.kifu`` or ``.csa`` file (undoable).
+
+        The problem is unmodified afterwards; with ``remember`` it is the file's
+        (Save writes there), else it is new (a bundled sample, say).
 
         Raises:
             ValueError: bad contents or unknown extension; the position is unchanged.
@@ -262,15 +368,60 @@ class EditorController(QObject):
         position, record = read_position_file(path)
         self.set_position(position, "Open")
         self._record = record
+        self._set_saved(path if remember else None)
 
     def save_file(self, path: str) -> None:
-        """Write the position (with its record, if one was opened) to a file.
+        """Write the whole record (header, start comment, moves with 変化) to a file.
+
+        Afterwards the problem is that file's and unmodified.
 
         Raises:
             ValueError: unknown extension.
             OSError: the file cannot be written.
         """
-        write_position_file(path, self._position, self.record())
+        write_position_file(path, self._position, self.full_record())
+        self._set_saved(path)
+
+    def new_problem(self) -> None:
+        """Start a new problem: an empty board (undoable), no header, no file."""
+        self.set_position(cleared(self._position), "New")
+        self._record = None
+        self._set_saved(None)
+
+    def save(self) -> bool:
+        """Save to the problem's file, or ask for one; errors are reported. True when saved."""
+        path = self._path
+        if path is None or os.path.splitext(path)[1].lower() not in FORMATS:
+            return self.save_as()
+        try:
+            self.save_file(path)
+        except (ValueError, OSError) as e:
+            self._report("Cannot save: %1", e)
+            return False
+        return True
+
+    def ask_save_path(self, title: str, suggested: str) -> tuple[str, str]:
+        """The save dialog: the chosen path ("" when cancelled) and filter (tests replace this)."""
+        path, selected = QFileDialog.getSaveFileName(self._view.window(), title, suggested, _file_filter(),
+                                                     _kif_filter())
+        return path, selected
+
+    def save_as(self) -> bool:
+        """Ask for a file name (the chosen filter gives a missing extension) and save. True when saved."""
+        title = self.full_record().header.get("作品名", "")
+        name = suggested_file_name(self._path, title)
+        folder = os.path.dirname(self._path) if self._path else load_last_folder()
+        path, selected = self.ask_save_path(tr("Save as..."), os.path.join(folder, name) if folder else name)
+        if not path:
+            return False
+        path = with_filter_extension(path, selected)
+        try:
+            self.save_file(path)
+        except (ValueError, OSError) as e:
+            self._report("Cannot save: %1", e)
+            return False
+        save_last_folder(path)
+        return True
 
     # ---- actions ----------------------------------------------------------
 
@@ -289,12 +440,12 @@ class EditorController(QObject):
         return out
 
     def file_actions(self) -> list[QAction]:
-        """Open and Save As actions that ask for a file name."""
-        return [self._actions["open"], self._actions["save"]]
+        """New, Open, Save and Save As."""
+        return [self._actions[k] for k in ("new", "open", "save_file", "save")]
 
     def action(self, key: str) -> QAction:
         """One action by key: undo redo tsume two_kings fill_hand clear black white flip paste copy_sfen
-        copy_bod open save."""
+        copy_bod new open save_file save (Save as)."""
         return self._actions[key]
 
     def _build_actions(self) -> None:
@@ -321,7 +472,7 @@ class EditorController(QObject):
         make("tsume", self.preset_tsume, "Ctrl+Shift+T")
         make("two_kings", self.preset_two_kings, "Ctrl+Shift+K")
         make("fill_hand", self.fill_defender_hand)
-        make("clear", self.clear, "Ctrl+Shift+Delete")
+        make("clear", self._clear_action, "Ctrl+Shift+Delete")
         flip = make("flip", lambda: self._view.set_flipped(a["flip"].isChecked()), "Ctrl+R")
         flip.setCheckable(True)
         group = QActionGroup(self)
@@ -335,8 +486,10 @@ class EditorController(QObject):
         paste.setShortcuts([QKeySequence(QKeySequence.StandardKey.Paste), QKeySequence("Ctrl+Shift+V")])
         make("copy_sfen", self.copy_sfen, "Ctrl+Shift+C")
         make("copy_bod", self.copy_bod)
+        make("new", self._new_action, "Ctrl+N")
         make("open", self._open_dialog, "Ctrl+O")
-        make("save", self._save_dialog, "Ctrl+Shift+S")
+        make("save_file", self.save, "Ctrl+S")
+        make("save", self.save_as, "Ctrl+Shift+S")
         for act in a.values():
             act.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         # Shortcuts work as soon as the board is in a window, menus or not.
@@ -355,7 +508,7 @@ class EditorController(QObject):
                           ("black", "Black to move"), ("white", "White to move"),
                           ("paste", "Paste position"), ("copy_sfen", "Copy SFEN"),
                           ("copy_bod", "Copy BOD"), ("open", "Open position..."),
-                          ("save", "Save position as...")):
+                          ("new", "New"), ("save_file", "Save"), ("save", "Save as...")):
             a[key].setText(tr(text))
         for key, text, stack_text in (("undo", "Undo", self.undo_stack.undoText()),
                                       ("redo", "Redo", self.undo_stack.redoText())):
@@ -371,29 +524,40 @@ class EditorController(QObject):
             QMessageBox.warning(self._view.window(), "Tsume Studio", message)
 
     def _paste_clipboard(self) -> None:
+        text = QGuiApplication.clipboard().text()
         try:
-            self.paste_text(QGuiApplication.clipboard().text())
+            parse_position_text(text)
         except ValueError as e:
             self._report("Cannot paste: %1", e)
+            return
+        if self.confirm_discard():
+            self.paste_text(text)
+
+    def _clear_action(self) -> None:
+        if self.confirm_discard():
+            self.clear()
+
+    def _new_action(self) -> None:
+        if self.confirm_discard():
+            self.new_problem()
+
+    def ask_open_path(self) -> str:
+        """The open dialog: the chosen path, "" when cancelled (tests replace this)."""
+        path, _ = QFileDialog.getOpenFileName(self._view.window(), tr("Open position..."),
+                                              load_last_folder(), _file_filter())
+        return path
 
     def _open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self._view.window(), tr("Open position..."), "",
-                                              _file_filter())
+        if not self.confirm_discard():
+            return
+        path = self.ask_open_path()
         if path:
             try:
                 self.open_file(path)
             except (ValueError, OSError) as e:
                 self._report("Cannot open: %1", e)
-
-    def _save_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self._view.window(), tr("Save position as..."), "",
-                                              _file_filter())
-        if path:
-            path = with_default_extension(path)
-            try:
-                self.save_file(path)
-            except (ValueError, OSError) as e:
-                self._report("Cannot save: %1", e)
+            else:
+                save_last_folder(path)
 
 
 # ---------------------------------------------------------------------------

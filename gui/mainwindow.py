@@ -14,12 +14,14 @@ import os
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QByteArray, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtCore import QByteArray, QMimeData, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QToolBar, QVBoxLayout, QWidget,
 )
 
+from ..core.editing import suggested_file_name, with_filter_extension
+from ..core.records.formats import FORMATS
 from ..core.shogi.moves import Move
 from ..core.shogi.position import Position, Problem
 from ..core.search.proof import Proof
@@ -30,13 +32,15 @@ from . import i18n
 from .board import BoardView
 from .editor import EditorController, ProblemBar
 from .export import SOLUTION_FILE_FILTER, export_solution
+from .header import HeaderDialog
 from .i18n import add_translations, tr
 from .models import number_text
 from .panels import (
     AlternativesPanel, FutilePanel, ProofTreePanel, ResultPanel, SearchTreePanel, status_text,
 )
 from .settings import (
-    LimitsDialog, load_limits, load_mode, save_language, save_limits, save_mode, settings,
+    LimitsDialog, add_recent, load_last_folder, load_limits, load_mode, load_recent, remove_recent,
+    save_language, save_last_folder, save_limits, save_mode, settings,
 )
 from .worker import SolveFunction, SolverWorker
 
@@ -71,6 +75,15 @@ add_translations("ja", {
     "direct-mate": "詰将棋",
     "helpmate": "協力詰",
     "Search stopped": "探索を中止しました",
+    "Untitled": "無題",
+    "Open recent": "最近使ったファイル",
+    "Clear the list": "一覧を消去",
+    "%1 is no longer there; it was taken off the recent files.":
+        "%1 が見つからないため、最近使ったファイルから外しました。",
+    "The problem has unsaved changes.": "問題に保存していない変更があります。",
+    "Save them before going on?": "続ける前に保存しますか?",
+    "Discard": "破棄",
+    "Cancel": "キャンセル",
 })
 
 IMAGE_FILE_FILTER = "PNG (*.png);;SVG (*.svg)"
@@ -156,6 +169,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_menus()
         self._connect()
+        self.setAcceptDrops(True)
         i18n.notifier.language_changed.connect(self._retranslate)
         self._retranslate()
 
@@ -185,6 +199,7 @@ class MainWindow(QMainWindow):
         make("stop", self.stop, "Esc")
         make("limits", self.edit_limits)
         make("export_kif", self._export_kif_dialog, "Ctrl+E")
+        make("header", self.edit_header, "Ctrl+I")
         make("export_image", self._export_image_dialog)
         make("copy_sfen", self.copy_sfen)
         make("quit", self.close, QKeySequence.StandardKey.Quit)
@@ -217,12 +232,19 @@ class MainWindow(QMainWindow):
         bar = self.menuBar()
         self.menus = {key: bar.addMenu("") for key in ("file", "edit", "solve", "view")}
         file_menu = self.menus["file"]
-        file_menu.addActions(self.editor.file_actions())
+        file_menu.addActions(self.editor.file_actions()[:2])
+        self.recent_menu = file_menu.addMenu("")
+        self.recent_menu.setObjectName("recent_menu")
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self._fill_recent_menu()
+        file_menu.addActions(self.editor.file_actions()[2:])
         file_menu.addSeparator()
         file_menu.addActions([a["export_kif"], a["export_image"], a["copy_sfen"]])
         file_menu.addSeparator()
         file_menu.addAction(a["quit"])
         self.menus["edit"].addActions(self.editor.edit_actions())
+        self.menus["edit"].addSeparator()
+        self.menus["edit"].addAction(a["header"])
         solve_menu = self.menus["solve"]
         solve_menu.addActions([a["solve"], a["stop"]])
         solve_menu.addSeparator()
@@ -243,7 +265,7 @@ class MainWindow(QMainWindow):
         tools = QToolBar(self)
         tools.setObjectName("toolbar")
         tools.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        tools.addActions(self.editor.file_actions())
+        tools.addActions(self.editor.file_actions()[:3])   # New, Open, Save: Save as is in the menu
         tools.addSeparator()
         tools.addActions([self.editor.action(k) for k in ("undo", "redo", "tsume", "clear", "flip")])
         tools.addSeparator()
@@ -257,6 +279,10 @@ class MainWindow(QMainWindow):
         self.editor.positionChanged.connect(self._on_position_changed)
         self.editor.problemsChanged.connect(self._on_problems_changed)
         self.editor.errorOccurred.connect(self.report_error)
+        self.editor.confirm_discard = self.maybe_keep_edits
+        self.editor.modifiedChanged.connect(self.setWindowModified)
+        self.editor.recordChanged.connect(self._update_title)
+        self.editor.fileChanged.connect(self._on_file_changed)
         self.problem_bar.squareActivated.connect(lambda sq: self.board.set_highlights([sq]))
         self.result_panel.plyChanged.connect(self._on_ply_changed)
         for panel in (self.proof_panel, self.futile_panel, self.alternatives_panel, self.search_panel):
@@ -267,7 +293,7 @@ class MainWindow(QMainWindow):
         for key, text in (("solve", "Solve"), ("stop", "Stop"), ("limits", "Limits..."),
                           ("export_kif", "Export solution (KIF)..."),
                           ("export_image", "Export board image..."), ("copy_sfen", "Copy SFEN"),
-                          ("quit", "Quit"), ("problem", "Back to the problem"),
+                          ("quit", "Quit"), ("problem", "Back to the problem"), ("header", "Record header..."),
                           ("mate", "Direct mate"), ("helpmate", "Helpmate")):
             a[key].setText(tr(text))
         for key, text in (("first", "First"), ("back", "Back"), ("forward", "Forward"), ("last", "Last")):
@@ -275,6 +301,8 @@ class MainWindow(QMainWindow):
         for key, text in (("file", "&File"), ("edit", "&Edit"), ("solve", "&Solve"), ("view", "&View")):
             self.menus[key].setTitle(tr(text))
         self.language_menu.setTitle(tr("Language"))
+        self.recent_menu.setTitle(tr("Open recent"))
+        self._update_title()
         for key, text in (("result", "Result"), ("proof", "Proof tree"), ("futile", "Futile interpositions"),
                           ("alternatives", "Alternative mates (余詰)"), ("search", "Search tree")):
             self.docks[key].setWindowTitle(tr(text))
@@ -486,10 +514,29 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _update_title(self) -> None:
-        """The window title names the problem (作品名) when it came from a record."""
-        record = self.editor.record()
-        name = record.header.get("作品名", "") if record is not None else ""
-        self.setWindowTitle(f"Tsume Studio — {name}" if name else "Tsume Studio")
+        """The title: file name with the modified marker, the problem's 作品名, the program."""
+        path = self.editor.path()
+        name = self.editor.full_record().header.get("作品名", "")
+        parts = [(os.path.basename(path) if path else tr("Untitled")) + "[*]"]
+        parts += [name] if name else []
+        self.setWindowTitle(" — ".join(parts + ["Tsume Studio"]))
+        self.setWindowModified(self.editor.is_modified())
+
+    @Slot()
+    def mark_modified(self) -> None:
+        """Count a change made outside the editor's undo stack (the move tree, say) as unsaved."""
+        self.editor.mark_modified()
+
+    def is_modified(self) -> bool:
+        """True when the problem has edits that were not saved."""
+        return self.editor.is_modified()
+
+    @Slot(str)
+    def _on_file_changed(self, path: str) -> None:
+        if path:
+            add_recent(path)
+            self._fill_recent_menu()
+        self._update_title()
 
     @Slot(list)
     def _on_problems_changed(self, problems: list[Problem]) -> None:
@@ -507,7 +554,11 @@ class MainWindow(QMainWindow):
         """
         if self._result is None:
             raise ValueError("no solution to export: solve the problem first")
-        export_solution(path, self._result)
+        export_solution(path, self._result, self.export_header())
+
+    def export_header(self) -> dict[str, str]:
+        """The problem's header for an exported solution: all but 手数, which the answer gives."""
+        return {k: v for k, v in self.editor.full_record().header.items() if k != "手数"}
 
     def export_image(self, path: str) -> None:
         """Write the board as shown to a ``.png`` or ``.svg`` diagram."""
@@ -519,12 +570,25 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(tr("Copied SFEN to the clipboard"), 5000)
         return text
 
+    def ask_export_path(self, title: str, suggested: str, filters: str) -> tuple[str, str]:
+        """The export dialog: the chosen path ("" when cancelled) and filter (tests replace this)."""
+        path, selected = QFileDialog.getSaveFileName(self, title, suggested, filters)
+        return path, selected
+
+    def _export_name(self, suffix: str, ext: str) -> str:
+        """A suggested export path: the problem's file name, 作品名 or tsume, plus ``suffix``, in the last folder."""
+        name = suggested_file_name(self.editor.path(), self.editor.full_record().header.get("作品名", ""))
+        name = os.path.splitext(name)[0] + suffix + ext
+        folder = os.path.dirname(self.editor.path() or "") or load_last_folder()
+        return os.path.join(folder, name) if folder else name
+
     def _export_kif_dialog(self) -> None:
-        path, _selected = QFileDialog.getSaveFileName(self, tr("Export solution (KIF)..."), "", SOLUTION_FILE_FILTER)
+        path, selected = self.ask_export_path(tr("Export solution (KIF)..."), self._export_name("_answer", ".kif"),
+                                              SOLUTION_FILE_FILTER)
         if not path:
             return
-        if not os.path.splitext(path)[1]:
-            path += ".kif"
+        path = with_filter_extension(path, selected)
+        save_last_folder(path)
         try:
             self.export_kif(path)
         except (ValueError, OSError) as e:
@@ -533,11 +597,13 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(tr("Exported %1").replace("%1", path), 5000)
 
     def _export_image_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, tr("Export board image..."), "", IMAGE_FILE_FILTER)
+        path, selected = self.ask_export_path(tr("Export board image..."), self._export_name("", ".png"),
+                                              IMAGE_FILE_FILTER)
         if not path:
             return
-        if not os.path.splitext(path)[1]:
-            path += ".png"
+        if os.path.splitext(path)[1].lower() not in (".png", ".svg"):
+            path += ".svg" if selected.startswith("SVG") else ".png"
+        save_last_folder(path)
         try:
             self.export_image(path)
         except (ValueError, OSError) as e:
@@ -547,14 +613,121 @@ class MainWindow(QMainWindow):
 
     # ---- files, language, errors ---------------------------------------------------
 
-    def open_file(self, path: str) -> bool:
-        """Open a position or record file; errors are reported, not raised. True on success."""
+    def open_file(self, path: str, remember: bool = True) -> bool:
+        """Open a position or record file; errors are reported, not raised. True on success.
+
+        Unsaved edits are not asked about here (:meth:`open_path` does); with
+        ``remember`` the file joins the recent files and Save writes to it.
+        """
         try:
-            self.editor.open_file(path)
+            self.editor.open_file(path, remember)
         except (ValueError, OSError) as e:
             self.report_error(tr("Cannot open: %1").replace("%1", str(e)))
             return False
         return True
+
+    def open_path(self, path: str) -> bool:
+        """Open ``path`` as the user asked (recent files, a drop): unsaved edits are asked about first."""
+        if not os.path.isfile(path):
+            remove_recent(path)
+            self._fill_recent_menu()
+            self.report_error(tr("%1 is no longer there; it was taken off the recent files.").replace("%1", path))
+            return False
+        if not self.maybe_keep_edits():
+            return False
+        return self.open_file(path)
+
+    def _fill_recent_menu(self) -> None:
+        menu = self.recent_menu
+        menu.clear()
+        paths = load_recent()
+        for i, path in enumerate(paths, 1):
+            act = menu.addAction(f"&{i % 10} {os.path.basename(path)}")
+            act.setToolTip(path)
+            act.setStatusTip(path)
+            act.setData(path)
+            act.triggered.connect(functools.partial(self._open_recent, path))
+        if paths:
+            menu.addSeparator()
+        clear = menu.addAction(tr("Clear the list"))
+        clear.setEnabled(bool(paths))
+        clear.triggered.connect(self._clear_recent)
+        menu.setEnabled(self._worker is None)
+
+    def _open_recent(self, path: str, _checked: bool = False) -> None:
+        self.open_path(path)
+
+    def _clear_recent(self, _checked: bool = False) -> None:
+        for path in load_recent():
+            remove_recent(path)
+        self._fill_recent_menu()
+
+    # ---- unsaved edits ----------------------------------------------------------------
+
+    def ask_discard(self) -> str:
+        """Ask what to do with unsaved edits: ``"save"``, ``"discard"`` or ``"cancel"`` (tests replace this)."""
+        buttons = QMessageBox.StandardButton
+        box = QMessageBox(QMessageBox.Icon.Question, "Tsume Studio", tr("The problem has unsaved changes."),
+                          buttons.Save | buttons.Discard | buttons.Cancel, self)
+        box.setInformativeText(tr("Save them before going on?"))
+        for button, text in ((buttons.Save, "Save"), (buttons.Discard, "Discard"), (buttons.Cancel, "Cancel")):
+            box.button(button).setText(tr(text))
+        box.setDefaultButton(buttons.Save)
+        box.setEscapeButton(buttons.Cancel)
+        answer = box.exec()
+        return {buttons.Save: "save", buttons.Discard: "discard"}.get(buttons(answer), "cancel")
+
+    def maybe_keep_edits(self) -> bool:
+        """Before the problem is replaced: True when it may go (no edits, saved, or discarded)."""
+        if not self.editor.is_modified():
+            return True
+        choice = self.ask_discard()
+        if choice == "save":
+            return self.editor.save()
+        return choice == "discard"
+
+    def edit_header(self) -> bool:
+        """Edit the record's header and start comment in a dialog; True when something changed."""
+        record = self.editor.full_record()
+        dialog = HeaderDialog(record.header, record.root.comments, self)
+        if not self.run_dialog(dialog):
+            return False
+        before = (dict(record.header), list(record.root.comments))
+        self.editor.set_header(dialog.header(), dialog.comments())
+        after = self.editor.full_record()
+        return before != (after.header, after.root.comments)
+
+    def run_dialog(self, dialog: HeaderDialog) -> bool:
+        """Run a modal dialog; True when accepted (tests replace this)."""
+        return bool(dialog.exec())
+
+    # ---- dropped files ----------------------------------------------------------------
+
+    @staticmethod
+    def dropped_file(mime: QMimeData) -> str | None:
+        """The first local record or position file in dropped data, or None."""
+        for url in mime.urls() if mime.hasUrls() else []:
+            path = url.toLocalFile()
+            if path and os.path.splitext(path)[1].lower() in FORMATS:
+                return path
+        return None
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt API
+        """Accept a dragged record or position file."""
+        if self._worker is None and self.dropped_file(event.mimeData()) is not None:
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt API
+        """Open a dropped record or position file (asking about unsaved edits first)."""
+        path = self.dropped_file(event.mimeData())
+        if path is None or self._worker is not None:
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        # Open after the drop returns: the question must not run inside the drag.
+        QTimer.singleShot(0, functools.partial(self.open_path, path))
 
     def set_language(self, lang: str) -> None:
         """Switch the interface language and remember it."""
@@ -586,7 +759,10 @@ class MainWindow(QMainWindow):
             self.restoreState(state)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
-        """Stop a running search (waiting for its thread) and save the layout."""
+        """Ask about unsaved edits (Cancel keeps the window), stop a running search, save the layout."""
+        if not self.maybe_keep_edits():
+            event.ignore()
+            return
         worker = self._worker
         if worker is not None:
             worker.quit()

@@ -1,13 +1,15 @@
 """Persistent settings (QSettings) and the solver-limits dialog.
 
 Keys: ``solve/seconds`` (0 = no limit), ``solve/nodes`` (0 = no limit),
-``solve/memory_mb``, ``solve/mode`` (``"mate"`` or ``"helpmate"``) and
-``ui/language`` (``"ja"`` or ``"en"``).
+``solve/memory_mb``, ``solve/mode`` (``"mate"`` or ``"helpmate"``),
+``ui/language`` (``"ja"`` or ``"en"``), ``files/recent`` (the last opened or
+saved files, newest first) and ``files/folder`` (where the last file dialog was).
 """
 
 from __future__ import annotations
 
 import math
+import os
 
 from PySide6.QtCore import QLocale, QSettings
 from PySide6.QtWidgets import (
@@ -20,6 +22,7 @@ from .i18n import LANGUAGES, add_translations, tr
 ORGANIZATION = "TsumeStudio"
 APPLICATION = "tsume-studio"
 
+RECENT_LIMIT = 10
 DEFAULT_LIMITS = Limits(nodes=None, seconds=60.0, memory_mb=512)
 MODES = ("mate", "helpmate")
 
@@ -103,6 +106,47 @@ def save_language(lang: str, store: QSettings | None = None) -> None:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {lang!r}")
     s = store or settings()
     s.setValue("ui/language", lang)
+    s.sync()
+
+
+def load_recent(store: QSettings | None = None) -> list[str]:
+    """The recent files, newest first (at most RECENT_LIMIT)."""
+    value = (store or settings()).value("files/recent", [])
+    if isinstance(value, str):   # an INI file holding a single entry gives a string
+        value = [value] if value else []
+    if not isinstance(value, list):
+        return []
+    return [str(v) for v in value if v][:RECENT_LIMIT]
+
+
+def _save_recent(paths: list[str], store: QSettings | None) -> list[str]:
+    s = store or settings()
+    s.setValue("files/recent", paths[:RECENT_LIMIT])
+    s.sync()
+    return paths[:RECENT_LIMIT]
+
+
+def add_recent(path: str, store: QSettings | None = None) -> list[str]:
+    """Put ``path`` (made absolute) first in the recent files; return the new list."""
+    path = os.path.abspath(path)
+    return _save_recent([path] + [p for p in load_recent(store) if p != path], store)
+
+
+def remove_recent(path: str, store: QSettings | None = None) -> list[str]:
+    """Take ``path`` out of the recent files; return the new list."""
+    return _save_recent([p for p in load_recent(store) if p != path], store)
+
+
+def load_last_folder(store: QSettings | None = None) -> str:
+    """The folder of the last file opened or saved through a dialog ("" when none or gone)."""
+    folder = str((store or settings()).value("files/folder", "") or "")
+    return folder if folder and os.path.isdir(folder) else ""
+
+
+def save_last_folder(path: str, store: QSettings | None = None) -> None:
+    """Remember the folder of ``path`` (a file) for the next file dialog."""
+    s = store or settings()
+    s.setValue("files/folder", os.path.dirname(os.path.abspath(path)))
     s.sync()
 
 

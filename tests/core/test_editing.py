@@ -456,3 +456,18 @@ def test_editing_imports_only_shogi_and_records_and_no_qt() -> None:
     code = "import sys, tsume_studio.core.editing; print(sorted(m for m in sys.modules if 'PySide6' in m))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert loaded.stdout.strip() == "[]"
+
+
+def test_save_dialog_names() -> None:
+    from tsume_studio.core.editing import suggested_file_name, with_filter_extension
+    assert with_filter_extension("dir/name", "KIF (*.kif *.kifu)") == "dir/name.kif"
+    assert with_filter_extension("name", "CSA (*.csa)") == "name.csa"
+    assert with_filter_extension("name", "Positions (*.sfen *.kif *.csa)") == "name.kif"   # the default
+    assert with_filter_extension("name", "SFEN (*.sfen)", default=".kifu") == "name.sfen"
+    assert with_filter_extension("name.KIF", "CSA (*.csa)") == "name.KIF"                   # already a format
+    assert with_filter_extension("v1.2", "KI2 (*.ki2 *.ki2u)") == "v1.2.ki2"                # not a format
+    assert with_filter_extension("name", "") == "name.kif"
+    assert suggested_file_name("/x/y.csa", "題") == "y.csa"
+    assert suggested_file_name(None, '春/夏:秋*冬?"') == "春_夏_秋_冬__.kif"
+    assert suggested_file_name(None, " . ") == "tsume.kif"
+    assert suggested_file_name(None, "", ".sfen") == "tsume.sfen"

@@ -27,6 +27,16 @@ def _isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> None:
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder))
 
 
+@pytest.fixture(autouse=True)
+def _no_blocking_question(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unsaved edits are discarded without the modal question, so that closing a window never blocks.
+
+    Tests of the question patch ``MainWindow.ask_discard`` themselves.
+    """
+    from tsume_studio.gui.mainwindow import MainWindow
+    monkeypatch.setattr(MainWindow, "ask_discard", lambda self: "discard")
+
+
 def progress(nodes: int, path: tuple[PathEntry, ...] = (), root: tuple[ChildInfo, ...] = ()) -> Progress:
     return Progress(nodes=nodes, nps=1000.0, elapsed=nodes / 1000, root_pn=3, root_dn=1,
                     path=path, root_children=root, table_fill=0.25, table_entries=nodes)

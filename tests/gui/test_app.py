@@ -49,9 +49,14 @@ def test_sample_opens_a_valid_problem(qtbot: QtBot) -> None:
     assert window.editor.position() == expected
     assert window.editor.problems() == []
     assert window.actions_["solve"].isEnabled()
-    qtbot.waitUntil(lambda: window.windowTitle() == "Tsume Studio — サンプル3手詰")   # its 作品名
+    # Its 作品名; a bundled sample is a new problem (Save asks for a name), unmodified.
+    qtbot.waitUntil(lambda: window.windowTitle() == "Untitled[*] — サンプル3手詰 — Tsume Studio")
+    assert window.editor.path() is None and not window.isWindowModified()
     window.editor.set_position(Position.from_sfen(THREE))
-    qtbot.waitUntil(lambda: window.windowTitle() == "Tsume Studio")
+    # An edited position keeps the problem's header (the moves go), and is modified.
+    qtbot.waitUntil(lambda: window.isWindowModified())
+    assert window.windowTitle() == "Untitled[*] — サンプル3手詰 — Tsume Studio"
+    assert window.editor.record() is None
 
 
 def test_unknown_sample_is_reported(qtbot: QtBot) -> None:
