@@ -100,10 +100,15 @@ def _file_filter() -> str:
 
 
 class _SetPosition(QUndoCommand):
-    """Replace the position shown; undo puts the old one back."""
+    """Replace the position shown; undo puts the old one back.
 
-    def __init__(self, controller: EditorController, old: Position, new: Position, text: str) -> None:
-        super().__init__(text)
+    ``source`` is the step's English name; the shown text is its translation,
+    set again when the language changes.
+    """
+
+    def __init__(self, controller: EditorController, old: Position, new: Position, source: str) -> None:
+        super().__init__(tr(source))
+        self.source = source
         self._controller = controller
         self._old = old.copy()
         self._new = new.copy()
@@ -146,6 +151,7 @@ class EditorController(QObject):
         self._actions: dict[str, QAction] = {}
         view.positionEdited.connect(self._on_edited)
         self._build_actions()
+        i18n.notifier.language_changed.connect(self._retranslate_steps)
         i18n.notifier.language_changed.connect(self._retranslate)
         self._retranslate()
         view.set_error_squares(p.square for p in self._problems if p.square is not None)
@@ -194,7 +200,7 @@ class EditorController(QObject):
 
     def _on_edited(self, position: Position) -> None:
         if position != self._position:
-            self.undo_stack.push(_SetPosition(self, self._position, position, tr("Set position")))
+            self.undo_stack.push(_SetPosition(self, self._position, position, "Set position"))
 
     # ---- commands -------------------------------------------------------
 
@@ -202,7 +208,7 @@ class EditorController(QObject):
         """Make ``position`` current as one undoable step (nothing happens if it is already)."""
         if position == self._position and position.move_number == self._position.move_number:
             return
-        self.undo_stack.push(_SetPosition(self, self._position, position, tr(text)))
+        self.undo_stack.push(_SetPosition(self, self._position, position, text))
 
     def preset_tsume(self) -> None:
         """The 詰将棋 preset: only the defender's king on 5一, every other piece in its hand."""
@@ -357,11 +363,26 @@ class EditorController(QObject):
                           ("copy_bod", "Copy BOD"), ("open", "Open position..."),
                           ("save", "Save position as...")):
             a[key].setText(tr(text))
+        # The toolbar shows the fixed icon text, so its buttons never move; the
+        # step's name goes into the menu text and the tooltip.
         for key, text, stack_text in (("undo", "Undo", self.undo_stack.undoText()),
                                       ("redo", "Redo", self.undo_stack.redoText())):
-            a[key].setText(tr(text + " %1").replace("%1", stack_text) if stack_text else tr(text))
+            full = tr(text + " %1").replace("%1", stack_text) if stack_text else tr(text)
+            a[key].setText(full)
+            a[key].setIconText(tr(text))
+            a[key].setToolTip(full)
         a["paste"].setToolTip(tr("Paste position") + " (SFEN / BOD / KIF)")
         self._view.setToolTip(tr(KEYBOARD_HELP) if self._view.is_editable() else "")
+
+    @Slot(str)
+    def _retranslate_steps(self, _lang: str = "") -> None:
+        """Give the steps recorded so far their names in the new language."""
+        stack = self.undo_stack
+        for i in range(stack.count()):
+            command = stack.command(i)
+            source = getattr(command, "source", None)
+            if isinstance(source, str):
+                command.setText(tr(source))
 
     def _report(self, template: str, error: Exception) -> None:
         message = tr(template).replace("%1", str(error))

@@ -1,0 +1,72 @@
+"""Layout and small fixes of the main window: a toolbar that stays put, compact numbers,
+the layout at 1024×700 and its reset, the piece box while solving, stale highlights,
+texts retranslated after a language switch, the About dialog."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from tsume_studio.core.shogi.position import Position
+from tsume_studio.gui import i18n
+from tsume_studio.gui.mainwindow import MainWindow
+
+pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints")
+
+THREE = "7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"
+TSUME = "4k4/9/9/9/9/9/9/9/9 b 2r2b4g4s4n4l18p 1"
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    """The language is global: every test starts and ends in English."""
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")
+
+
+def shown_window(qtbot: QtBot, width: int = 1280, height: int = 820, solver=None) -> MainWindow:
+    window = MainWindow() if solver is None else MainWindow(solver_for=lambda _mode: solver)
+    qtbot.addWidget(window)
+    window.resize(width, height)
+    window.show()
+    qtbot.waitExposed(window)
+    return window
+
+
+def test_undo_redo_buttons_keep_their_text_and_place(qtbot: QtBot) -> None:
+    window = shown_window(qtbot)
+    editor = window.editor
+    undo, redo = editor.action("undo"), editor.action("redo")
+    buttons = [window.toolbar.widgetForAction(a) for a in window.toolbar.actions() if not a.isSeparator()]
+    before = [b.geometry() for b in buttons]
+    undo_button = window.toolbar.widgetForAction(undo)
+    assert undo_button.text() == "Undo"
+    editor.preset_tsume()
+    editor.action("clear").trigger()
+    editor.set_position(Position.from_sfen(THREE))
+    editor.undo_stack.undo()
+    qtbot.wait(10)
+    # The step's name is in the menu text and the tooltip, not on the button.
+    assert undo.text() == "Undo Clear board"
+    assert undo.toolTip() == undo.text()
+    assert redo.text() == "Redo Set position"
+    assert undo_button.text() == "Undo" and window.toolbar.widgetForAction(redo).text() == "Redo"
+    assert [b.geometry() for b in buttons] == before
+
+
+def test_undo_labels_recorded_before_a_switch_are_retranslated(qtbot: QtBot) -> None:
+    window = shown_window(qtbot)
+    editor = window.editor
+    editor.preset_tsume()
+    editor.clear()
+    editor.undo_stack.undo()
+    i18n.set_language("ja")
+    assert editor.undo_stack.undoText() == "詰将棋の初期配置"
+    assert editor.action("undo").text() == "元に戻す: 詰将棋の初期配置"
+    assert editor.action("redo").text() == "やり直し: 盤面をクリア"
+    assert window.toolbar.widgetForAction(editor.action("undo")).text() == "元に戻す"
+    i18n.set_language("en")
+    assert editor.action("redo").text() == "Redo Clear board"
