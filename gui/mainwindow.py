@@ -193,10 +193,9 @@ class MainWindow(QMainWindow):
         make("back", lambda: self.result_panel.step(-1), "Left")
         make("forward", lambda: self.result_panel.step(1), "Right")
         make("last", lambda: self.result_panel.step(10**6), "End")
-        a["first"].setText("|◀")
-        a["back"].setText("◀")
-        a["forward"].setText("▶")
-        a["last"].setText("▶|")
+        # The toolbar shows the glyphs; menus show the names (set in _retranslate).
+        for key, glyph in (("first", "|◀"), ("back", "◀"), ("forward", "▶"), ("last", "▶|")):
+            a[key].setIconText(glyph)
         group = QActionGroup(self)
         mode = load_mode()
         for key in ("mate", "helpmate"):
@@ -271,6 +270,7 @@ class MainWindow(QMainWindow):
                           ("mate", "Direct mate"), ("helpmate", "Helpmate")):
             a[key].setText(tr(text))
         for key, text in (("first", "First"), ("back", "Back"), ("forward", "Forward"), ("last", "Last")):
+            a[key].setText(tr(text))
             a[key].setToolTip(tr(text))
         for key, text in (("file", "&File"), ("edit", "&Edit"), ("solve", "&Solve"), ("view", "&View")):
             self.menus[key].setTitle(tr(text))

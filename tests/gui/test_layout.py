@@ -70,3 +70,15 @@ def test_undo_labels_recorded_before_a_switch_are_retranslated(qtbot: QtBot) -> 
     assert window.toolbar.widgetForAction(editor.action("undo")).text() == "元に戻す"
     i18n.set_language("en")
     assert editor.action("redo").text() == "Redo Clear board"
+
+
+def test_solve_menu_step_items_have_text(qtbot: QtBot) -> None:
+    window = shown_window(qtbot)
+    menu = window.menus["solve"]
+    texts = [a.text() for a in menu.actions()]
+    assert {"First", "Back", "Forward", "Last"} <= set(texts)
+    # The toolbar keeps its compact glyphs.
+    assert window.toolbar.widgetForAction(window.actions_["first"]).text() == "|◀"
+    i18n.set_language("ja")
+    assert window.actions_["forward"].text() == "1手進む"
+    assert window.toolbar.widgetForAction(window.actions_["forward"]).text() == "▶"
