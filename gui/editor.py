@@ -191,6 +191,7 @@ class EditorController(QObject):
         self._position = position.copy()
         self._view.set_position(position)
         self._view.set_last_move(None)
+        self._view.set_highlights([])   # marks of the old position (a problem's square) go with it
         self._problems = position.problems()
         self._view.set_error_squares(p.square for p in self._problems if p.square is not None)
         self._actions["black"].setChecked(position.turn == BLACK)

@@ -82,3 +82,18 @@ def test_solve_menu_step_items_have_text(qtbot: QtBot) -> None:
     i18n.set_language("ja")
     assert window.actions_["forward"].text() == "1手進む"
     assert window.toolbar.widgetForAction(window.actions_["forward"]).text() == "▶"
+
+
+def test_problem_square_highlight_is_cleared_by_the_next_position(qtbot: QtBot) -> None:
+    window = shown_window(qtbot)
+    window.editor.set_position(Position.from_sfen("P3k4/9/9/9/9/9/9/9/9 b - 1"))   # a dead pawn on 9一
+    problem = window.problem_bar.problems()[0]
+    assert problem.square is not None
+    window.problem_bar.squareActivated.emit(problem.square)
+    assert window.board.highlights() == {problem.square}
+    window.editor.set_position(Position.from_sfen(TSUME))
+    assert window.board.highlights() == frozenset()
+    # Undo is a new position too.
+    window.problem_bar.squareActivated.emit(40)
+    window.editor.undo_stack.undo()
+    assert window.board.highlights() == frozenset()
