@@ -142,7 +142,9 @@ class EditorController(QObject):
     errorOccurred = Signal(str)
 
     def __init__(self, view: BoardView, parent: QObject | None = None) -> None:
-        super().__init__(parent)
+        # Without a parent the controller goes with its view: it must not outlive it
+        # and then answer a language switch by touching a deleted widget.
+        super().__init__(parent if parent is not None else view)
         self._view = view
         self._position = view.position()
         self._record: Record | None = None
