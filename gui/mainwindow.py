@@ -115,6 +115,7 @@ class MainWindow(QMainWindow):
         # ---- centre: problem bar over the board
         self.board = BoardView(self)
         self.board.setObjectName("board")
+        self.board.set_box_kept(True)   # the board stays put while solving and stepping
         self.editor = EditorController(self.board, self)
         self.problem_bar = ProblemBar(self)
         centre = QWidget(self)
@@ -151,6 +152,10 @@ class MainWindow(QMainWindow):
         # ---- status line
         self.stats_label = QLabel(self)
         self.stats_label.setObjectName("stats")
+        # As tall empty as with text: the status line must not grow when a search starts.
+        self.stats_label.setText("0")
+        self.stats_label.setMinimumHeight(self.stats_label.sizeHint().height())
+        self.stats_label.setText("")
         self.statusBar().addPermanentWidget(self.stats_label)
 
         self._build_actions()

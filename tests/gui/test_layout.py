@@ -97,3 +97,34 @@ def test_problem_square_highlight_is_cleared_by_the_next_position(qtbot: QtBot) 
     window.problem_bar.squareActivated.emit(40)
     window.editor.undo_stack.undo()
     assert window.board.highlights() == frozenset()
+
+
+def test_piece_box_stays_while_solving(qtbot: QtBot, standins) -> None:
+    window = shown_window(qtbot, solver=standins.waiting)
+    window.editor.set_position(Position.from_sfen(THREE))
+    board = window.board
+    assert board.is_editable() and board.has_box()
+    before = board.square_rect(40)
+    with qtbot.waitSignal(window.searchStarted):
+        window.solve()
+    try:
+        qtbot.wait(30)
+        assert not board.is_editable()
+        assert board.has_box() and not board.box_rect(1).isEmpty()   # 1 = PAWN
+        assert board.square_rect(40) == before
+    finally:
+        with qtbot.waitSignal(window.searchFinished, timeout=5000):
+            window.stop()
+    assert board.is_editable() and board.square_rect(40) == before
+
+
+def test_board_alone_shows_the_box_only_when_editing(qtbot: QtBot) -> None:
+    from tsume_studio.gui.board import BoardView
+
+    view = BoardView()
+    qtbot.addWidget(view)
+    view.resize(800, 700)
+    assert not view.has_box() and view.box_rect(1).isEmpty()
+    view.set_box_kept(True)
+    assert view.has_box() and not view.box_rect(1).isEmpty()
+    assert view.size_for_unit(40).height() > view.size_for_unit(40).width() * 0.8
