@@ -71,9 +71,24 @@ add_translations("ja", {
     "direct-mate": "詰将棋",
     "helpmate": "協力詰",
     "Search stopped": "探索を中止しました",
+    "Reset layout": "レイアウトを元に戻す",
 })
 
 IMAGE_FILE_FILTER = "PNG (*.png);;SVG (*.svg)"
+
+MIN_SQUARE = 32   # px: the smallest square the board gives way to; the docks shrink first
+# Dock widths: (share of the window's width by default, minimum, maximum) in px.
+DOCK_WIDTHS = {"search": (0.20, 170, 560), "right": (0.28, 210, 640)}
+_RIGHT_DOCKS = ("result", "proof", "futile", "alternatives")
+
+
+def default_dock_widths(window_width: int) -> tuple[int, int]:
+    """The default widths of the left (search tree) and right docks in a window this wide."""
+    out = []
+    for key in ("search", "right"):
+        share, low, high = DOCK_WIDTHS[key]
+        out.append(max(low, min(high, round(share * window_width))))
+    return out[0], out[1]
 
 
 def default_solver(mode: str) -> SolveFunction:
@@ -116,6 +131,7 @@ class MainWindow(QMainWindow):
         self.board = BoardView(self)
         self.board.setObjectName("board")
         self.board.set_box_kept(True)   # the board stays put while solving and stepping
+        self.board.setMinimumSize(self.board.size_for_unit(MIN_SQUARE))
         self.editor = EditorController(self.board, self)
         self.problem_bar = ProblemBar(self)
         centre = QWidget(self)
@@ -133,21 +149,17 @@ class MainWindow(QMainWindow):
         self.alternatives_panel = AlternativesPanel(self)
         self.search_panel = SearchTreePanel(self)
         self.docks: dict[str, QDockWidget] = {}
-        right = Qt.DockWidgetArea.RightDockWidgetArea
-        for key, widget, area in (("result", self.result_panel, right),
-                                  ("proof", self.proof_panel, right),
-                                  ("futile", self.futile_panel, right),
-                                  ("alternatives", self.alternatives_panel, right),
-                                  ("search", self.search_panel, Qt.DockWidgetArea.LeftDockWidgetArea)):
+        for key, widget in (("result", self.result_panel), ("proof", self.proof_panel),
+                            ("futile", self.futile_panel), ("alternatives", self.alternatives_panel),
+                            ("search", self.search_panel)):
             dock = QDockWidget(self)
             dock.setObjectName(f"dock_{key}")
             dock.setWidget(widget)
-            self.addDockWidget(area, dock)
+            _share, low, high = DOCK_WIDTHS["search" if key == "search" else "right"]
+            dock.setMinimumWidth(low)
+            dock.setMaximumWidth(high)
             self.docks[key] = dock
-        self.resizeDocks([self.docks["search"], self.docks["result"]], [290, 400], Qt.Orientation.Horizontal)
-        self.tabifyDockWidget(self.docks["proof"], self.docks["futile"])
-        self.tabifyDockWidget(self.docks["futile"], self.docks["alternatives"])
-        self.docks["proof"].raise_()
+        self._arrange_docks()
 
         # ---- status line
         self.stats_label = QLabel(self)
@@ -192,6 +204,7 @@ class MainWindow(QMainWindow):
         make("export_kif", self._export_kif_dialog, "Ctrl+E")
         make("export_image", self._export_image_dialog)
         make("copy_sfen", self.copy_sfen)
+        make("reset_layout", self.reset_layout)
         make("quit", self.close, QKeySequence.StandardKey.Quit)
         make("problem", self.show_problem, "Ctrl+Home")
         make("first", lambda: self.result_panel.step(-10**6), "Home")
@@ -240,6 +253,7 @@ class MainWindow(QMainWindow):
         view_menu.addSeparator()
         for dock in self.docks.values():
             view_menu.addAction(dock.toggleViewAction())
+        view_menu.addAction(a["reset_layout"])
         view_menu.addSeparator()
         self.language_menu = view_menu.addMenu("")
         self.language_menu.addActions([a["lang_ja"], a["lang_en"]])
@@ -272,6 +286,7 @@ class MainWindow(QMainWindow):
                           ("export_kif", "Export solution (KIF)..."),
                           ("export_image", "Export board image..."), ("copy_sfen", "Copy SFEN"),
                           ("quit", "Quit"), ("problem", "Back to the problem"),
+                          ("reset_layout", "Reset layout"),
                           ("mate", "Direct mate"), ("helpmate", "Helpmate")):
             a[key].setText(tr(text))
         for key, text in (("first", "First"), ("back", "Back"), ("forward", "Forward"), ("last", "Last")):
@@ -579,6 +594,32 @@ class MainWindow(QMainWindow):
 
     # ---- window life ------------------------------------------------------------------
 
+    def _arrange_docks(self) -> None:
+        """Put every dock in its default place: the search tree on the left; on the
+        right the result over the proof tree, 無駄合 and 余詰 as tabs."""
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        for key, dock in self.docks.items():
+            dock.setFloating(False)
+            self.addDockWidget(left if key == "search" else right, dock)
+        self.splitDockWidget(self.docks["result"], self.docks["proof"], Qt.Orientation.Vertical)
+        self.tabifyDockWidget(self.docks["proof"], self.docks["futile"])
+        self.tabifyDockWidget(self.docks["futile"], self.docks["alternatives"])
+        for dock in self.docks.values():
+            dock.show()
+        self.docks["proof"].raise_()
+        self._size_docks()
+
+    def _size_docks(self) -> None:
+        left, right = default_dock_widths(self.width())
+        self.resizeDocks([self.docks["search"], self.docks["result"]], [left, right], Qt.Orientation.Horizontal)
+        height = self.height() - 120   # less the menu, toolbar and status bars
+        self.resizeDocks([self.docks["result"], self.docks["proof"]], [height * 2 // 5, height * 3 // 5],
+                         Qt.Orientation.Vertical)
+
+    def reset_layout(self) -> None:
+        """Restore the default docks (all shown, docked in their places) and their sizes."""
+        self._arrange_docks()
+
     def _restore_geometry(self) -> None:
         s = settings()
         geometry = s.value("ui/geometry")
@@ -589,6 +630,8 @@ class MainWindow(QMainWindow):
             self.resize(1280, 820)
         if isinstance(state, QByteArray):
             self.restoreState(state)
+        else:
+            self._size_docks()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
         """Stop a running search (waiting for its thread) and save the layout."""

@@ -7,13 +7,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from tsume_studio.core.shogi.position import Position
 from tsume_studio.gui import i18n
 from tsume_studio.gui.mainwindow import MainWindow
 
-pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints")
+pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support (propagateSizeHints|raise)")
 
 THREE = "7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"
 TSUME = "4k4/9/9/9/9/9/9/9/9 b 2r2b4g4s4n4l18p 1"
@@ -128,3 +129,48 @@ def test_board_alone_shows_the_box_only_when_editing(qtbot: QtBot) -> None:
     view.set_box_kept(True)
     assert view.has_box() and not view.box_rect(1).isEmpty()
     assert view.size_for_unit(40).height() > view.size_for_unit(40).width() * 0.8
+
+
+def test_board_keeps_32_px_squares_at_1024x700(qtbot: QtBot) -> None:
+    from tsume_studio.gui.mainwindow import MIN_SQUARE
+
+    window = shown_window(qtbot, 1280, 820)
+    # Wide docks (as a user may have left them) give way when the window shrinks.
+    window.resizeDocks([window.docks["search"], window.docks["result"]], [500, 600], Qt.Orientation.Horizontal)
+    window.resize(1024, 700)
+    qtbot.waitUntil(lambda: window.width() == 1024)
+    qtbot.wait(20)
+    assert window.height() == 700
+    assert window.board.square_size() >= MIN_SQUARE
+    assert all(d.isVisible() for d in window.docks.values())
+    window.reset_layout()
+    qtbot.wait(20)
+    assert window.board.square_size() >= MIN_SQUARE
+
+
+def test_reset_layout_restores_docks_and_sizes(qtbot: QtBot) -> None:
+    from tsume_studio.gui.mainwindow import default_dock_widths
+
+    window = shown_window(qtbot, 1024, 700)
+    window.reset_layout()
+    qtbot.wait(20)
+    docks = window.docks
+    left, right = default_dock_widths(1024)
+    default = (docks["search"].width(), docks["result"].width(), window.board.size())
+    assert abs(default[0] - left) <= 2 and abs(default[1] - right) <= 2
+    # Squash, hide, float and move docks, as a user might.
+    window.resizeDocks([docks["search"], docks["result"]], [170, 210], Qt.Orientation.Horizontal)
+    docks["futile"].hide()
+    docks["result"].setFloating(True)
+    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, docks["proof"])
+    qtbot.wait(20)
+    assert docks["search"].width() < default[0]
+    window.actions_["reset_layout"].trigger()
+    qtbot.wait(20)
+    assert all(d.isVisible() and not d.isFloating() for d in docks.values())
+    right_area = Qt.DockWidgetArea.RightDockWidgetArea
+    assert [window.dockWidgetArea(docks[k]) for k in ("result", "proof", "futile", "alternatives")] == [right_area] * 4
+    assert window.dockWidgetArea(docks["search"]) == Qt.DockWidgetArea.LeftDockWidgetArea
+    assert set(window.tabifiedDockWidgets(docks["proof"])) == {docks["futile"], docks["alternatives"]}
+    assert (docks["search"].width(), docks["result"].width(), window.board.size()) == default
+    assert window.actions_["reset_layout"] in window.menus["view"].actions()
