@@ -174,3 +174,70 @@ def test_reset_layout_restores_docks_and_sizes(qtbot: QtBot) -> None:
     assert set(window.tabifiedDockWidgets(docks["proof"])) == {docks["futile"], docks["alternatives"]}
     assert (docks["search"].width(), docks["result"].width(), window.board.size()) == default
     assert window.actions_["reset_layout"] in window.menus["view"].actions()
+
+
+@pytest.mark.parametrize("n, text", [(0, "0"), (987, "987"), (1000, "1.0k"), (1234, "1.2k"), (9949, "9.9k"),
+                                     (9950, "10k"), (34_000, "34k"), (340_499, "340k"), (999_499, "999k"),
+                                     (999_500, "1.0M"), (1_234_567, "1.2M"), (12_345_678, "12M"),
+                                     (3_000_000_000, "3.0G")])
+def test_compact_number(n: int, text: str) -> None:
+    from tsume_studio.gui.models import compact_number
+
+    assert compact_number(n) == text
+    assert len(text) <= 4
+
+
+def test_compact_number_infinity() -> None:
+    from tsume_studio.core.search.contract import INFINITY
+    from tsume_studio.gui.models import compact_number, exact_number_text
+
+    assert compact_number(INFINITY) == "∞" and exact_number_text(INFINITY) == "∞"
+    assert exact_number_text(1_234_567) == "1,234,567"
+
+
+def test_search_tree_abbreviates_numbers_that_do_not_fit(qtbot: QtBot) -> None:
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    from tsume_studio.core.search.contract import ChildInfo, PathEntry, Progress
+    from tsume_studio.gui.models import COL_DN, COL_MOVE, COL_PN
+    from tsume_studio.gui.panels import SearchTreePanel
+
+    panel = SearchTreePanel()
+    qtbot.addWidget(panel)
+    panel.resize(300, 400)
+    panel.show()
+    qtbot.waitExposed(panel)
+    start = Position.from_sfen(THREE)
+    panel.model.reset(start)
+    # A deep path: the rook and the king walk to and fro.
+    moves = ["5b5a", "2a1b", "5a5b", "1b2a"] * 5
+    path = tuple(PathEntry(m, 1_234_567, 12, ()) for m in moves)
+    panel.update_progress(Progress(nodes=1, nps=1.0, elapsed=0.1, root_pn=1_234_567, root_dn=12, path=path,
+                                   root_children=(ChildInfo("5b5a", 1_234_567, 12),), table_fill=0.1,
+                                   table_entries=1))
+    view = panel.view
+    index = panel.model.index_of_path(moves[:1])
+    pn_index = index.siblingAtColumn(COL_PN)
+    assert pn_index.data() == "1234567"
+    assert pn_index.data(Qt.ItemDataRole.ToolTipRole) == "1,234,567"
+
+    def shown(idx) -> str:
+        option = QStyleOptionViewItem()
+        view.initViewItemOption(option)
+        option.rect = view.visualRect(idx)
+        view.itemDelegateForIndex(idx).initStyleOption(option, idx)
+        return option.text
+
+    view.header().resizeSection(COL_PN, view.fontMetrics().horizontalAdvance("0000"))
+    assert shown(pn_index) == "1.2M"
+    assert shown(index.siblingAtColumn(COL_DN)) == "12"          # fits: shown in full
+    view.header().resizeSection(COL_PN, view.fontMetrics().horizontalAdvance("0000000") + 20)
+    assert shown(pn_index) == "1234567"
+    # The move column is as wide as the deepest move shown needs (the view scrolls sideways).
+    deep = panel.model.index_of_path(moves)
+    assert deep.isValid()
+    view.scrollTo(deep)
+    qtbot.wait(20)
+    need = view.indentation() * len(moves) + view.fontMetrics().horizontalAdvance(deep.data())
+    assert view.header().sectionSize(COL_MOVE) >= need
+    assert deep.data(Qt.ItemDataRole.ToolTipRole) == deep.data()
