@@ -130,8 +130,9 @@ class EditorController(QObject):
         positionChanged(object): the Position after any change (edit, undo,
             paste, preset, open).
         problemsChanged(list): ``list[Problem]`` of the current position.
-        errorOccurred(str): a command failed (bad paste, unreadable file),
-            already translated; when nothing is connected a message box shows it.
+        errorOccurred(object): a command failed (bad paste, unreadable file):
+            an :class:`~.i18n.Message` (a ``str``, already translated, that can
+            be retranslated); when nothing is connected a message box shows it.
 
     Attributes:
         undo_stack: the ``QUndoStack`` of edits.
@@ -139,7 +140,7 @@ class EditorController(QObject):
 
     positionChanged = Signal(object)
     problemsChanged = Signal(list)
-    errorOccurred = Signal(str)
+    errorOccurred = Signal(object)
 
     def __init__(self, view: BoardView, parent: QObject | None = None) -> None:
         # Without a parent the controller goes with its view: it must not outlive it
@@ -388,8 +389,8 @@ class EditorController(QObject):
                 command.setText(tr(source))
 
     def _report(self, template: str, error: Exception) -> None:
-        message = tr(template).replace("%1", str(error))
-        if self.receivers(SIGNAL("errorOccurred(QString)")) > 0:
+        message = i18n.Message(template, str(error))
+        if self.receivers(SIGNAL("errorOccurred(PyObject)")) > 0:
             self.errorOccurred.emit(message)
         else:
             QMessageBox.warning(self._view.window(), "Tsume Studio", message)

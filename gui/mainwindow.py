@@ -124,6 +124,7 @@ class MainWindow(QMainWindow):
         self._viewing = False
         self._search_mode = "mate"
         self.last_error = ""
+        self.error_box: QMessageBox | None = None   # the error message box while it is open
         self.setObjectName("MainWindow")
         self.setWindowTitle("Tsume Studio")
 
@@ -298,6 +299,7 @@ class MainWindow(QMainWindow):
         for key, text in (("result", "Result"), ("proof", "Proof tree"), ("futile", "Futile interpositions"),
                           ("alternatives", "Alternative mates (余詰)"), ("search", "Search tree")):
             self.docks[key].setWindowTitle(tr(text))
+        self._retranslate_error()
         a["lang_ja"].setChecked(i18n.language() == "ja")
         a["lang_en"].setChecked(i18n.language() == "en")
 
@@ -590,7 +592,25 @@ class MainWindow(QMainWindow):
             dialog = QMessageBox(QMessageBox.Icon.Warning, "Tsume Studio", message,
                                  QMessageBox.StandardButton.Ok, self)
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            self.error_box = dialog
+            dialog.finished.connect(functools.partial(self._forget_error_box, dialog))
             dialog.open()
+
+    def _forget_error_box(self, dialog: QMessageBox, _result: int = 0) -> None:
+        if self.error_box is dialog:
+            self.error_box = None
+
+    def _retranslate_error(self) -> None:
+        """Show an error still on screen (status line, message box) in the new language."""
+        old = self.last_error
+        if not isinstance(old, i18n.Message):
+            return
+        new = old.retranslated()
+        self.last_error = new
+        if self.statusBar().currentMessage() == old:
+            self.statusBar().showMessage(new, 10000)
+        if self.error_box is not None and self.error_box.text() == old:
+            self.error_box.setText(new)
 
     # ---- window life ------------------------------------------------------------------
 

@@ -241,3 +241,32 @@ def test_search_tree_abbreviates_numbers_that_do_not_fit(qtbot: QtBot) -> None:
     need = view.indentation() * len(moves) + view.fontMetrics().horizontalAdvance(deep.data())
     assert view.header().sectionSize(COL_MOVE) >= need
     assert deep.data(Qt.ItemDataRole.ToolTipRole) == deep.data()
+
+
+def test_paste_error_follows_a_language_switch(qtbot: QtBot) -> None:
+    from PySide6.QtGui import QGuiApplication
+
+    window = shown_window(qtbot)
+    QGuiApplication.clipboard().setText("9/9 b - 1")
+    window.editor.action("paste").trigger()
+    message = window.last_error
+    assert message.startswith("Cannot paste: ")
+    detail = message[len("Cannot paste: "):]
+    assert window.statusBar().currentMessage() == message
+    assert window.error_box is not None and window.error_box.text() == message
+    i18n.set_language("ja")
+    assert window.last_error == "貼り付けできません: " + detail
+    assert window.statusBar().currentMessage() == window.last_error
+    assert window.error_box.text() == window.last_error
+    i18n.set_language("en")
+    assert window.statusBar().currentMessage() == message
+    window.error_box.accept()
+    assert window.error_box is None
+
+
+def test_message_keeps_its_source_and_arguments() -> None:
+    message = i18n.Message("Cannot open: %1", "x.kif: %2 is not a move")
+    assert message == "Cannot open: x.kif: %2 is not a move"
+    i18n.set_language("ja")
+    assert message.retranslated() == "開けません: x.kif: %2 is not a move"
+    assert message.retranslated().retranslated() == message.retranslated()
