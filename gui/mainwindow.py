@@ -27,6 +27,7 @@ from ..core.search.contract import Progress, SolveResult, SolveStatus
 from ..core.search.helpmate import solve_iter as helpmate_solve_iter
 from ..core.search.solver import solve_iter
 from . import i18n
+from .about import AboutDialog
 from .board import BoardView
 from .editor import EditorController, ProblemBar
 from .export import SOLUTION_FILE_FILTER, export_solution
@@ -206,6 +207,7 @@ class MainWindow(QMainWindow):
         make("export_image", self._export_image_dialog)
         make("copy_sfen", self.copy_sfen)
         make("reset_layout", self.reset_layout)
+        make("about", self.show_about)
         make("quit", self.close, QKeySequence.StandardKey.Quit)
         make("problem", self.show_problem, "Ctrl+Home")
         make("first", lambda: self.result_panel.step(-10**6), "Home")
@@ -233,7 +235,8 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         a = self.actions_
         bar = self.menuBar()
-        self.menus = {key: bar.addMenu("") for key in ("file", "edit", "solve", "view")}
+        self.menus = {key: bar.addMenu("") for key in ("file", "edit", "solve", "view", "help")}
+        self.menus["help"].addAction(a["about"])
         file_menu = self.menus["file"]
         file_menu.addActions(self.editor.file_actions())
         file_menu.addSeparator()
@@ -287,13 +290,14 @@ class MainWindow(QMainWindow):
                           ("export_kif", "Export solution (KIF)..."),
                           ("export_image", "Export board image..."), ("copy_sfen", "Copy SFEN"),
                           ("quit", "Quit"), ("problem", "Back to the problem"),
-                          ("reset_layout", "Reset layout"),
+                          ("reset_layout", "Reset layout"), ("about", "About Tsume Studio"),
                           ("mate", "Direct mate"), ("helpmate", "Helpmate")):
             a[key].setText(tr(text))
         for key, text in (("first", "First"), ("back", "Back"), ("forward", "Forward"), ("last", "Last")):
             a[key].setText(tr(text))
             a[key].setToolTip(tr(text))
-        for key, text in (("file", "&File"), ("edit", "&Edit"), ("solve", "&Solve"), ("view", "&View")):
+        for key, text in (("file", "&File"), ("edit", "&Edit"), ("solve", "&Solve"), ("view", "&View"),
+                          ("help", "&Help")):
             self.menus[key].setTitle(tr(text))
         self.language_menu.setTitle(tr("Language"))
         for key, text in (("result", "Result"), ("proof", "Proof tree"), ("futile", "Futile interpositions"),
@@ -635,6 +639,13 @@ class MainWindow(QMainWindow):
         height = self.height() - 120   # less the menu, toolbar and status bars
         self.resizeDocks([self.docks["result"], self.docks["proof"]], [height * 2 // 5, height * 3 // 5],
                          Qt.Orientation.Vertical)
+
+    def show_about(self) -> AboutDialog:
+        """Open the About dialog (not blocking) and return it."""
+        dialog = AboutDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
 
     def reset_layout(self) -> None:
         """Restore the default docks (all shown, docked in their places) and their sizes."""

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog
 from pytestqt.qtbot import QtBot
 
 from tsume_studio.core.shogi.position import Position
@@ -270,3 +271,29 @@ def test_message_keeps_its_source_and_arguments() -> None:
     i18n.set_language("ja")
     assert message.retranslated() == "開けません: x.kif: %2 is not a move"
     assert message.retranslated().retranslated() == message.retranslated()
+
+
+def test_about_dialog_opens(qtbot: QtBot) -> None:
+    from importlib.metadata import version
+
+    from tsume_studio.gui.about import doc_files
+
+    window = shown_window(qtbot)
+    assert window.actions_["about"] in window.menus["help"].actions()
+    assert window.menus["help"].title() == "&Help"
+    with qtbot.waitSignal(window.actions_["about"].triggered):
+        window.actions_["about"].trigger()
+    dialogs = [w for w in window.findChildren(QDialog) if w.isVisible()]
+    assert len(dialogs) == 1
+    text = dialogs[0].text()
+    assert "Tsume Studio" in text and f"Version {version('tsume-studio')}" in text
+    assert "License: GPL-3.0-or-later" in text
+    # In a source checkout the documentation and the references are linked.
+    links = dict(doc_files())
+    assert links["Published sources of the algorithms"].name == "references.md"
+    assert "references.md" in dialogs[0].label.text()
+    dialogs[0].reject()
+    i18n.set_language("ja")
+    dialog = window.show_about()
+    assert "バージョン" in dialog.text() and "アルゴリズムの出典" in dialog.text()
+    dialog.reject()
