@@ -27,6 +27,7 @@ add_translations("ja", {
     "Piece kanji and font: Noto CJK (SIL Open Font License 1.1).":
         "駒の文字とフォント: Noto CJK（SIL Open Font License 1.1）。",
     "unknown": "不明",
+    "Close": "閉じる",
 })
 
 # Documents of a source checkout, by link text (the installed package ships none).
@@ -83,6 +84,7 @@ class AboutDialog(QDialog):
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.button(QDialogButtonBox.StandardButton.Close).setText(tr("Close"))
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(self.label)

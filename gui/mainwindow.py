@@ -622,8 +622,10 @@ class MainWindow(QMainWindow):
         """Put every dock in its default place: the search tree on the left; on the
         right the result over the proof tree, 無駄合 and 余詰 as tabs."""
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
-        for key, dock in self.docks.items():
+        for dock in self.docks.values():
             dock.setFloating(False)
+            self.removeDockWidget(dock)   # out of old tab groups and splits
+        for key, dock in self.docks.items():
             self.addDockWidget(left if key == "search" else right, dock)
         self.splitDockWidget(self.docks["result"], self.docks["proof"], Qt.Orientation.Vertical)
         self.tabifyDockWidget(self.docks["proof"], self.docks["futile"])
