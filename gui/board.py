@@ -305,6 +305,7 @@ class BoardView(QWidget):
         self._errors: frozenset[Square] = frozenset()
         self._flipped = False
         self._editable = False
+        self._keep_box = False
         self._cursor: Spot = Spot.board(square(5, 5))
         self._selected: Spot | None = None
         self._press_spot: Spot | None = None
@@ -350,6 +351,10 @@ class BoardView(QWidget):
         self._highlights = frozenset(squares)
         self.update()
 
+    def highlights(self) -> frozenset[Square]:
+        """The tinted squares."""
+        return self._highlights
+
     def set_error_squares(self, squares: Iterable[int]) -> None:
         """Mark these squares as the places of problems in the position (red)."""
         self._errors = frozenset(squares)
@@ -374,11 +379,27 @@ class BoardView(QWidget):
         self.setMouseTracking(self._editable)
         self.unsetCursor()
         self._retranslate()
+        self.updateGeometry()
         self.update()
 
     def is_editable(self) -> bool:
         """True in edit mode."""
         return self._editable
+
+    def set_box_kept(self, keep: bool) -> None:
+        """Show the piece box outside edit mode too (read-only), so that the board
+        keeps its size and place when the mode changes (e.g. while solving)."""
+        self._keep_box = bool(keep)
+        self.updateGeometry()
+        self.update()
+
+    def box_kept(self) -> bool:
+        """True when the piece box is shown outside edit mode too."""
+        return self._keep_box
+
+    def has_box(self) -> bool:
+        """True when the piece box is shown now."""
+        return self._editable or self._keep_box
 
     def cursor_spot(self) -> Spot:
         """Where the keyboard cursor is."""
@@ -402,7 +423,7 @@ class BoardView(QWidget):
         return self._layout().header_rect(color)
 
     def box_rect(self, pt: PieceType) -> QRectF:
-        """The rectangle of a piece-box slot (edit mode only; empty otherwise)."""
+        """The rectangle of a piece-box slot (empty when the box is not shown)."""
         layout = self._layout()
         return layout.box_slot_rect(pt) if layout.with_box else QRectF()
 
@@ -457,8 +478,16 @@ class BoardView(QWidget):
             raise
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
-        height = _HEIGHT + (_BOX_GAP + _BOX_H if self._editable else 0.0)
-        return QSize(round(_WIDTH * 48), round(height * 48))
+        return self.size_for_unit(48)
+
+    def size_for_unit(self, unit: float) -> QSize:
+        """The widget size at which a square is ``unit`` pixels wide (with the box if it is shown)."""
+        height = _HEIGHT + (_BOX_GAP + _BOX_H if self.has_box() else 0.0)
+        return QSize(math.ceil(_WIDTH * unit), math.ceil(height * unit))
+
+    def square_size(self) -> float:
+        """The width of a square in pixels at the current size."""
+        return self._layout().unit
 
     # ---- editing ----------------------------------------------------------
 
@@ -667,7 +696,8 @@ class BoardView(QWidget):
             # Outside edit mode each stand lists only the kinds in hand, packed from the top.
             orders = {c: tuple(pt for pt in STAND_ORDER if self._position.hand(c)[HAND_INDEX[pt]])
                       for c in (BLACK, WHITE)}
-        return _Layout(QRectF(self.rect()) if rect is None else rect, self._flipped, editing, orders)
+        with_box = (editing or self._keep_box) and not diagram
+        return _Layout(QRectF(self.rect()) if rect is None else rect, self._flipped, with_box, orders)
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt API
         painter = QPainter(self)

@@ -112,10 +112,15 @@ def _kif_filter() -> str:
 
 
 class _SetPosition(QUndoCommand):
-    """Replace the position shown; undo puts the old one back."""
+    """Replace the position shown; undo puts the old one back.
 
-    def __init__(self, controller: EditorController, old: Position, new: Position, text: str) -> None:
-        super().__init__(text)
+    ``source`` is the step's English name; the shown text is its translation,
+    set again when the language changes.
+    """
+
+    def __init__(self, controller: EditorController, old: Position, new: Position, source: str) -> None:
+        super().__init__(tr(source))
+        self.source = source
         self._controller = controller
         self._old = old.copy()
         self._new = new.copy()
@@ -160,8 +165,9 @@ class EditorController(QObject):
         positionChanged(object): the Position after any change (edit, undo,
             paste, preset, open).
         problemsChanged(list): ``list[Problem]`` of the current position.
-        errorOccurred(str): a command failed (bad paste, unreadable file),
-            already translated; when nothing is connected a message box shows it.
+        errorOccurred(object): a command failed (bad paste, unreadable file):
+            an :class:`~.i18n.Message` (a ``str``, already translated, that can
+            be retranslated); when nothing is connected a message box shows it.
         recordChanged(): the record's header or start comment changed.
         modifiedChanged(bool): the problem became modified or unmodified
             (the undo stack left or reached its clean state, or
@@ -177,7 +183,7 @@ class EditorController(QObject):
 
     positionChanged = Signal(object)
     problemsChanged = Signal(list)
-    errorOccurred = Signal(str)
+    errorOccurred = Signal(object)
     recordChanged = Signal()
     modifiedChanged = Signal(bool)
     fileChanged = Signal(str)
@@ -198,6 +204,7 @@ class EditorController(QObject):
         self._actions: dict[str, QAction] = {}
         view.positionEdited.connect(self._on_edited)
         self._build_actions()
+        i18n.notifier.language_changed.connect(self._retranslate_steps)
         i18n.notifier.language_changed.connect(self._retranslate)
         self._retranslate()
         view.set_error_squares(p.square for p in self._problems if p.square is not None)
@@ -288,6 +295,7 @@ class EditorController(QObject):
         self._position = position.copy()
         self._view.set_position(position)
         self._view.set_last_move(None)
+        self._view.set_highlights([])   # marks of the old position (a problem's square) go with it
         self._problems = position.problems()
         self._view.set_error_squares(p.square for p in self._problems if p.square is not None)
         self._actions["black"].setChecked(position.turn == BLACK)
@@ -297,7 +305,7 @@ class EditorController(QObject):
 
     def _on_edited(self, position: Position) -> None:
         if position != self._position:
-            self.undo_stack.push(_SetPosition(self, self._position, position, tr("Set position")))
+            self.undo_stack.push(_SetPosition(self, self._position, position, "Set position"))
 
     # ---- commands -------------------------------------------------------
 
@@ -305,7 +313,7 @@ class EditorController(QObject):
         """Make ``position`` current as one undoable step (nothing happens if it is already)."""
         if position == self._position and position.move_number == self._position.move_number:
             return
-        self.undo_stack.push(_SetPosition(self, self._position, position, tr(text)))
+        self.undo_stack.push(_SetPosition(self, self._position, position, text))
 
     def preset_tsume(self) -> None:
         """The 詰将棋 preset: only the defender's king on 5一, every other piece in its hand."""
@@ -510,15 +518,30 @@ class EditorController(QObject):
                           ("copy_bod", "Copy BOD"), ("open", "Open position..."),
                           ("new", "New"), ("save_file", "Save"), ("save", "Save as...")):
             a[key].setText(tr(text))
+        # The toolbar shows the fixed icon text, so its buttons never move; the
+        # step's name goes into the menu text and the tooltip.
         for key, text, stack_text in (("undo", "Undo", self.undo_stack.undoText()),
                                       ("redo", "Redo", self.undo_stack.redoText())):
-            a[key].setText(tr(text + " %1").replace("%1", stack_text) if stack_text else tr(text))
+            full = tr(text + " %1").replace("%1", stack_text) if stack_text else tr(text)
+            a[key].setText(full)
+            a[key].setIconText(tr(text))
+            a[key].setToolTip(full)
         a["paste"].setToolTip(tr("Paste position") + " (SFEN / BOD / KIF)")
         self._view.setToolTip(tr(KEYBOARD_HELP) if self._view.is_editable() else "")
 
+    @Slot(str)
+    def _retranslate_steps(self, _lang: str = "") -> None:
+        """Give the steps recorded so far their names in the new language."""
+        stack = self.undo_stack
+        for i in range(stack.count()):
+            command = stack.command(i)
+            source = getattr(command, "source", None)
+            if isinstance(source, str):
+                command.setText(tr(source))
+
     def _report(self, template: str, error: Exception) -> None:
-        message = tr(template).replace("%1", str(error))
-        if self.receivers(SIGNAL("errorOccurred(QString)")) > 0:
+        message = i18n.Message(template, str(error))
+        if self.receivers(SIGNAL("errorOccurred(PyObject)")) > 0:
             self.errorOccurred.emit(message)
         else:
             QMessageBox.warning(self._view.window(), "Tsume Studio", message)

@@ -34,6 +34,32 @@ def tr(text: str) -> str:
     return _tables[_language].get(text, text)
 
 
+class Message(str):
+    """A text shown in the interface language that can be shown again in another.
+
+    It is the translated text (a ``str``) and keeps its English source with
+    ``%1``, ``%2``... placeholders and their arguments (not translated, e.g.
+    a file name or the core's English detail), so that a message still on
+    screen after a language switch can be replaced by :meth:`retranslated`.
+    """
+
+    source: str
+    args: tuple[str, ...]
+
+    def __new__(cls, source: str, *args: str) -> Message:
+        text = tr(source)
+        for n in range(len(args), 0, -1):   # %10 before %1
+            text = text.replace(f"%{n}", args[n - 1])
+        obj = super().__new__(cls, text)
+        obj.source = source
+        obj.args = args
+        return obj
+
+    def retranslated(self) -> Message:
+        """The same message in the current language."""
+        return Message(self.source, *self.args)
+
+
 def add_translations(lang: str, table: dict[str, str]) -> None:
     """Register translations of English source strings into ``lang``."""
     if lang not in _tables:

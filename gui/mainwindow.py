@@ -29,6 +29,7 @@ from ..core.search.contract import Progress, SolveResult, SolveStatus
 from ..core.search.helpmate import solve_iter as helpmate_solve_iter
 from ..core.search.solver import solve_iter
 from . import i18n
+from .about import AboutDialog
 from .board import BoardView
 from .editor import EditorController, ProblemBar
 from .export import SOLUTION_FILE_FILTER, export_solution
@@ -84,9 +85,24 @@ add_translations("ja", {
     "Save them before going on?": "続ける前に保存しますか?",
     "Discard": "破棄",
     "Cancel": "キャンセル",
+    "Reset layout": "レイアウトを元に戻す",
 })
 
 IMAGE_FILE_FILTER = "PNG (*.png);;SVG (*.svg)"
+
+MIN_SQUARE = 32   # px: the smallest square the board gives way to; the docks shrink first
+# Dock widths: (share of the window's width by default, minimum, maximum) in px.
+DOCK_WIDTHS = {"search": (0.20, 170, 560), "right": (0.28, 210, 640)}
+_RIGHT_DOCKS = ("result", "proof", "futile", "alternatives")
+
+
+def default_dock_widths(window_width: int) -> tuple[int, int]:
+    """The default widths of the left (search tree) and right docks in a window this wide."""
+    out = []
+    for key in ("search", "right"):
+        share, low, high = DOCK_WIDTHS[key]
+        out.append(max(low, min(high, round(share * window_width))))
+    return out[0], out[1]
 
 
 def default_solver(mode: str) -> SolveFunction:
@@ -122,12 +138,15 @@ class MainWindow(QMainWindow):
         self._viewing = False
         self._search_mode = "mate"
         self.last_error = ""
+        self.error_box: QMessageBox | None = None   # the error message box while it is open
         self.setObjectName("MainWindow")
         self.setWindowTitle("Tsume Studio")
 
         # ---- centre: problem bar over the board
         self.board = BoardView(self)
         self.board.setObjectName("board")
+        self.board.set_box_kept(True)   # the board stays put while solving and stepping
+        self.board.setMinimumSize(self.board.size_for_unit(MIN_SQUARE))
         self.editor = EditorController(self.board, self)
         self.problem_bar = ProblemBar(self)
         centre = QWidget(self)
@@ -145,25 +164,25 @@ class MainWindow(QMainWindow):
         self.alternatives_panel = AlternativesPanel(self)
         self.search_panel = SearchTreePanel(self)
         self.docks: dict[str, QDockWidget] = {}
-        right = Qt.DockWidgetArea.RightDockWidgetArea
-        for key, widget, area in (("result", self.result_panel, right),
-                                  ("proof", self.proof_panel, right),
-                                  ("futile", self.futile_panel, right),
-                                  ("alternatives", self.alternatives_panel, right),
-                                  ("search", self.search_panel, Qt.DockWidgetArea.LeftDockWidgetArea)):
+        for key, widget in (("result", self.result_panel), ("proof", self.proof_panel),
+                            ("futile", self.futile_panel), ("alternatives", self.alternatives_panel),
+                            ("search", self.search_panel)):
             dock = QDockWidget(self)
             dock.setObjectName(f"dock_{key}")
             dock.setWidget(widget)
-            self.addDockWidget(area, dock)
+            _share, low, high = DOCK_WIDTHS["search" if key == "search" else "right"]
+            dock.setMinimumWidth(low)
+            dock.setMaximumWidth(high)
             self.docks[key] = dock
-        self.resizeDocks([self.docks["search"], self.docks["result"]], [290, 400], Qt.Orientation.Horizontal)
-        self.tabifyDockWidget(self.docks["proof"], self.docks["futile"])
-        self.tabifyDockWidget(self.docks["futile"], self.docks["alternatives"])
-        self.docks["proof"].raise_()
+        self._arrange_docks()
 
         # ---- status line
         self.stats_label = QLabel(self)
         self.stats_label.setObjectName("stats")
+        # As tall empty as with text: the status line must not grow when a search starts.
+        self.stats_label.setText("0")
+        self.stats_label.setMinimumHeight(self.stats_label.sizeHint().height())
+        self.stats_label.setText("")
         self.statusBar().addPermanentWidget(self.stats_label)
 
         self._build_actions()
@@ -202,16 +221,17 @@ class MainWindow(QMainWindow):
         make("header", self.edit_header, "Ctrl+I")
         make("export_image", self._export_image_dialog)
         make("copy_sfen", self.copy_sfen)
+        make("reset_layout", self.reset_layout)
+        make("about", self.show_about)
         make("quit", self.close, QKeySequence.StandardKey.Quit)
         make("problem", self.show_problem, "Ctrl+Home")
         make("first", lambda: self.result_panel.step(-10**6), "Home")
         make("back", lambda: self.result_panel.step(-1), "Left")
         make("forward", lambda: self.result_panel.step(1), "Right")
         make("last", lambda: self.result_panel.step(10**6), "End")
-        a["first"].setText("|◀")
-        a["back"].setText("◀")
-        a["forward"].setText("▶")
-        a["last"].setText("▶|")
+        # The toolbar shows the glyphs; menus show the names (set in _retranslate).
+        for key, glyph in (("first", "|◀"), ("back", "◀"), ("forward", "▶"), ("last", "▶|")):
+            a[key].setIconText(glyph)
         group = QActionGroup(self)
         mode = load_mode()
         for key in ("mate", "helpmate"):
@@ -230,7 +250,8 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         a = self.actions_
         bar = self.menuBar()
-        self.menus = {key: bar.addMenu("") for key in ("file", "edit", "solve", "view")}
+        self.menus = {key: bar.addMenu("") for key in ("file", "edit", "solve", "view", "help")}
+        self.menus["help"].addAction(a["about"])
         file_menu = self.menus["file"]
         file_menu.addActions(self.editor.file_actions()[:2])
         self.recent_menu = file_menu.addMenu("")
@@ -258,6 +279,7 @@ class MainWindow(QMainWindow):
         view_menu.addSeparator()
         for dock in self.docks.values():
             view_menu.addAction(dock.toggleViewAction())
+        view_menu.addAction(a["reset_layout"])
         view_menu.addSeparator()
         self.language_menu = view_menu.addMenu("")
         self.language_menu.addActions([a["lang_ja"], a["lang_en"]])
@@ -294,11 +316,14 @@ class MainWindow(QMainWindow):
                           ("export_kif", "Export solution (KIF)..."),
                           ("export_image", "Export board image..."), ("copy_sfen", "Copy SFEN"),
                           ("quit", "Quit"), ("problem", "Back to the problem"), ("header", "Record header..."),
+                          ("reset_layout", "Reset layout"), ("about", "About Tsume Studio"),
                           ("mate", "Direct mate"), ("helpmate", "Helpmate")):
             a[key].setText(tr(text))
         for key, text in (("first", "First"), ("back", "Back"), ("forward", "Forward"), ("last", "Last")):
+            a[key].setText(tr(text))
             a[key].setToolTip(tr(text))
-        for key, text in (("file", "&File"), ("edit", "&Edit"), ("solve", "&Solve"), ("view", "&View")):
+        for key, text in (("file", "&File"), ("edit", "&Edit"), ("solve", "&Solve"), ("view", "&View"),
+                          ("help", "&Help")):
             self.menus[key].setTitle(tr(text))
         self.language_menu.setTitle(tr("Language"))
         self.recent_menu.setTitle(tr("Open recent"))
@@ -306,6 +331,7 @@ class MainWindow(QMainWindow):
         for key, text in (("result", "Result"), ("proof", "Proof tree"), ("futile", "Futile interpositions"),
                           ("alternatives", "Alternative mates (余詰)"), ("search", "Search tree")):
             self.docks[key].setWindowTitle(tr(text))
+        self._retranslate_error()
         a["lang_ja"].setChecked(i18n.language() == "ja")
         a["lang_en"].setChecked(i18n.language() == "en")
 
@@ -743,9 +769,62 @@ class MainWindow(QMainWindow):
             dialog = QMessageBox(QMessageBox.Icon.Warning, "Tsume Studio", message,
                                  QMessageBox.StandardButton.Ok, self)
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            self.error_box = dialog
+            dialog.finished.connect(functools.partial(self._forget_error_box, dialog))
             dialog.open()
 
+    def _forget_error_box(self, dialog: QMessageBox, _result: int = 0) -> None:
+        if self.error_box is dialog:
+            self.error_box = None
+
+    def _retranslate_error(self) -> None:
+        """Show an error still on screen (status line, message box) in the new language."""
+        old = self.last_error
+        if not isinstance(old, i18n.Message):
+            return
+        new = old.retranslated()
+        self.last_error = new
+        if self.statusBar().currentMessage() == old:
+            self.statusBar().showMessage(new, 10000)
+        if self.error_box is not None and self.error_box.text() == old:
+            self.error_box.setText(new)
+
     # ---- window life ------------------------------------------------------------------
+
+    def _arrange_docks(self) -> None:
+        """Put every dock in its default place: the search tree on the left; on the
+        right the result over the proof tree, 無駄合 and 余詰 as tabs."""
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        for dock in self.docks.values():
+            dock.setFloating(False)
+            self.removeDockWidget(dock)   # out of old tab groups and splits
+        for key, dock in self.docks.items():
+            self.addDockWidget(left if key == "search" else right, dock)
+        self.splitDockWidget(self.docks["result"], self.docks["proof"], Qt.Orientation.Vertical)
+        self.tabifyDockWidget(self.docks["proof"], self.docks["futile"])
+        self.tabifyDockWidget(self.docks["futile"], self.docks["alternatives"])
+        for dock in self.docks.values():
+            dock.show()
+        self.docks["proof"].raise_()
+        self._size_docks()
+
+    def _size_docks(self) -> None:
+        left, right = default_dock_widths(self.width())
+        self.resizeDocks([self.docks["search"], self.docks["result"]], [left, right], Qt.Orientation.Horizontal)
+        height = self.height() - 120   # less the menu, toolbar and status bars
+        self.resizeDocks([self.docks["result"], self.docks["proof"]], [height * 2 // 5, height * 3 // 5],
+                         Qt.Orientation.Vertical)
+
+    def show_about(self) -> AboutDialog:
+        """Open the About dialog (not blocking) and return it."""
+        dialog = AboutDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    def reset_layout(self) -> None:
+        """Restore the default docks (all shown, docked in their places) and their sizes."""
+        self._arrange_docks()
 
     def _restore_geometry(self) -> None:
         s = settings()
@@ -757,6 +836,8 @@ class MainWindow(QMainWindow):
             self.resize(1280, 820)
         if isinstance(state, QByteArray):
             self.restoreState(state)
+        else:
+            self._size_docks()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
         """Ask about unsaved edits (Cancel keeps the window), stop a running search, save the layout."""

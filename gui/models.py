@@ -59,6 +59,32 @@ def number_text(n: int) -> str:
     return "∞" if n >= INFINITY else str(n)
 
 
+def compact_number(n: int) -> str:
+    """A number in at most four characters for a narrow column: ``987``, ``1.2k``, ``34k``, ``1.2M``.
+
+    Three significant figures at most, rounded; ``∞`` for the solver's infinity.
+    """
+    if n >= INFINITY:
+        return "∞"
+    if n < 0:
+        return "-" + compact_number(-n)
+    if n < 1000:
+        return str(n)
+    value = float(n)
+    for suffix in ("k", "M", "G", "T", "P"):
+        value /= 1000
+        if value < 9.95:
+            return f"{value:.1f}{suffix}"
+        if value < 999.5:
+            return f"{round(value)}{suffix}"
+    return f"{n:.1e}"
+
+
+def exact_number_text(n: int) -> str:
+    """pn/dn or a count in full with thousands separators (``1,234,567``); ``∞`` for infinity."""
+    return "∞" if n >= INFINITY else f"{n:,}"
+
+
 def move_texts(start: Position, line: Iterable[str]) -> list[str]:
     """Japanese notation of a USI line played from ``start`` (USI text where a move does not fit)."""
     pos = start.copy()
@@ -252,6 +278,8 @@ class _TreeModel(QAbstractItemModel):
             return self._extra_display(node, col)
         if role == Qt.ItemDataRole.ToolTipRole and col == COL_MOVE:
             return " ".join(node.path())
+        if role == Qt.ItemDataRole.ToolTipRole and col in (COL_PN, COL_DN):
+            return exact_number_text(node.pn if col == COL_PN else node.dn)
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_PN, COL_DN, COL_LENGTH):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == PATH_ROLE:
@@ -409,6 +437,7 @@ class SearchTreeModel(QStandardItemModel):
             except ValueError:
                 text = usi
             first = QStandardItem(text)
+            first.setToolTip(text)   # for a move elided in a narrow column
             first.setData(usi, MOVE_ROLE)
             first.setData(False, ON_PATH_ROLE)
             first.setData(base + k + _UNRANKED, RANK_ROLE)
@@ -427,6 +456,7 @@ class SearchTreeModel(QStandardItemModel):
             text = number_text(value)
             if cell.text() != text:
                 cell.setText(text)
+                cell.setToolTip(exact_number_text(value))
 
     def _rank(self, parent: tuple[str, ...], ranked: list[str]) -> None:
         """Sort the children of ``parent``: reported ones in report order, then the rest as they were."""

@@ -7,10 +7,10 @@ what the board does with it.  No solver logic here.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelection, QModelIndex, Qt, Signal, Slot
+from PySide6.QtCore import QItemSelection, QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
 from PySide6.QtWidgets import (
-    QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem, QToolButton,
-    QTreeView, QVBoxLayout, QWidget,
+    QAbstractItemView, QApplication, QHBoxLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem, QStyle,
+    QStyledItemDelegate, QStyleOptionViewItem, QToolButton, QTreeView, QVBoxLayout, QWidget,
 )
 
 from ..core.shogi.moves import Move, parse_move
@@ -20,7 +20,7 @@ from ..core.search.contract import Progress, SolveResult, SolveStatus
 from ..core.shogi.types import KANJI_MOVE, LETTER_TYPES
 from . import i18n
 from .i18n import add_translations, tr
-from .models import COL_MOVE, COL_ROLE, ProofTreeModel, SearchTreeModel, move_texts
+from .models import COL_DN, COL_MOVE, COL_PN, COL_ROLE, ProofTreeModel, SearchTreeModel, compact_number, move_texts
 
 add_translations("ja", {
     "Result": "結果",
@@ -396,6 +396,25 @@ class AlternativesPanel(_PositionList):
         self.note.setVisible(True)
 
 
+class CompactNumberDelegate(QStyledItemDelegate):
+    """Shows a number that does not fit its cell compactly (``1.2M``, ``34k``).
+
+    The model's tooltip keeps the exact value.
+    """
+
+    def initStyleOption(self, option: QStyleOptionViewItem,  # noqa: N802 - Qt API
+                        index: QModelIndex | QPersistentModelIndex) -> None:
+        super().initStyleOption(option, index)
+        text = option.text
+        if not text.isdigit():
+            return
+        widget = option.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget) + 1
+        if option.fontMetrics.horizontalAdvance(text) > option.rect.width() - 2 * margin:
+            option.text = compact_number(int(text))
+
+
 class _TreePanel(QWidget):
     """A tree view over one of the models; selecting a node asks to show its position.
 
@@ -413,6 +432,9 @@ class _TreePanel(QWidget):
         self.view.setUniformRowHeights(True)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setAlternatingRowColors(False)
+        self.numbers = CompactNumberDelegate(self.view)
+        for col in (COL_PN, COL_DN):
+            self.view.setItemDelegateForColumn(col, self.numbers)
         header = self.view.header()
         # Numbers first, the moves last: deep nodes indent to the right without
         # pushing pn/dn out of sight (the view scrolls sideways instead).  Only
