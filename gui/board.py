@@ -350,6 +350,10 @@ class BoardView(QWidget):
         self._highlights = frozenset(squares)
         self.update()
 
+    def highlights(self) -> frozenset[int]:
+        """The tinted squares."""
+        return self._highlights
+
     def set_error_squares(self, squares: Iterable[int]) -> None:
         """Mark these squares as the places of problems in the position (red)."""
         self._errors = frozenset(squares)
