@@ -24,7 +24,7 @@ from ..core.editing import suggested_file_name, with_filter_extension
 from ..core.records.formats import FORMATS
 from ..core.shogi.moves import Move
 from ..core.shogi.position import Position, Problem
-from ..core.search.proof import Proof
+from ..core.search.proof import HelpmateAnswer, Proof, helpmate_proof
 from ..core.search.contract import Progress, SolveResult, SolveStatus
 from ..core.search.helpmate import solve_iter as helpmate_solve_iter
 from ..core.search.solver import solve_iter
@@ -37,7 +37,8 @@ from .header import HeaderDialog
 from .i18n import add_translations, tr
 from .models import number_text
 from .panels import (
-    AlternativesPanel, FutilePanel, ProofTreePanel, ResultPanel, SearchTreePanel, status_text,
+    NO_MATE_NOTE, NO_PROOF_NOTE, AlternativesPanel, FutilePanel, ProofTreePanel, ResultPanel, SearchTreePanel,
+    status_text,
 )
 from .settings import (
     LimitsDialog, add_recent, load_last_folder, load_limits, load_mode, load_recent, remove_recent,
@@ -86,7 +87,15 @@ add_translations("ja", {
     "Discard": "破棄",
     "Cancel": "キャンセル",
     "Reset layout": "レイアウトを元に戻す",
+    "Helpmates have no futile-interposition rule: nothing to list.":
+        "協力詰には無駄合の規則がないため、一覧はありません。",
+    "The search ended before its first snapshot.": "最初の途中経過の前に探索が終わりました。",
 })
+
+#: What the 無駄合 panel says after a helpmate search (untranslated).
+HELPMATE_NO_FUTILE = "Helpmates have no futile-interposition rule: nothing to list."
+#: What the search-tree panel says when a search ended before it reported a node.
+SEARCH_TOO_QUICK = "The search ended before its first snapshot."
 
 IMAGE_FILE_FILTER = "PNG (*.png);;SVG (*.svg)"
 
@@ -108,7 +117,8 @@ def default_dock_widths(window_width: int) -> tuple[int, int]:
 def default_solver(mode: str) -> SolveFunction:
     """The core's solver generator for ``mode`` (``"mate"`` or ``"helpmate"``)."""
     if mode == "helpmate":
-        return helpmate_solve_iter
+        # Every shortest helpmate, so that the 余詰 panel can list the others.
+        return functools.partial(helpmate_solve_iter, all_solutions=True)
     return solve_iter
 
 
@@ -403,7 +413,7 @@ class MainWindow(QMainWindow):
         self.show_problem()
         self._clear_result()
         self.result_panel.set_searching(start)
-        self.search_panel.model.reset(start)   # type: ignore[union-attr]
+        self.search_panel.reset(start, "Searching…")
         self._result_start = start
         self._search_mode = mode
         worker = SolverWorker(function, start, load_limits(), parent=None)
@@ -453,11 +463,8 @@ class MainWindow(QMainWindow):
         self._result = result
         helpmate = self._search_mode == "helpmate"
         self.result_panel.set_result(start, result, helpmate)
-        proof = result.proof if isinstance(result.proof, Proof) else None
-        self.proof_panel.set_proof(proof)
-        self.futile_panel.set_proof(proof)
-        self.alternatives_panel.set_alternatives(start if proof else None, proof.alternatives if proof else (),
-                                                 proof.alternatives_checked if proof else True)
+        self._show_answer(start, result, helpmate)
+        proof = self.proof_panel.model.proof()   # type: ignore[union-attr]
         self.docks["result"].raise_()
         if self.result_panel.line():
             # Arrow keys step the answer from here (on the editable board they move its cursor).
@@ -467,6 +474,24 @@ class MainWindow(QMainWindow):
         summary = tr("%1, %2 nodes in %3 s").replace("%1", status_text(result, helpmate)) \
             .replace("%2", f"{result.nodes:,}").replace("%3", f"{result.seconds:.2f}")
         self.stats_label.setText(summary)
+
+    def _show_answer(self, start: Position, result: SolveResult, helpmate: bool) -> None:
+        """Fill the proof, 無駄合 and 余詰 panels from ``result``, each saying what it did not check."""
+        answer = result.proof
+        why = NO_PROOF_NOTE if result.status is SolveStatus.MATE else NO_MATE_NOTE
+        if isinstance(answer, HelpmateAnswer):
+            proof: Proof | None = helpmate_proof(answer)
+            self.alternatives_panel.set_helpmates(start, answer)
+        else:
+            proof = answer if isinstance(answer, Proof) else None
+            if proof is not None:
+                self.alternatives_panel.set_alternatives(start, proof.alternatives, proof.alternatives_checked)
+            else:
+                self.alternatives_panel.set_alternatives(None, (), note=why)
+        self.proof_panel.set_proof(proof, why)
+        self.futile_panel.set_proof(None if helpmate else proof, HELPMATE_NO_FUTILE if helpmate else why)
+        if self.search_panel.model.node_count() == 0:
+            self.search_panel.set_note(SEARCH_TOO_QUICK)
 
     @Slot(object)
     def _on_errored(self, error: BaseException) -> None:
@@ -488,11 +513,14 @@ class MainWindow(QMainWindow):
         self.searchFinished.emit(self._result)
 
     def _clear_result(self) -> None:
+        """Forget everything derived from the last search: every panel says "not solved yet"."""
         self._result = None
         self.result_panel.set_result(self.editor.position(), None)
         self.proof_panel.set_proof(None)
         self.futile_panel.set_proof(None)
         self.alternatives_panel.set_alternatives(None, ())
+        self.search_panel.reset(self.editor.position())
+        self.stats_label.clear()
 
     # ---- what the board shows --------------------------------------------------
 
@@ -533,6 +561,7 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, self._update_title)
         self._viewing = False
         self.board.set_editable(self._worker is None)
+        self.board.set_highlights([])   # a problem square marked on the old position
         if self._result_start is not None and position != self._result_start and self._worker is None:
             self._result_start = None
             self._clear_result()

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 
 from ..core.shogi.moves import Move, parse_move
 from ..core.shogi.position import Position
-from ..core.search.proof import Alternative, FutileInterposition, Futility, Proof
+from ..core.search.proof import Alternative, FutileInterposition, Futility, HelpmateAnswer, Proof
 from ..core.search.contract import Progress, SolveResult, SolveStatus
 from ..core.shogi.types import KANJI_MOVE, LETTER_TYPES
 from . import i18n
@@ -32,7 +32,11 @@ add_translations("ja", {
     "Unknown (limit reached)": "不明（制限に達しました）",
     "Stopped": "中断",
     "Searching…": "探索中…",
-    "Press Solve to search.": "「解く」で探索します。",
+    "Not solved yet. Press Solve to search.": "まだ解いていません。「解く」で探索します。",
+    "Not solved yet.": "まだ解いていません。",
+    "No mate was found, so there is nothing to list.": "詰みが見つからなかったので、一覧はありません。",
+    "Not checked: the answer is the search's own line, without a proof tree.":
+        "未検討：解答は探索の手順のみで、証明木がありません。",
     "First": "最初へ",
     "Back": "1手戻る",
     "Forward": "1手進む",
@@ -45,8 +49,25 @@ add_translations("ja", {
     "No futile interpositions were pruned.": "無駄合はありません。",
     "No alternative mates found.": "余詰は見つかりませんでした。",
     "Not checked: the search for alternative mates ran out of time.": "未検討：余詰の探索が時間切れになりました。",
+    "Not checked: the search for alternative mates was skipped or ran out of time.":
+        "未検討：余詰の探索を省いたか、時間切れになりました。",
     "mate in %1": "%1手詰",
+    "Not checked: other helpmates of this length were not searched for.":
+        "未検討：同じ手数の別の協力詰は探していません。",
+    "More helpmates of this length exist than are listed.": "同じ手数の協力詰は、一覧より多くあります。",
+    "Not checked completely: the search for other helpmates stopped at a limit.":
+        "一部未検討：別の協力詰の探索が制限に達しました。",
+    "No other helpmate of this length.": "同じ手数の別の協力詰はありません。",
+    "Helpmate in %1 (not proved shortest)": "協力詰 %1手（最短は未証明）",
 })
+
+#: What a panel says before any solve (untranslated; panels translate it when shown).
+NOT_SOLVED = "Not solved yet."
+#: What a panel of a proof's details says when the answer has no proof tree, or there is no mate.
+NO_PROOF_NOTE = "Not checked: the answer is the search's own line, without a proof tree."
+NO_MATE_NOTE = "No mate was found, so there is nothing to list."
+#: The note of the 余詰 panel when its search was skipped or cut short.
+NOT_CHECKED_ALTERNATIVES = "Not checked: the search for alternative mates was skipped or ran out of time."
 
 
 def _play(start: Position, line: tuple[str, ...] | list[str]) -> tuple[Position, Move | None]:
@@ -70,9 +91,9 @@ def status_text(result: SolveResult | None, helpmate: bool = False) -> str:
         return ""
     if result.status is SolveStatus.MATE:
         n = result.length if result.length is not None else len(result.pv)
-        if helpmate:
-            return tr("Helpmate in %1").replace("%1", str(n))
         exact = result.extra.get("exact", True) if isinstance(result.extra, dict) else True
+        if helpmate:
+            return tr("Helpmate in %1" if exact else "Helpmate in %1 (not proved shortest)").replace("%1", str(n))
         return tr("Mate in %1" if exact else "Mate in %1 (not proved shortest)").replace("%1", str(n))
     if result.status is SolveStatus.NO_MATE:
         return tr("No helpmate" if helpmate else "No mate")
@@ -223,7 +244,7 @@ class ResultPanel(QWidget):
         if self._searching:
             self.summary.setText(tr("Searching…"))
         elif self._result is None:
-            self.summary.setText(tr("Press Solve to search."))
+            self.summary.setText(tr("Not solved yet. Press Solve to search."))
         else:
             self.summary.setText(status_text(self._result, self._helpmate))
 
@@ -252,6 +273,7 @@ class _PositionList(QWidget):
     def __init__(self, empty_text: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._empty_text = empty_text
+        self._note_key: str | None = NOT_SOLVED   # shown whatever the rows; None: the empty text if no rows
         self._start = Position.empty()
         self._lines: list[tuple[str, ...]] = []
         self.list = QListWidget(self)
@@ -265,6 +287,7 @@ class _PositionList(QWidget):
         layout.addWidget(self.note)
         layout.addWidget(self.list, 1)
         i18n.notifier.language_changed.connect(self._retranslate)
+        self._retranslate()
 
     def count(self) -> int:
         return self.list.count()
@@ -272,8 +295,10 @@ class _PositionList(QWidget):
     def texts(self) -> list[str]:
         return [self.list.item(i).text() for i in range(self.list.count())]
 
-    def _set_rows(self, start: Position, rows: list[tuple[tuple[str, ...], str, str]]) -> None:
-        """Rows of (line to show, text, tooltip)."""
+    def _set_rows(self, start: Position, rows: list[tuple[tuple[str, ...], str, str]],
+                  note: str | None = None) -> None:
+        """Rows of (line to show, text, tooltip), and a note (untranslated) to show above them."""
+        self._note_key = note
         self._start = start.copy()
         self._lines = [line for line, _t, _tip in rows]
         self.list.blockSignals(True)
@@ -300,8 +325,9 @@ class _PositionList(QWidget):
             self.positionRequested.emit(pos, last)
 
     def _retranslate(self, _lang: str = "") -> None:
-        self.note.setText(tr(self._empty_text) if not self._lines else "")
-        self.note.setVisible(not self._lines)
+        key = self._note_key if self._note_key is not None else (self._empty_text if not self._lines else None)
+        self.note.setText(tr(key) if key is not None else "")
+        self.note.setVisible(key is not None)
 
 
 class FutilePanel(_PositionList):
@@ -314,21 +340,27 @@ class FutilePanel(_PositionList):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("No futile interpositions were pruned.", parent)
         self._proof: Proof | None = None
+        self._none_note = NOT_SOLVED
         i18n.notifier.language_changed.connect(self._refill)
 
     @Slot(str)
     def _refill(self, _lang: str = "") -> None:
         row = self.list.currentRow()
-        self.set_proof(self._proof)
+        self.set_proof(self._proof, self._none_note)
         self.list.blockSignals(True)
         self.list.setCurrentRow(row)
         self.list.blockSignals(False)
 
-    def set_proof(self, proof: Proof | None) -> None:
-        """List the futile interpositions of ``proof`` (None empties the list)."""
+    def set_proof(self, proof: Proof | None, note: str = NOT_SOLVED) -> None:
+        """List the futile interpositions of ``proof``.
+
+        None empties the list and shows ``note`` (untranslated; it says why
+        there is nothing: not solved yet, no mate, no proof tree).
+        """
         self._proof = proof
+        self._none_note = note
         if proof is None:
-            self._set_rows(Position.empty(), [])
+            self._set_rows(Position.empty(), [], note)
             return
         start = Position.from_sfen(proof.sfen)
         rows = []
@@ -356,29 +388,37 @@ def reason_text(reason: Futility) -> str:
 
 
 class AlternativesPanel(_PositionList):
-    """余詰 candidates: other attacker moves that also mate within the stated length."""
+    """余詰 candidates: other attacker moves that also mate within the stated length.
+
+    For a helpmate (:meth:`set_helpmates`) it lists the other shortest
+    helpmates, each as its whole line; clicking one shows its mate.
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("No alternative mates found.", parent)
-        self._shown: tuple[Position | None, tuple[Alternative, ...], bool] = (None, (), True)
-        self._checked = True
+        self._shown: tuple[Position | None, tuple[Alternative, ...], bool, str] = (None, (), True, NOT_SOLVED)
+        self._helpmates: tuple[Position, HelpmateAnswer] | None = None
         i18n.notifier.language_changed.connect(self._refill)
 
     @Slot(str)
     def _refill(self, _lang: str = "") -> None:
-        self.set_alternatives(*self._shown)
+        if self._helpmates is not None:
+            self.set_helpmates(*self._helpmates)
+        else:
+            self.set_alternatives(*self._shown)
 
     def set_alternatives(self, start: Position | None, alternatives: tuple[Alternative, ...],
-                         checked: bool = True) -> None:
-        """List ``alternatives`` found from ``start`` (None empties the list).
+                         checked: bool = True, note: str = NOT_SOLVED) -> None:
+        """List ``alternatives`` found from ``start``.
 
-        ``checked`` False says the search for them did not finish, so the
-        list may be incomplete.
+        ``checked`` False says the search for them was skipped or did not
+        finish, so the list may be incomplete.  ``start`` None empties the
+        list and shows ``note`` (untranslated; by default "not solved yet").
         """
-        self._shown = (start, alternatives, checked)
-        self._checked = checked or start is None
+        self._shown = (start, alternatives, checked, note)
+        self._helpmates = None
         if start is None:
-            self._set_rows(Position.empty(), [])
+            self._set_rows(Position.empty(), [], note)
             return
         rows = []
         for a in alternatives:
@@ -386,14 +426,32 @@ class AlternativesPanel(_PositionList):
             length = tr("mate in %1").replace("%1", str(a.length)) if a.length is not None else "?"
             rows.append((tuple(a.path) + (a.move,), f"{len(a.path) + 1}: {text}  ({length})",
                          " ".join(a.path + (a.move,))))
-        self._set_rows(start, rows)
+        self._set_rows(start, rows, None if checked else NOT_CHECKED_ALTERNATIVES)
 
-    def _retranslate(self, _lang: str = "") -> None:
-        if self._checked:
-            super()._retranslate(_lang)
-            return
-        self.note.setText(tr("Not checked: the search for alternative mates ran out of time."))
-        self.note.setVisible(True)
+    def set_helpmates(self, start: Position, answer: HelpmateAnswer) -> None:
+        """List the shortest helpmates of ``answer`` other than its first (the main line)."""
+        self._helpmates = (start, answer)
+        rows = []
+        for k, line in enumerate(answer.solutions[1:], start=2):
+            try:
+                text = " ".join(move_texts(start, line))
+            except ValueError:
+                text = " ".join(line)
+            rows.append((tuple(line), f"{k}: {text}", " ".join(line)))
+        self._set_rows(start, rows, helpmate_note(answer))
+
+
+def helpmate_note(answer: HelpmateAnswer) -> str | None:
+    """What the 余詰 panel says about a helpmate's other solutions (untranslated), or None."""
+    if not answer.checked:
+        return "Not checked: other helpmates of this length were not searched for."
+    if answer.capped:
+        return "More helpmates of this length exist than are listed."
+    if not answer.complete:
+        return "Not checked completely: the search for other helpmates stopped at a limit."
+    if len(answer.solutions) <= 1:
+        return "No other helpmate of this length."
+    return None
 
 
 class CompactNumberDelegate(QStyledItemDelegate):
@@ -454,9 +512,25 @@ class _TreePanel(QWidget):
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.selectionModel().selectionChanged.connect(self._on_selection)
+        self.note = QLabel(self)
+        self.note.setWordWrap(True)
+        self._note_key: str | None = NOT_SOLVED
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
-        layout.addWidget(self.view)
+        layout.addWidget(self.note)
+        layout.addWidget(self.view, 1)
+        i18n.notifier.language_changed.connect(self._show_note)
+        self._show_note()
+
+    def set_note(self, key: str | None) -> None:
+        """Show ``key`` (untranslated) above the tree, or no note for None."""
+        self._note_key = key
+        self._show_note()
+
+    @Slot(str)
+    def _show_note(self, _lang: str = "") -> None:
+        self.note.setText(tr(self._note_key) if self._note_key is not None else "")
+        self.note.setVisible(self._note_key is not None)
 
     @Slot(str)
     def _fit_number_columns(self, _lang: str = "") -> None:
@@ -493,10 +567,14 @@ class ProofTreePanel(_TreePanel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(ProofTreeModel(), parent)
 
-    def set_proof(self, proof: Proof | None) -> None:
-        """Show ``proof`` with its main line opened (None empties the view)."""
+    def set_proof(self, proof: Proof | None, note: str | None = NOT_SOLVED) -> None:
+        """Show ``proof`` with its main line opened.
+
+        None empties the view and shows ``note`` (untranslated) saying why.
+        """
         model: ProofTreeModel = self.model  # type: ignore[assignment]
         model.set_proof(proof)
+        self.set_note(note if proof is None else None)
         if proof is not None:
             for ply in range(1, min(len(proof.main_line), 40) + 1):
                 self.view.expand(model.main_line_index(ply))
@@ -509,10 +587,18 @@ class SearchTreePanel(_TreePanel):
         super().__init__(SearchTreeModel(), parent)
         self.follow = True   # keep the current path expanded
 
+    def reset(self, start: Position, note: str | None = NOT_SOLVED) -> None:
+        """Empty the tree for a search from ``start`` (``note`` says why it is empty)."""
+        model: SearchTreeModel = self.model  # type: ignore[assignment]
+        model.reset(start)
+        self.set_note(note)
+
     def update_progress(self, progress: Progress) -> None:
         """Merge a snapshot; with ``follow`` the current path stays open."""
         model: SearchTreeModel = self.model  # type: ignore[assignment]
         model.update(progress)
+        if self._note_key is not None and model.node_count():
+            self.set_note(None)
         if self.follow:
             path = model.current_path()
             for n in range(1, min(len(path), 12) + 1):

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..search.contract import Limits, Progress, SolveResult, SolveStatus, drive
-from ..search.helpmate import solve_iter as helpmate_solve_iter
-from ..search.proof import Proof
+from ..search.helpmate import HelpmateOptions, solve_iter as helpmate_solve_iter
+from ..search.proof import HelpmateAnswer, Proof
 from ..search.solver import solve_iter
 from ..shogi.position import Position
 from .errors import UserError
@@ -43,12 +43,17 @@ def limits_from_args(args: argparse.Namespace) -> Limits:
 
 def run_solver(position: Position, limits: Limits, helpmate: bool, raw: bool, force: bool = False,
          on_progress: Callable[[Progress], object] | None = None,
-         cancel: threading.Event | None = None) -> SolveResult:
-    """Run a solver to the end; setting ``cancel`` stops it with a ``cancelled`` result."""
+         cancel: threading.Event | None = None, max_solutions: int | None = None) -> SolveResult:
+    """Run a solver to the end; setting ``cancel`` stops it with a ``cancelled`` result.
+
+    ``max_solutions`` (helpmates only) lists up to that many shortest
+    helpmates (余詰 check); None lists the line found only.
+    """
     if cancel is None:
         cancel = threading.Event()
     if helpmate:
-        gen = helpmate_solve_iter(position, limits, cancel)
+        options = HelpmateOptions(max_solutions=max_solutions) if max_solutions is not None else HelpmateOptions()
+        gen = helpmate_solve_iter(position, limits, cancel, options=options, all_solutions=max_solutions is not None)
     else:
         gen = solve_iter(position, limits, cancel, exact=not raw, force=force)
     return drive(gen, on_progress)
@@ -75,6 +80,12 @@ def result_json(result: SolveResult) -> dict[str, Any]:
                                for a in proof.alternatives]
         out["alternatives_checked"] = proof.alternatives_checked
         out["variations"] = proof.variations
+    elif isinstance(proof, HelpmateAnswer):
+        out["exact"] = proof.exact
+        out["solutions"] = [list(line) for line in proof.solutions]
+        out["solutions_complete"] = proof.complete
+        out["solutions_capped"] = proof.capped
+        out["alternatives_checked"] = proof.alternatives_checked
     elif result.status == SolveStatus.MATE:
         out["exact"] = bool(result.extra.get("exact", False))
     return out

@@ -18,7 +18,10 @@ from ..search.contract import SolveResult, SolveStatus
 from ..answer import solution_record
 from ..records.formats import read_record, write_record
 from ..records.model import Record
-from ..search.proof import Proof
+from ..search.proof import HelpmateAnswer, Proof
+
+#: How many shortest helpmates ``tsume solve --helpmate`` lists at most by default.
+HELPMATE_SOLUTIONS = 100
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -29,6 +32,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--file", "-f", help="read the position from a file (.sfen, .kif, .kifu, .ki2, .csa, .bod)")
     add_limits(p)
     p.add_argument("--helpmate", action="store_true", help="solve as a helpmate (協力詰)")
+    p.add_argument("--max-solutions", type=int, default=HELPMATE_SOLUTIONS, metavar="N",
+                   help=f"with --helpmate, list up to N shortest helpmates (余詰 check; default "
+                        f"{HELPMATE_SOLUTIONS}; --raw lists the line found only)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--kif", metavar="OUT", help="write the solution to a record file (.kif, .kifu, .ki2, .csa ...)")
     p.add_argument("--raw", action="store_true",
@@ -120,10 +126,13 @@ def _exit_code(result: SolveResult) -> int:
 def _solve(args: argparse.Namespace) -> int:
     position, record = _read_position(args)
     limits = limits_from_args(args)
+    if args.max_solutions < 1:
+        raise UserError(f"--max-solutions must be at least 1, got {args.max_solutions!r}")
     if args.kif:
         check_writable(args.kif)   # before a search that may take hours
     with signals.cancelling(threading.Event()) as cancel:
-        result = run_solver(position, limits, args.helpmate, args.raw, args.force, cancel=cancel)
+        result = run_solver(position, limits, args.helpmate, args.raw, args.force, cancel=cancel,
+                            max_solutions=None if args.raw else args.max_solutions)
     if args.kif and result.status == SolveStatus.MATE:
         _write_solution(args.kif, position, result, record)
     elif args.kif:
@@ -154,13 +163,38 @@ def _solve(args: argparse.Namespace) -> int:
                 print(f"余詰 candidates: {len(proof.alternatives)}")
                 for a in proof.alternatives:
                     print(f"  after {' '.join(a.path) or '(start)'}: {a.move} mates in {a.length}")
+        elif isinstance(proof, HelpmateAnswer):
+            _print_helpmates(proof, str(result.extra.get("reason", "")))
     nps = result.nodes / result.seconds if result.seconds > 0 else 0.0
     print(f"nodes {result.nodes}  time {result.seconds:.3f}s  nps {nps:,.0f}  "
           f"table {result.table_entries} entries")
     return _exit_code(result)
 
 
+def _print_helpmates(answer: HelpmateAnswer, reason: str) -> None:
+    """The other shortest helpmates (余詰), each in full, and how far they were checked."""
+    others = answer.solutions[1:]
+    if not answer.checked:
+        print("other helpmates of this length (余詰): not checked (--raw)")
+    elif answer.capped:
+        print(f"other helpmates of this length (余詰): more shortest helpmates exist than the "
+              f"{len(answer.solutions)} listed (--max-solutions)")
+    elif not answer.complete:
+        print(f"other helpmates of this length (余詰): not checked completely ({reason or 'a limit was reached'})")
+    elif not others:
+        print("other helpmates of this length (余詰): none (the helpmate is unique)")
+    else:
+        print(f"other helpmates of this length (余詰): {len(others)}")
+    for k, line in enumerate(others, start=2):
+        print(f"  {k}: " + " ".join(_japanese(answer.sfen, line)))
+        print("     usi: " + " ".join(line))
+
+
 def _status_text(result: SolveResult) -> str:
+    if result.status == SolveStatus.MATE and isinstance(result.proof, HelpmateAnswer):
+        n = result.length
+        caveat = "" if result.proof.exact else ", length not proved shortest"
+        return f"helpmate in {n} (協力詰{n}手{caveat})"
     if result.status == SolveStatus.MATE:
         exact = result.extra.get("exact", isinstance(result.proof, Proof) and result.proof.exact)
         return f"mate in {result.length} ({result.length}手詰{'' if exact else ', length not proved shortest'})"

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import cshogi
 
 from ..shogi.position import Position
-from .contract import Cancel, ExtraValue, Limits, PathEntry, Progress, SolveResult, SolveStatus, drive
+from .contract import INFINITY, Cancel, ExtraValue, Limits, PathEntry, Progress, SolveResult, SolveStatus, drive
 from .proof import HelpmateAnswer
 
 __all__ = [
@@ -188,11 +188,13 @@ class _Search:
                 ("evicted", self.evicted), ("unstored", self.unstored),
                 ("generated", self.generated))
 
-    def progress(self) -> Progress:
+    def progress(self, solved: bool = False) -> Progress:
+        """A snapshot; the path's pn/dn are 1/1 while searching, 0/∞ on a mating line (``solved``)."""
         elapsed = time.monotonic() - self.start
-        path = tuple(PathEntry(cshogi.move_to_usi(m), 1, 1) for m in self.path[:_PATH_REPORTED])
+        pn, dn = (0, INFINITY) if solved else (1, 1)
+        path = tuple(PathEntry(cshogi.move_to_usi(m), pn, dn) for m in self.path[:_PATH_REPORTED])
         return Progress(nodes=self.nodes, nps=self.nodes / elapsed if elapsed > 0 else 0.0,
-                        elapsed=elapsed, root_pn=1, root_dn=1, path=path,
+                        elapsed=elapsed, root_pn=pn, root_dn=dn, path=path,
                         table_fill=len(self.table) / self.capacity, table_entries=len(self.table),
                         stats=self.stats())
 
@@ -442,11 +444,14 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
         limits: nodes, seconds and the table's memory.
         cancel: anything with ``is_set()``; looked at every few hundred nodes.
         options: which techniques are on.
-        all_solutions: also list every shortest solution (余詰 check) in
-            ``SolveResult.proof`` as a :class:`HelpmateAnswer`.
+        all_solutions: list every shortest solution (余詰 check, at most
+            ``options.max_solutions``) in ``SolveResult.proof``, a
+            :class:`HelpmateAnswer`; without it that answer holds the line
+            found only, with ``checked`` False.
 
     Returns:
-        MATE with ``pv`` and ``length``; NO_MATE when the whole tree is
+        MATE with ``pv``, ``length`` and ``extra["exact"]`` True (every
+        shorter depth was exhausted first); NO_MATE when the whole tree is
         exhausted without a mate (proved 不詰); UNKNOWN when a limit or
         ``max_plies`` was hit; CANCELLED.
 
@@ -481,10 +486,16 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
         status, reason = stop.status, stop.reason
         # The board is left mid-line: it is this search's own copy.
     proof: HelpmateAnswer | None = None
-    if status is SolveStatus.MATE and line is not None and all_solutions:
-        proof, note = yield from _enumerate(cshogi.Board(sfen), sfen, line, search)
-        if note:
-            reason = note
+    if status is SolveStatus.MATE and line is not None:
+        # The line found, as the last snapshot's path: a quick search may not have shown any.
+        search.path = list(line)
+        yield search.progress(solved=True)
+        if all_solutions:
+            proof, note = yield from _enumerate(cshogi.Board(sfen), sfen, line, search)
+            if note:
+                reason = note
+        else:
+            proof = HelpmateAnswer(sfen, len(line), (_usi(line),), complete=False, checked=False)
     return _result(search, status, sfen, line, proof, reason)
 
 
@@ -496,6 +507,9 @@ def _result(search: _Search, status: SolveStatus, sfen: str, line: list[int] | N
     extra["capacity"] = search.capacity
     if reason:
         extra["reason"] = reason
+    if status is SolveStatus.MATE:
+        # Iterative deepening exhausted every shorter depth before this mate.
+        extra["exact"] = True
     pv = _usi(line) if (status is SolveStatus.MATE and line is not None) else ()
     return SolveResult(status=status, sfen=sfen, pv=pv, length=len(pv) if pv else None,
                        nodes=search.nodes, seconds=seconds, table_entries=len(search.table),
@@ -610,7 +624,7 @@ def _enumerate(board: cshogi.Board, sfen: str, line: list[int], search: _Search,
     if len(found_lines) > cap:
         complete = False
         del found_lines[cap:]
-    return HelpmateAnswer(sfen, length, tuple(found_lines), complete), note
+    return HelpmateAnswer(sfen, length, tuple(found_lines), complete, capped=not complete), note
 
 
 def solve(position: Position, limits: Limits = Limits(), cancel: Cancel | None = None, *,

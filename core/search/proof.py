@@ -16,6 +16,9 @@ import enum
 from dataclasses import dataclass
 
 
+_INFINITY = 10**12   # contract.INFINITY (the contract imports this module)
+
+
 class Role(str, enum.Enum):
     """What a node of the proof tree is to a reader of the solution."""
 
@@ -141,21 +144,91 @@ class Proof:
 
 @dataclass(frozen=True, slots=True)
 class HelpmateAnswer:
-    """Every shortest helpmate of a position, for 余詰 checks.
+    """The shortest helpmates of a position, for 余詰 checks.
 
     Attributes:
         sfen: the start position.
         length: the shortest helpmate's length in plies.
-        solutions: shortest solutions as USI lines, at most the cap asked for.
+        solutions: shortest solutions as USI lines, the search's own line
+            first, at most the cap asked for.
         complete: True when ``solutions`` is every shortest solution.
+        checked: False when other solutions were not looked for at all
+            (``solutions`` holds the search's line only).
+        capped: True when more shortest solutions exist than the cap let
+            ``solutions`` hold (so the helpmate is certainly not unique).
+        exact: True when ``length`` is proved to be the shortest.
     """
 
     sfen: str
     length: int
     solutions: tuple[tuple[str, ...], ...]
     complete: bool
+    checked: bool = True
+    capped: bool = False
+    exact: bool = True
 
     @property
     def unique(self) -> bool:
         """True when the shortest helpmate is proved unique (no 余詰 of that length)."""
         return self.complete and len(self.solutions) == 1
+
+    @property
+    def alternatives_checked(self) -> bool:
+        """True when the other solutions were looked for to the end (listed in full or up to the cap)."""
+        return self.checked and (self.complete or self.capped)
+
+
+def helpmate_tree(answer: HelpmateAnswer) -> ProofNode:
+    """The solutions of ``answer`` as one tree: the first line MAIN, the others branching off as ALTERNATIVE.
+
+    Each node's ``length`` is the plies left to mate after its move; every
+    node is on a mating line, so pn is 0 and dn infinite throughout.
+    """
+    root: dict[str, _Trie] = {}
+    for k, line in enumerate(answer.solutions):
+        level = root
+        for move in line:
+            node = level.get(move)
+            if node is None:
+                node = level[move] = _Trie(k == 0)
+            level = node.children
+    return ProofNode(None, Role.MAIN, 0, _INFINITY, answer.length, _nodes(root, answer.length - 1))
+
+
+class _Trie:
+    """A node of :func:`helpmate_tree`'s trie (internal)."""
+
+    __slots__ = ("children", "main")
+
+    def __init__(self, main: bool) -> None:
+        self.main = main
+        self.children: dict[str, _Trie] = {}
+
+
+def _nodes(level: dict[str, _Trie], left: int) -> tuple[ProofNode, ...]:
+    # Recursion depth is the helpmate's length (a few dozen plies at most in practice).
+    return tuple(ProofNode(move, Role.MAIN if t.main else Role.ALTERNATIVE, 0, _INFINITY, left,
+                           _nodes(t.children, left - 1))
+                 for move, t in level.items())
+
+
+def helpmate_proof(answer: HelpmateAnswer) -> Proof:
+    """``answer`` as a :class:`Proof` (for viewers of proof trees): main line, the other solutions as branches.
+
+    ``alternatives`` lists where each other solution leaves the main line's
+    tree, with the plies left from there.
+    """
+    main = answer.solutions[0] if answer.solutions else ()
+    alternatives: list[Alternative] = []
+    seen: set[tuple[str, ...]] = set()
+    for line in answer.solutions[1:]:
+        k = 0
+        while k < len(main) and line[k] == main[k]:
+            k += 1
+        key = line[:k + 1]
+        if key not in seen:
+            seen.add(key)
+            alternatives.append(Alternative(tuple(line[:k]), line[k], answer.length - k))
+    return Proof(answer.sfen, helpmate_tree(answer), tuple(main), answer.length,
+                 alternatives=tuple(alternatives), variations=0, exact=answer.exact,
+                 alternatives_checked=answer.alternatives_checked)

@@ -143,3 +143,32 @@ def test_installed_script_has_no_traceback() -> None:
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert proc.stderr.startswith("tsume: error:") and "Traceback" not in proc.stderr
+
+
+MIRROR_HELPMATE = "9/9/9/3bkb3/9/3+R1+R3/9/9/9 b 4g4s4n4l18p 1"
+
+
+def test_solve_helpmate_lists_the_other_shortest_helpmates(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "solve", "--helpmate", MIRROR_HELPMATE)
+    assert code == 0
+    assert out.startswith("helpmate in 5 (協力詰5手)\n")          # proved shortest: no caveat
+    assert "other helpmates of this length (余詰): 1\n" in out
+    usi = [line.split("usi:", 1)[1].split() for line in out.splitlines() if "usi:" in line]
+    assert len(usi) == 2 and usi[0] != usi[1] and all(len(line) == 5 for line in usi)
+    code, out, _ = _run(capsys, "solve", "--helpmate", "--json", MIRROR_HELPMATE)
+    data = json.loads(out)
+    assert data["exact"] is True and data["alternatives_checked"] is True and data["solutions_complete"] is True
+    assert len(data["solutions"]) == 2 and data["solutions"][0] == data["pv"]
+    assert sorted(data["solutions"]) == sorted(usi)
+
+
+def test_solve_helpmate_says_what_it_did_not_check(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = _run(capsys, "solve", "--helpmate", "--raw", MIRROR_HELPMATE)
+    assert "余詰): not checked" in out
+    _, out, _ = _run(capsys, "solve", "--helpmate", "--raw", "--json", MIRROR_HELPMATE)
+    data = json.loads(out)
+    assert data["alternatives_checked"] is False and data["solutions"] == [data["pv"]]
+    _, out, _ = _run(capsys, "solve", "--helpmate", "--max-solutions", "1", MIRROR_HELPMATE)
+    assert "more shortest helpmates exist than the 1 listed" in out
+    code, _, err = _run(capsys, "solve", "--helpmate", "--max-solutions", "0", MIRROR_HELPMATE)
+    assert code == 2 and "--max-solutions" in err

@@ -180,6 +180,61 @@ def test_solution_cap_marks_list_incomplete() -> None:
                 if len(solve(Position.from_sfen(v), all_solutions=True).proof.solutions) >= 3)
     answer = solve(Position.from_sfen(sfen), all_solutions=True, options=HelpmateOptions(max_solutions=2)).proof
     assert len(answer.solutions) == 2 and not answer.complete and not answer.unique
+    assert answer.capped and answer.checked and answer.alternatives_checked
+
+
+MIRROR = "9/9/9/3bkb3/9/3+R1+R3/9/9/9 b 4g4s4n4l18p 1"
+
+
+def test_mirror_helpmate_lists_both_solutions_as_brute_force_does() -> None:
+    """Two dragons and two bishops placed symmetrically: a shortest helpmate and its mirror image."""
+    brute_length, brute_lines = _brute_shortest(MIRROR, 5)
+    assert brute_length == 5 and len(brute_lines) == 2
+    result = solve(Position.from_sfen(MIRROR), all_solutions=True)
+    answer = result.proof
+    assert isinstance(answer, HelpmateAnswer)
+    assert set(answer.solutions) == brute_lines and answer.solutions[0] == result.pv
+    assert answer.complete and answer.checked and not answer.capped and not answer.unique
+    assert answer.exact and result.extra["exact"] is True
+
+
+def test_without_all_solutions_the_answer_says_others_were_not_checked() -> None:
+    result = solve(Position.from_sfen(MIRROR))
+    answer = result.proof
+    assert isinstance(answer, HelpmateAnswer)
+    assert answer.solutions == (result.pv,) and answer.length == result.length == 5
+    assert not answer.checked and not answer.complete and not answer.unique and not answer.alternatives_checked
+
+
+def test_helpmate_proof_holds_every_solution_as_a_branch() -> None:
+    from tsume_studio.core.search.proof import Role, helpmate_proof
+
+    answer = solve(Position.from_sfen(MIRROR), all_solutions=True).proof
+    proof = helpmate_proof(answer)
+    assert proof.main_line == answer.solutions[0] and proof.length == 5 and proof.alternatives_checked
+    lines = set()
+    stack = [(proof.root, ())]
+    while stack:
+        node, path = stack.pop()
+        if not node.children:
+            lines.add(path)
+            assert node.length == 0
+        for child in node.children:
+            assert child.length == 5 - len(path) - 1
+            main = path + (child.move,) == proof.main_line[:len(path) + 1]
+            assert child.role is (Role.MAIN if main else Role.ALTERNATIVE)
+            stack.append((child, path + (child.move,)))
+    assert lines == set(answer.solutions)
+    assert [(a.path, a.move, a.length) for a in proof.alternatives] == [((), answer.solutions[1][0], 5)]
+
+
+def test_last_snapshot_carries_the_line_found() -> None:
+    """A search too quick for a timed snapshot still reports its line, for the live tree."""
+    gen = solve_iter(Position.from_sfen(MIRROR))
+    snaps: list[Progress] = []
+    result = drive(gen, snaps.append)
+    assert tuple(e.move for e in snaps[-1].path) == result.pv
+    assert all(e.pn == 0 for e in snaps[-1].path)
 
 
 def test_unique_solution_flag() -> None:

@@ -311,8 +311,8 @@ def test_unchecked_alternatives_are_said_to_be_unchecked(qtbot: QtBot) -> None:
     assert "ran out of time" in panel.note.text() and not panel.note.isHidden()
     panel.set_alternatives(start, (Alternative(("N*3c", "2a1a"), "S*2b", 1),), checked=False)
     assert panel.count() == 1 and "ran out of time" in panel.note.text()
-    panel.set_alternatives(None, ())
-    assert panel.count() == 0 and panel.note.text() == "No alternative mates found."
+    panel.set_alternatives(None, ())   # nothing solved: not "none found" (#16)
+    assert panel.count() == 0 and panel.note.text() == "Not solved yet."
 
 
 def test_whole_loop_by_keyboard(qtbot: QtBot, window: MainWindow) -> None:
