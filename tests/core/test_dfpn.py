@@ -258,9 +258,13 @@ def test_progress_snapshots() -> None:
     result = drive(gen, snapshots.append)
     assert result.status is SolveStatus.MATE
     assert len(snapshots) >= 2, "a search of this size reports progress"
-    running, final = snapshots[-2], snapshots[-1]
-    assert running.nodes > 0 and running.root_pn > 0 and running.root_dn > 0 and running.elapsed > 0
-    assert running.root_children and running.path
+    final = snapshots[-1]
+    # The search runs on its own thread: a report may catch it just as it proves the root.
+    unproved = [s for s in snapshots[:-1] if s.root_pn > 0]
+    assert unproved, "some report comes before the proof"
+    assert all(s.nodes > 0 and s.root_dn > 0 and s.elapsed > 0 for s in unproved)
+    # The search refreshes its path every half interval; some report shows it.
+    assert any(s.root_children and s.path for s in unproved)
     # The last snapshot shows the finished tree: the root proven, the line to mate.
     assert final.root_pn == 0 and final.path and final.path[-1].pn == 0
     last = final
