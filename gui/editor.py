@@ -127,6 +127,8 @@ class EditorController(QObject):
         problemsChanged(list): ``list[Problem]`` of the current position.
         errorOccurred(str): a command failed (bad paste, unreadable file),
             already translated; when nothing is connected a message box shows it.
+        recordReplaced(): a record was opened or pasted (even when its start
+            is the position already shown).
 
     Attributes:
         undo_stack: the ``QUndoStack`` of edits.
@@ -135,6 +137,7 @@ class EditorController(QObject):
     positionChanged = Signal(object)
     problemsChanged = Signal(list)
     errorOccurred = Signal(str)
+    recordReplaced = Signal()
 
     def __init__(self, view: BoardView, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -169,6 +172,16 @@ class EditorController(QObject):
         if self._record is not None and self._record.start == self._position:
             return self._record
         return None
+
+    def ensure_record(self) -> Record:
+        """The record of the current position, an empty one made when none was opened.
+
+        The study board edits this record in place (its moves, 変化 and comments).
+        """
+        record = self.record()
+        if record is None:
+            record = self._record = Record(start=self._position.copy())
+        return record
 
     def attach_problem_bar(self, bar: ProblemBar) -> None:
         """Keep ``bar`` showing this position's problems; clicking a square puts the cursor there."""
@@ -239,6 +252,7 @@ class EditorController(QObject):
         position, record = parse_position_text(text)
         self.set_position(position, "Paste position")
         self._record = record
+        self.recordReplaced.emit()
 
     def copy_sfen(self) -> str:
         """SFEN of the position, also put on the clipboard."""
@@ -262,6 +276,7 @@ class EditorController(QObject):
         position, record = read_position_file(path)
         self.set_position(position, "Open")
         self._record = record
+        self.recordReplaced.emit()
 
     def save_file(self, path: str) -> None:
         """Write the position (with its record, if one was opened) to a file.
