@@ -142,18 +142,20 @@ class MainWindow(QMainWindow):
                                   ("proof", self.proof_panel, right),
                                   ("futile", self.futile_panel, right),
                                   ("alternatives", self.alternatives_panel, right),
-                                  ("search", self.search_panel, Qt.DockWidgetArea.LeftDockWidgetArea),
-                                  ("record", self.record_panel, right)):
+                                  ("search", self.search_panel, Qt.DockWidgetArea.LeftDockWidgetArea)):
             dock = QDockWidget(self)
             dock.setObjectName(f"dock_{key}")
             dock.setWidget(widget)
             self.addDockWidget(area, dock)
             self.docks[key] = dock
-        self.resizeDocks([self.docks["search"], self.docks["result"]], [290, 400], Qt.Orientation.Horizontal)
         self.tabifyDockWidget(self.docks["proof"], self.docks["futile"])
         self.tabifyDockWidget(self.docks["futile"], self.docks["alternatives"])
-        self.tabifyDockWidget(self.docks["result"], self.docks["record"])
+        record_dock = self.docks["record"] = QDockWidget(self)
+        record_dock.setObjectName("dock_record")
+        record_dock.setWidget(self.record_panel)
+        self.tabifyDockWidget(self.docks["result"], record_dock)
         self.docks["result"].raise_()
+        self.resizeDocks([self.docks["search"], self.docks["result"]], [290, 400], Qt.Orientation.Horizontal)
         self.docks["proof"].raise_()
 
         # ---- status line

@@ -265,6 +265,9 @@ class RecordPanel(QWidget):
         lower_layout.setContentsMargins(0, 0, 0, 0)
         for w in (self.variations_label, self.variations, self.comment_label, self.comment):
             lower_layout.addWidget(w)
+        rows = self.fontMetrics().lineSpacing()
+        self.variations.setMaximumHeight(rows * 6)
+        self.comment.setMaximumHeight(rows * 7)
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(self.moves)
         split.addWidget(lower)
