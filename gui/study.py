@@ -72,12 +72,11 @@ def _ask_promotion(position: Position, move: Move) -> bool | None:
     menu = QMenu()
     promote = menu.addAction(f"{tr('Promote')}  {japanese(position, Move(move.from_square, move.to_square, True))}")
     keep = menu.addAction(f"{tr('Do not promote')}  {japanese(position, move)}")
-    chosen = menu.exec(QCursor.pos())
-    if chosen is promote:
-        return True
-    if chosen is keep:
-        return False
-    return None
+    choice: list[bool] = []
+    promote.triggered.connect(lambda _c=False: choice.append(True))
+    keep.triggered.connect(lambda _c=False: choice.append(False))
+    menu.exec(QCursor.pos())
+    return choice[0] if choice else None
 
 
 class StudyController(QObject):

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QMenu
 from pytestqt.qtbot import QtBot
 
 from tsume_studio.core.search.contract import Limits
@@ -17,6 +18,7 @@ from tsume_studio.core.study import IllegalReason
 from tsume_studio.gui.i18n import tr
 from tsume_studio.gui.mainwindow import MainWindow
 from tsume_studio.gui.settings import save_limits
+from tsume_studio.gui.study import _ask_promotion
 
 # The offscreen platform says so whenever a dock or the board changes its size hint.
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints")
@@ -196,3 +198,21 @@ def test_opening_a_kif_shows_its_variations_and_comments(qtbot: QtBot, window: M
         panel.comment.setPlainText("逃げても同じ")
     record = w.editor.record()
     assert record is not None and record.root.children[0].children[1].comments == ["逃げても同じ"]
+
+
+@pytest.mark.qt_log_ignore(r"This plugin does not support (raise|grabbing the keyboard|propagateSizeHints)")
+def test_the_promotion_menu_returns_the_chosen_item(qtbot: QtBot, window: MainWindow) -> None:
+    seen: list[list[str]] = []
+
+    def pick(index: int) -> None:
+        menu = QApplication.activePopupWidget()
+        assert isinstance(menu, QMenu)
+        seen.append([a.text() for a in menu.actions()])
+        menu.actions()[index].trigger()
+        menu.close()
+
+    position = Position.from_sfen(MATE3)
+    for index, expected in ((0, True), (1, False)):
+        QTimer.singleShot(50, lambda i=index: pick(i))
+        assert _ask_promotion(position, Move.from_usi("5b5a")) is expected
+    assert seen[0] == [f"{tr('Promote')}  ▲５一飛成", f"{tr('Do not promote')}  ▲５一飛不成"]
