@@ -292,10 +292,14 @@ class BoardView(QWidget):
         positionEdited(object): a new core ``Position`` after a user edit
             (already applied to the view).
         squareClicked(int): a board square (0..80, core numbering) was clicked.
+        moveRequested(object, int): in play mode, a piece (a board or hand
+            ``Spot``) was dragged or click-clicked to a board square; the
+            position is left as it is (the receiver decides).
     """
 
     positionEdited = Signal(object)
     squareClicked = Signal(int)
+    moveRequested = Signal(object, int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -306,6 +310,7 @@ class BoardView(QWidget):
         self._flipped = False
         self._editable = False
         self._keep_box = False
+        self._playable = False
         self._cursor: Spot = Spot.board(square(5, 5))
         self._selected: Spot | None = None
         self._press_spot: Spot | None = None
@@ -400,6 +405,26 @@ class BoardView(QWidget):
     def has_box(self) -> bool:
         """True when the piece box is shown now."""
         return self._editable or self._keep_box
+    def set_playable(self, playable: bool) -> None:
+        """Play mode: dragging or click-clicking a piece of the board or a hand to a square
+        emits ``moveRequested`` instead of editing (edit mode wins when both are on)."""
+        self._playable = bool(playable)
+        self._selected = None
+        self._drag_pos = None
+        self.update()
+
+    def is_playable(self) -> bool:
+        """True in play mode."""
+        return self._playable
+
+    def _plays(self) -> bool:
+        return self._playable and not self._editable
+
+    def _request_move(self, src: Spot | None, dst: Spot | None) -> None:
+        """Play mode: ask for the move of ``src``'s piece to the board square ``dst``."""
+        if (src is not None and dst is not None and dst.kind == "board" and src != dst
+                and src.kind in ("board", "hand") and piece_at_spot(self._position, src)):
+            self.moveRequested.emit(src, dst.square)
 
     def cursor_spot(self) -> Spot:
         """Where the keyboard cursor is."""
@@ -538,7 +563,7 @@ class BoardView(QWidget):
                 grabbable = spot is not None and bool(piece_at_spot(self._position, spot))
                 self.setCursor(Qt.CursorShape.OpenHandCursor if grabbable else Qt.CursorShape.ArrowCursor)
             return
-        if not self._editable or not piece_at_spot(self._position, self._press_spot):
+        if not (self._editable or self._plays()) or not piece_at_spot(self._position, self._press_spot):
             return
         pos = event.position()
         if self._drag_pos is None:
@@ -557,6 +582,11 @@ class BoardView(QWidget):
             self.setCursor(Qt.CursorShape.OpenHandCursor)
         self._press_spot, self._drag_pos = None, None
         dst = self.spot_at(event.position())
+        if dragging and self._plays():
+            self._selected = None
+            self._request_move(src, dst)
+            self.update()
+            return
         if dragging:
             if src is not None and dst is not None:
                 self._apply(move_piece(self._position, src, dst))
@@ -569,6 +599,17 @@ class BoardView(QWidget):
             return
         if dst.kind == "board":
             self.squareClicked.emit(dst.square)
+        if self._plays():
+            # Click a piece, then the square it goes to (a second click on it drops the choice).
+            selected, self._selected = self._selected, None
+            if selected is not None and dst.kind == "board" and not (
+                    piece_at_spot(self._position, dst) and piece_color(piece_at_spot(self._position, dst))
+                    == piece_color(piece_at_spot(self._position, selected))):
+                self._request_move(selected, dst)
+            elif dst != selected and dst.kind in ("board", "hand") and piece_at_spot(self._position, dst):
+                self._selected = dst
+            self.update()
+            return
         if not self._editable:
             return
         if dst.kind == "turn":
@@ -787,7 +828,7 @@ class BoardView(QWidget):
             self._paint_stand(painter, layout, color, cached, diagram, drag_src)
         if layout.with_box:
             self._paint_box(painter, layout, cached, drag_src)
-        if not diagram and self._editable:
+        if not diagram and (self._editable or self._plays()):
             self._paint_edit_marks(painter, layout)
         if dragging and self._drag_pos is not None and self._press_spot is not None:
             pc = piece_at_spot(self._position, self._press_spot)
@@ -962,7 +1003,7 @@ class BoardView(QWidget):
                 painter.setPen(Qt.PenStyle.NoPen)
                 painter.setBrush(_SELECTED)
                 painter.drawRect(rect)
-        if self.hasFocus():
+        if self.hasFocus() and self._editable:
             rect = self._spot_rect(layout, self._cursor)
             if rect is not None:
                 painter.setPen(QPen(_CURSOR, max(2.0, 0.06 * u)))

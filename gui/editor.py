@@ -173,6 +173,8 @@ class EditorController(QObject):
             (the undo stack left or reached its clean state, or
             :meth:`mark_modified`).
         fileChanged(str): the problem's file after an open or save ("" for none).
+        recordReplaced(): a record was opened or pasted (even when its start
+            is the position already shown).
 
     Attributes:
         undo_stack: the ``QUndoStack`` of edits; its clean state is the last open or save.
@@ -187,6 +189,7 @@ class EditorController(QObject):
     recordChanged = Signal()
     modifiedChanged = Signal(bool)
     fileChanged = Signal(str)
+    recordReplaced = Signal()
 
     def __init__(self, view: BoardView, parent: QObject | None = None) -> None:
         # Without a parent the controller lives and dies with its view (never answering
@@ -280,6 +283,17 @@ class EditorController(QObject):
         self.modifiedChanged.emit(False)
         self.fileChanged.emit(path or "")
 
+    def ensure_record(self) -> Record:
+        """The record of the current position; one is made (keeping the header and
+        start comment of the last record) when the position is not a record's start.
+
+        The study board edits this record in place (its moves, 変化 and comments).
+        """
+        record = self.record()
+        if record is None:
+            record = self._record = self.full_record()
+        return record
+
     def attach_problem_bar(self, bar: ProblemBar) -> None:
         """Keep ``bar`` showing this position's problems; clicking a square puts the cursor there."""
         self.problemsChanged.connect(bar.set_problems)
@@ -350,6 +364,7 @@ class EditorController(QObject):
         position, record = parse_position_text(text)
         self.set_position(position, "Paste position")
         self._record = record
+        self.recordReplaced.emit()
 
     def copy_sfen(self) -> str:
         """SFEN of the position, also put on the clipboard."""
@@ -377,6 +392,7 @@ class EditorController(QObject):
         self.set_position(position, "Open")
         self._record = record
         self._set_saved(path if remember else None)
+        self.recordReplaced.emit()
 
     def save_file(self, path: str) -> None:
         """Write the whole record (header, start comment, moves with 変化) to a file.

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from ..core.editing import suggested_file_name, with_filter_extension
 from ..core.records.formats import FORMATS
+from ..core.answer import solution_record
 from ..core.shogi.moves import Move
 from ..core.shogi.position import Position, Problem
 from ..core.search.proof import HelpmateAnswer, Proof, helpmate_proof
@@ -40,6 +41,7 @@ from .panels import (
     NO_MATE_NOTE, NO_PROOF_NOTE, AlternativesPanel, FutilePanel, ProofTreePanel, ResultPanel, SearchTreePanel,
     status_text,
 )
+from .study import RecordPanel, StudyController
 from .settings import (
     LimitsDialog, add_recent, load_last_folder, load_limits, load_mode, load_recent, remove_recent,
     save_language, save_last_folder, save_limits, save_mode, settings,
@@ -90,6 +92,7 @@ add_translations("ja", {
     "Helpmates have no futile-interposition rule: nothing to list.":
         "協力詰には無駄合の規則がないため、一覧はありません。",
     "The search ended before its first snapshot.": "最初の途中経過の前に探索が終わりました。",
+    "Answer added to the record": "解答を棋譜に加えました",
 })
 
 #: What the 無駄合 panel says after a helpmate search (untranslated).
@@ -173,6 +176,8 @@ class MainWindow(QMainWindow):
         self.futile_panel = FutilePanel(self)
         self.alternatives_panel = AlternativesPanel(self)
         self.search_panel = SearchTreePanel(self)
+        self.study = StudyController(self.editor.ensure_record, self)
+        self.record_panel = RecordPanel(self.study, self)
         self.docks: dict[str, QDockWidget] = {}
         for key, widget in (("result", self.result_panel), ("proof", self.proof_panel),
                             ("futile", self.futile_panel), ("alternatives", self.alternatives_panel),
@@ -184,6 +189,12 @@ class MainWindow(QMainWindow):
             dock.setMinimumWidth(low)
             dock.setMaximumWidth(high)
             self.docks[key] = dock
+        record_dock = self.docks["record"] = QDockWidget(self)
+        record_dock.setObjectName("dock_record")
+        record_dock.setWidget(self.record_panel)
+        _share, low, high = DOCK_WIDTHS["right"]
+        record_dock.setMinimumWidth(low)
+        record_dock.setMaximumWidth(high)
         self._arrange_docks()
 
         # ---- status line
@@ -235,13 +246,18 @@ class MainWindow(QMainWindow):
         make("about", self.show_about)
         make("quit", self.close, QKeySequence.StandardKey.Quit)
         make("problem", self.show_problem, "Ctrl+Home")
-        make("first", lambda: self.result_panel.step(-10**6), "Home")
-        make("back", lambda: self.result_panel.step(-1), "Left")
-        make("forward", lambda: self.result_panel.step(1), "Right")
-        make("last", lambda: self.result_panel.step(10**6), "End")
+        make("first", lambda: self._step(-10**6), "Home")
+        make("back", lambda: self._step(-1), "Left")
+        make("forward", lambda: self._step(1), "Right")
+        make("last", lambda: self._step(10**6), "End")
         # The toolbar shows the glyphs; menus show the names (set in _retranslate).
         for key, glyph in (("first", "|◀"), ("back", "◀"), ("forward", "▶"), ("last", "▶|")):
             a[key].setIconText(glyph)
+        make("variation_up", lambda: self.study.switch(-1), "Up")
+        make("variation_down", lambda: self.study.switch(1), "Down")
+        make("study", lambda: self.set_study_mode(a["study"].isChecked()), "Ctrl+M").setCheckable(True)
+        make("promote_line", self.study.promote)
+        make("delete_line", self.study.delete)
         group = QActionGroup(self)
         mode = load_mode()
         for key in ("mate", "helpmate"):
@@ -276,12 +292,14 @@ class MainWindow(QMainWindow):
         self.menus["edit"].addActions(self.editor.edit_actions())
         self.menus["edit"].addSeparator()
         self.menus["edit"].addAction(a["header"])
+        self.menus["edit"].addAction(a["study"])
         solve_menu = self.menus["solve"]
         solve_menu.addActions([a["solve"], a["stop"]])
         solve_menu.addSeparator()
         solve_menu.addActions([a["mate"], a["helpmate"]])
         solve_menu.addSeparator()
         solve_menu.addActions([a["first"], a["back"], a["forward"], a["last"], a["problem"]])
+        solve_menu.addActions([a["variation_up"], a["variation_down"], a["promote_line"], a["delete_line"]])
         solve_menu.addSeparator()
         solve_menu.addAction(a["limits"])
         view_menu = self.menus["view"]
@@ -300,6 +318,7 @@ class MainWindow(QMainWindow):
         tools.addActions(self.editor.file_actions()[:3])   # New, Open, Save: Save as is in the menu
         tools.addSeparator()
         tools.addActions([self.editor.action(k) for k in ("undo", "redo", "tsume", "clear", "flip")])
+        tools.addAction(a["study"])
         tools.addSeparator()
         tools.addActions([a["solve"], a["stop"], a["mate"], a["helpmate"]])
         tools.addSeparator()
@@ -319,6 +338,15 @@ class MainWindow(QMainWindow):
         self.result_panel.plyChanged.connect(self._on_ply_changed)
         for panel in (self.proof_panel, self.futile_panel, self.alternatives_panel, self.search_panel):
             panel.positionRequested.connect(self.show_position)
+        self.board.moveRequested.connect(self.study.request)
+        self.study.cursorChanged.connect(self._show_study)
+        self.study.moveRefused.connect(lambda text: self.report_error(text, box=False))
+        # Moves, comments and a merged answer are part of what Save writes.
+        self.study.recordChanged.connect(self.mark_modified)
+        self.record_panel.moveActivated.connect(lambda: self.set_study_mode(True))
+        # The editor sets an opened record just after announcing its position.
+        self.editor.positionChanged.connect(lambda _p: QTimer.singleShot(0, self.study.reset))
+        self.editor.recordReplaced.connect(self.study.reset)
 
     def _retranslate(self, _lang: str = "") -> None:
         a = self.actions_
@@ -327,8 +355,11 @@ class MainWindow(QMainWindow):
                           ("export_image", "Export board image..."), ("copy_sfen", "Copy SFEN"),
                           ("quit", "Quit"), ("problem", "Back to the problem"), ("header", "Record header..."),
                           ("reset_layout", "Reset layout"), ("about", "About Tsume Studio"),
-                          ("mate", "Direct mate"), ("helpmate", "Helpmate")):
+                          ("mate", "Direct mate"), ("helpmate", "Helpmate"), ("study", "Study mode"),
+                          ("variation_up", "Previous variation"), ("variation_down", "Next variation"),
+                          ("promote_line", "Promote to main line"), ("delete_line", "Delete from here")):
             a[key].setText(tr(text))
+        a["study"].setToolTip(tr("Play moves on the board to try lines; the record panel shows them"))
         for key, text in (("first", "First"), ("back", "Back"), ("forward", "Forward"), ("last", "Last")):
             a[key].setText(tr(text))
             a[key].setToolTip(tr(text))
@@ -339,7 +370,8 @@ class MainWindow(QMainWindow):
         self.recent_menu.setTitle(tr("Open recent"))
         self._update_title()
         for key, text in (("result", "Result"), ("proof", "Proof tree"), ("futile", "Futile interpositions"),
-                          ("alternatives", "Alternative mates (余詰)"), ("search", "Search tree")):
+                          ("alternatives", "Alternative mates (余詰)"), ("search", "Search tree"),
+                          ("record", "Record")):
             self.docks[key].setWindowTitle(tr(text))
         self._retranslate_error()
         a["lang_ja"].setChecked(i18n.language() == "ja")
@@ -368,9 +400,12 @@ class MainWindow(QMainWindow):
         a["mate"].setEnabled(not searching)
         a["helpmate"].setEnabled(not searching)
         a["limits"].setEnabled(not searching)
-        has_line = bool(self.result_panel.line())
+        has_line = bool(self.result_panel.line()) or self.is_studying()
         for key in ("first", "back", "forward", "last"):
             a[key].setEnabled(has_line)
+        a["study"].setEnabled(not searching)
+        for key in ("variation_up", "variation_down", "promote_line", "delete_line"):
+            a[key].setEnabled(self.is_studying())
         a["export_kif"].setEnabled(self._result is not None and self._result.status is SolveStatus.MATE)
         # The problem cannot change while it is being searched: editing commands
         # wait (copying does not); undo/redo get their state back from the stack.
@@ -466,6 +501,7 @@ class MainWindow(QMainWindow):
         self._show_answer(start, result, helpmate)
         proof = self.proof_panel.model.proof()   # type: ignore[union-attr]
         self.docks["result"].raise_()
+        self._merge_answer(result)
         if self.result_panel.line():
             # Arrow keys step the answer from here (on the editable board they move its cursor).
             self.result_panel.moves.setFocus()
@@ -533,8 +569,61 @@ class MainWindow(QMainWindow):
         self.board.set_last_move(last_move)
         self.board.set_highlights([])
 
+    def is_studying(self) -> bool:
+        """True in study mode (moves played on the board go into the record)."""
+        return self.actions_["study"].isChecked()
+
+    def set_study_mode(self, on: bool) -> None:
+        """Study mode (play moves from the record's cursor) or back to editing the problem."""
+        if on and self._worker is not None:
+            on = False
+        self.actions_["study"].setChecked(on)
+        self.board.set_playable(on)
+        if on:
+            self.docks["record"].raise_()
+            self._show_study()
+        else:
+            self.show_problem()
+        self._update_actions()
+
+    @Slot()
+    def _show_study(self) -> None:
+        """Show the position at the study cursor (in study mode)."""
+        if not self.is_studying():
+            return
+        tree = self.study.tree()
+        self.show_position(tree.position(), tree.last_move())
+
+    def _step(self, delta: int) -> None:
+        """Home/Left/Right/End: along the study line in study mode, else along the answer."""
+        if not self.is_studying():
+            self.result_panel.step(delta)
+        elif abs(delta) > 1:
+            if delta < 0:
+                self.study.first()
+            else:
+                self.study.last()
+        else:
+            self.study.step(delta)
+
+    def _merge_answer(self, result: SolveResult) -> None:
+        """Put the solver's answer (main line and every defence) into the record's tree."""
+        if result.status is not SolveStatus.MATE:
+            return
+        try:
+            added = self.study.merge(solution_record(result))
+        except ValueError as e:
+            self.report_error(str(e), box=False)
+            return
+        if added:
+            self.statusBar().showMessage(tr("Answer added to the record"), 5000)
+
     def show_problem(self) -> None:
         """Show the problem being edited again (editable unless a search runs)."""
+        if self.is_studying():
+            self.actions_["study"].setChecked(False)
+            self.board.set_playable(False)
+            self._update_actions()
         self._viewing = False
         self.board.set_position(self.editor.position())
         self.board.set_last_move(None)
@@ -832,8 +921,10 @@ class MainWindow(QMainWindow):
         self.splitDockWidget(self.docks["result"], self.docks["proof"], Qt.Orientation.Vertical)
         self.tabifyDockWidget(self.docks["proof"], self.docks["futile"])
         self.tabifyDockWidget(self.docks["futile"], self.docks["alternatives"])
+        self.tabifyDockWidget(self.docks["result"], self.docks["record"])
         for dock in self.docks.values():
             dock.show()
+        self.docks["result"].raise_()
         self.docks["proof"].raise_()
         self._size_docks()
 

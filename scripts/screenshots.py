@@ -8,7 +8,8 @@ under ``xvfb-run``), with settings kept in a temporary folder, and writes:
 * ``editor.png``: a bundled sample problem in the editor;
 * ``search.png``: the live pn/dn tree of a long search (Microcosmos) in progress;
 * ``proof.png``: a solved problem stepped to the middle of its main line, the proof tree open;
-* ``futile.png``: the futile interpositions (無駄合) of a solution, one of them on the board.
+* ``futile.png``: the futile interpositions (無駄合) of a solution, one of them on the board;
+* ``study.png``: study mode, the answer merged into the record's tree beside a line tried on the board.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     settings_dir = tempfile.mkdtemp(prefix="tsume-shots-")
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, settings_dir)
 
+    from tsume_studio.core.shogi.moves import check_moves
     from tsume_studio.core.shogi.position import Position
     from tsume_studio.core.search.contract import Limits
     from tsume_studio.gui.app import build_parser, create_window
@@ -122,6 +124,21 @@ def main(argv: list[str] | None = None) -> int:
     window.docks["futile"].raise_()
     window.futile_panel.select(0)
     shoot("futile.png")
+
+    # 5. Study mode: the answer in the record's tree, and a line of one's own tried beside it.
+    window.open_file(str(resource_path("samples", "03-mate5.kifu")))
+    if solve_and_wait() is None:
+        raise SystemExit("the five-move sample was not solved")
+    window.set_study_mode(True)
+    study = window.study
+    study.step(2)
+    tree = study.tree()
+    tried = [m for m in check_moves(tree.position()) if m not in {c.move for c in tree.node().children}]
+    if tried:
+        study.play(tried[0])
+        study.step(-1)
+        study.step(1)
+    shoot("study.png")
 
     window.close()
     return 0

@@ -26,6 +26,7 @@ LAYERS: dict[str, set[str]] = {
     "answer": {"shogi", "records", "search"},
     "cli": {"shogi", "records", "search", "answer", "editing"},
     "editing": {"shogi", "records"},
+    "study": {"shogi", "records"},
 }
 
 
