@@ -288,10 +288,14 @@ def test_about_dialog_opens(qtbot: QtBot) -> None:
     text = dialogs[0].text()
     assert "Tsume Studio" in text and f"Version {version('tsume-studio')}" in text
     assert "License: GPL-3.0-or-later" in text
-    # In a source checkout the documentation and the references are linked.
+    # In a source checkout the documentation and the references are linked; an
+    # installed package (as `make test` uses) has no docs beside it, and no links.
     links = dict(doc_files())
-    assert links["Published sources of the algorithms"].name == "references.md"
-    assert "references.md" in dialogs[0].label.text()
+    if links:
+        assert links["Published sources of the algorithms"].name == "references.md"
+        assert "references.md" in dialogs[0].label.text()
+    else:
+        assert "references.md" not in dialogs[0].label.text()
     dialogs[0].reject()
     i18n.set_language("ja")
     dialog = window.show_about()
