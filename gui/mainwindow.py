@@ -536,7 +536,7 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_aborted(self) -> None:
-        self.result_panel.set_result(self._result_start or Position.empty(), None)
+        self.result_panel.set_stopped(self._result_start or Position.empty())
         self.statusBar().showMessage(tr("Search stopped"), 5000)
         self.stats_label.setText(tr("Search stopped"))
 

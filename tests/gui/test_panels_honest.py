@@ -101,6 +101,30 @@ def test_a_stopped_search_leaves_nothing_behind_after_a_change(qtbot: QtBot, sta
     qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
 
 
+def test_after_stop_the_result_says_stopped_until_a_change(qtbot: QtBot, standins: Any) -> None:
+    w = MainWindow(solver_for=lambda mode: standins.waiting)
+    qtbot.addWidget(w)
+    i18n.set_language("en")
+    w.editor.set_position(Position.from_sfen(THREE))
+    w.solve()
+    qtbot.waitUntil(lambda: "Nodes" in w.stats_label.text(), timeout=5000)
+    with qtbot.waitSignal(w.searchFinished, timeout=5000):
+        w.stop()
+    assert w.result_panel.summary.text().startswith("Stopped: no answer")
+    i18n.set_language("ja")
+    assert w.result_panel.summary.text().startswith("中止しました")
+    i18n.set_language("en")
+    w.show_problem()                       # showing the problem again is no change
+    assert w.result_panel.summary.text().startswith("Stopped: no answer")
+    w.solve()                              # a new search says it is searching
+    assert w.result_panel.summary.text() == "Searching…"
+    with qtbot.waitSignal(w.searchFinished, timeout=5000):
+        w.stop()
+    w.editor.set_position(Position.from_sfen(OTHER))
+    assert w.result_panel.summary.text().startswith("Not solved yet.")
+    qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
+
+
 def test_an_answer_without_proof_tree_says_not_checked(qtbot: QtBot) -> None:
     def raw(position: Position, limits: Limits, cancel: Any) -> Any:
         yield from ()
