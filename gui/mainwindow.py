@@ -176,7 +176,8 @@ class MainWindow(QMainWindow):
         self.futile_panel = FutilePanel(self)
         self.alternatives_panel = AlternativesPanel(self)
         self.search_panel = SearchTreePanel(self)
-        self.study = StudyController(self.editor.ensure_record, self)
+        self.study = StudyController(self.editor.ensure_record, self, self.editor.undo_stack,
+                                     self.editor.adopt_record)
         self.record_panel = RecordPanel(self.study, self)
         self.docks: dict[str, QDockWidget] = {}
         for key, widget in (("result", self.result_panel), ("proof", self.proof_panel),
@@ -342,7 +343,6 @@ class MainWindow(QMainWindow):
         self.study.cursorChanged.connect(self._show_study)
         self.study.moveRefused.connect(lambda text: self.report_error(text, box=False))
         # Moves, comments and a merged answer are part of what Save writes.
-        self.study.recordChanged.connect(self.mark_modified)
         self.record_panel.moveActivated.connect(lambda: self.set_study_mode(True))
         # The editor sets an opened record just after announcing its position.
         self.editor.positionChanged.connect(lambda _p: QTimer.singleShot(0, self.study.reset))

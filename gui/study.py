@@ -11,16 +11,18 @@ comment of the current move, which it edits.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
+from typing import TypeVar
 
 from PySide6.QtCore import QObject, QPoint, Qt, Signal
-from PySide6.QtGui import QAction, QCursor
+from PySide6.QtGui import QAction, QCursor, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
     QLabel, QListWidget, QListWidgetItem, QMenu, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget,
 )
 
 from ..core.editing import Spot
-from ..core.records.model import Record
+from ..core.records.model import Record, RecordNode
 from ..core.shogi.moves import Move, japanese
 from ..core.shogi.position import Position
 from ..core.study import (
@@ -60,7 +62,15 @@ i18n.add_translations("ja", {
     IllegalReason.NIFU.value: "二歩です",
     IllegalReason.PAWN_DROP_MATE.value: "打ち歩詰めです",
     IllegalReason.SELF_CHECK.value: "自玉が取られる手です（王手放置・自殺手）",
+    "Play move": "着手",
+    "Promote variation": "変化を本譜に",
+    "Delete moves": "指し手の削除",
+    "Edit comment": "コメント編集",
+    "Add answer": "解答の追加",
 })
+
+_T = TypeVar("_T")
+_Snapshot = tuple[RecordNode, Path]
 
 # Asked when promotion is optional: the move without the flag; True to promote,
 # False not to, None to cancel.
@@ -79,11 +89,49 @@ def _ask_promotion(position: Position, move: Move) -> bool | None:
     return choice[0] if choice else None
 
 
+class _StudyStep(QUndoCommand):
+    """One edit of the move tree, undone and redone by putting back a copy of the tree and the cursor.
+
+    ``source`` is the step's English name (the editor retranslates it).
+    Consecutive comment edits of one move merge into one step.
+    """
+
+    COMMENT_ID = 0x5717
+
+    def __init__(self, study: StudyController, record: Record, before: _Snapshot, after: _Snapshot,
+                 source: str) -> None:
+        super().__init__(tr(source))
+        self.source = source
+        self._study, self._record = study, record
+        self._before, self._after = before, after
+        self._pushed = False
+
+    def id(self) -> int:
+        return self.COMMENT_ID if self.source == "Edit comment" else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt API
+        if not (isinstance(other, _StudyStep) and other._record is self._record
+                and other._before[1] == self._after[1]):
+            return False
+        self._after = other._after
+        return True
+
+    def redo(self) -> None:
+        if self._pushed:       # the first redo is the edit itself, already made
+            self._study._restore(self._record, *self._after)
+        self._pushed = True
+
+    def undo(self) -> None:
+        self._study._restore(self._record, *self._before)
+
+
 class StudyController(QObject):
     """The study tree of the editor's record and the moves the user plays.
 
     ``record_source`` returns the record to study (the editor's, made when
-    there is none); the controller edits it in place and says so.
+    there is none); the controller edits it in place and says so.  With an
+    ``undo_stack`` every edit of the tree is an undoable step there;
+    ``adopt_record`` makes an undone step's record the editor's again.
 
     Signals:
         recordChanged(): the user changed the tree (a move added, a line
@@ -96,9 +144,13 @@ class StudyController(QObject):
     cursorChanged = Signal()
     moveRefused = Signal(str)
 
-    def __init__(self, record_source: Callable[[], Record], parent: QObject | None = None) -> None:
+    def __init__(self, record_source: Callable[[], Record], parent: QObject | None = None,
+                 undo_stack: QUndoStack | None = None,
+                 adopt_record: Callable[[Record], None] | None = None) -> None:
         super().__init__(parent)
         self._source = record_source
+        self._stack = undo_stack
+        self._adopt = adopt_record
         self._tree: StudyTree | None = None
         self.choose_promotion: PromotionChooser = _ask_promotion
 
@@ -108,6 +160,26 @@ class StudyController(QObject):
         if self._tree is None or self._tree.record is not record:
             self._tree = StudyTree(record)
         return self._tree
+
+    def _edit(self, source: str, change: Callable[[StudyTree], _T]) -> _T:
+        """Make ``change`` to the tree; when it changed something, push it as an undoable step."""
+        tree = self.tree()
+        before = (copy.deepcopy(tree.record.root), tree.path()) if self._stack is not None else None
+        done = change(tree)
+        if done and self._stack is not None and before is not None:
+            after = (copy.deepcopy(tree.record.root), tree.path())
+            self._stack.push(_StudyStep(self, tree.record, before, after, source))
+        return done
+
+    def _restore(self, record: Record, root: RecordNode, path: Path) -> None:
+        """Put back a copy of ``root`` as the tree of ``record`` with the cursor on ``path`` (undo/redo)."""
+        if self._adopt is not None:
+            self._adopt(record)
+        record.root = copy.deepcopy(root)
+        self._tree = StudyTree(record)
+        self._tree.go_to(path)
+        self.recordChanged.emit()
+        self.cursorChanged.emit()
 
     def reset(self) -> None:
         """Forget the cursor (the record changed under it) and redraw."""
@@ -138,7 +210,7 @@ class StudyController(QObject):
     def play(self, move: Move) -> bool:
         """Play ``move`` at the cursor (reusing a line that has it); False if it is illegal."""
         try:
-            added = self.tree().play(move)
+            added = self._edit("Play move", lambda t: t.play(move))
         except StudyMoveError as e:
             return self._refuse(e.reason)
         if added:
@@ -194,7 +266,7 @@ class StudyController(QObject):
 
     def promote(self) -> bool:
         """Make the current line the main line."""
-        if self.tree().promote():
+        if self._edit("Promote variation", StudyTree.promote):
             self.recordChanged.emit()
             self.cursorChanged.emit()
             return True
@@ -202,7 +274,7 @@ class StudyController(QObject):
 
     def delete(self) -> bool:
         """Delete the current move and what follows it."""
-        if self.tree().delete():
+        if self._edit("Delete moves", StudyTree.delete):
             self.recordChanged.emit()
             self.cursorChanged.emit()
             return True
@@ -210,14 +282,14 @@ class StudyController(QObject):
 
     def set_comment(self, text: str) -> bool:
         """Replace the comment of the current move (or of the start)."""
-        if self.tree().set_comment(text):
+        if self._edit("Edit comment", lambda t: t.set_comment(text)):
             self.recordChanged.emit()
             return True
         return False
 
     def merge(self, answer: Record) -> int:
         """Merge a solver's answer into the tree (the user's lines stay); nodes added."""
-        added = self.tree().merge(answer)
+        added = self._edit("Add answer", lambda t: t.merge(answer))
         if added:
             self.recordChanged.emit()
             self.cursorChanged.emit()

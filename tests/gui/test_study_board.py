@@ -226,3 +226,43 @@ def test_a_move_played_in_study_mode_marks_the_problem_modified(qtbot: QtBot, wi
     assert window.study.play(Move.from_usi("S*2b"))
     assert window.editor.is_modified()
     assert window.isWindowModified()
+
+
+def test_study_edits_are_undone_and_redone_with_the_edit_menu(qtbot: QtBot, window: MainWindow) -> None:
+    """Ctrl+Z takes back the last move played, a deletion, a comment; undoing to the saved state is unmodified."""
+    w = window
+    w.editor._set_saved(None)
+    w.set_study_mode(True)
+    undo, redo = w.editor.action("undo"), w.editor.action("redo")
+    assert undo.shortcut().toString() == "Ctrl+Z"
+    assert w.study.play(Move.from_usi("S*2b"))
+    assert w.study.play(Move.from_usi("2a1b"))
+    assert w.study.tree().moves() == [Move.from_usi("S*2b"), Move.from_usi("2a1b")]
+    undo.trigger()                                       # the last move played goes
+    tree = w.study.tree()
+    assert tree.path() == (0,) and tree.moves() == [Move.from_usi("S*2b")]
+    assert not w.study.tree().record.root.children[0].children
+    assert w.board.position() == tree.position() and w.is_studying()
+    redo.trigger()
+    assert w.study.tree().moves() == [Move.from_usi("S*2b"), Move.from_usi("2a1b")]
+    w.study.first()
+    w.study.step(1)
+    assert w.study.delete()                              # the whole line goes
+    assert w.study.tree().record.root.children == []
+    undo.trigger()
+    assert [c.move for c in w.study.tree().record.root.children] == [Move.from_usi("S*2b")]
+    assert w.study.tree().path() == (0,)
+    # Typing a comment is one step.
+    for text in ("g", "go", "good"):
+        w.record_panel.comment.setPlainText(text)
+    assert w.study.tree().comment() == "good"
+    undo.trigger()
+    assert w.study.tree().comment() == "" and w.record_panel.comment.toPlainText() == ""
+    # Back to the saved state: unmodified, and the record is the one Save writes.
+    while not w.editor.undo_stack.isClean():
+        undo.trigger()
+    assert w.study.tree().record.root.children == []
+    assert w.editor.full_record().root.children == []
+    assert not w.editor.is_modified() and not w.isWindowModified()
+    assert w.is_studying()
+    assert w.editor.undo_stack.redoText() == "Play move"
