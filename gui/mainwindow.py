@@ -648,6 +648,10 @@ class MainWindow(QMainWindow):
     def _on_position_changed(self, position: Position) -> None:
         # The editor keeps an opened record only after announcing its position.
         QTimer.singleShot(0, self._update_title)
+        if self.is_studying():
+            # An edit (preset, paste, clear, undo of an edit...) makes the board the editor again:
+            # study mode only ever shows the record's start and the moves after it.
+            self.set_study_mode(False)
         self._viewing = False
         self.board.set_editable(self._worker is None)
         self.board.set_highlights([])   # a problem square marked on the old position

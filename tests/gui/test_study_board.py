@@ -266,3 +266,27 @@ def test_study_edits_are_undone_and_redone_with_the_edit_menu(qtbot: QtBot, wind
     assert not w.editor.is_modified() and not w.isWindowModified()
     assert w.is_studying()
     assert w.editor.undo_stack.redoText() == "Play move"
+
+
+@pytest.mark.parametrize("command", ["tsume", "clear", "paste", "undo_edit", "fill_hand"])
+def test_an_editing_command_in_study_mode_returns_to_the_editor(
+        qtbot: QtBot, window: MainWindow, command: str) -> None:
+    w = window
+    w.editor.set_position(Position.from_sfen("7k1/4R4/9/9/9/9/9/9/9 b SN 1"))   # the defender's hand is empty
+    w.set_study_mode(True)
+    assert w.study.play(Move.from_usi("S*2b"))
+    assert w.board.position() != w.editor.position()
+    if command == "paste":
+        QApplication.clipboard().setText("8k/6G2/R7P/9/9/9/9/9/9 b r2b3g4s4n4l17p 1")
+        w.editor.action("paste").trigger()
+    elif command == "undo_edit":
+        w.editor.action("undo").trigger()                # the move played
+        w.editor.action("undo").trigger()                # the position set above
+    else:
+        w.editor.action(command).trigger()
+    assert w.editor.position().sfen() != "7k1/4R4/9/9/9/9/9/9/9 b SN 1"
+    assert not w.is_studying() and not w.actions_["study"].isChecked()
+    assert w.board.is_editable() and not w.board.is_playable()
+    assert w.board.position() == w.editor.position()
+    qtbot.wait(1)
+    assert w.study.tree().position() == w.editor.position() and w.study.tree().path() == ()
