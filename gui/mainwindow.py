@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from ..core.editing import suggested_file_name, with_filter_extension
 from ..core.records.formats import FORMATS
-from ..core.answer import solution_record
+from ..core.answer import proved_length, solution_record
 from ..core.shogi.moves import Move
 from ..core.shogi.position import Position, Problem
 from ..core.search.proof import HelpmateAnswer, Proof, helpmate_proof
@@ -611,7 +611,7 @@ class MainWindow(QMainWindow):
         if result.status is not SolveStatus.MATE:
             return
         try:
-            added = self.study.merge(solution_record(result))
+            added = self.study.merge(solution_record(result), proved_length(result))
         except ValueError as e:
             self.report_error(str(e), box=False)
             return

@@ -70,7 +70,7 @@ i18n.add_translations("ja", {
 })
 
 _T = TypeVar("_T")
-_Snapshot = tuple[RecordNode, Path]
+_Snapshot = tuple[RecordNode, dict[str, str], Path]
 
 # Asked when promotion is optional: the move without the flag; True to promote,
 # False not to, None to cancel.
@@ -90,7 +90,7 @@ def _ask_promotion(position: Position, move: Move) -> bool | None:
 
 
 class _StudyStep(QUndoCommand):
-    """One edit of the move tree, undone and redone by putting back a copy of the tree and the cursor.
+    """One edit of the move tree, undone and redone by putting back copies of the tree and header, and the cursor.
 
     ``source`` is the step's English name (the editor retranslates it).
     Consecutive comment edits of one move merge into one step.
@@ -111,7 +111,7 @@ class _StudyStep(QUndoCommand):
 
     def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt API
         if not (isinstance(other, _StudyStep) and other._record is self._record
-                and other._before[1] == self._after[1]):
+                and other._before[2] == self._after[2]):
             return False
         self._after = other._after
         return True
@@ -164,18 +164,23 @@ class StudyController(QObject):
     def _edit(self, source: str, change: Callable[[StudyTree], _T]) -> _T:
         """Make ``change`` to the tree; when it changed something, push it as an undoable step."""
         tree = self.tree()
-        before = (copy.deepcopy(tree.record.root), tree.path()) if self._stack is not None else None
+        before = self._snapshot(tree) if self._stack is not None else None
         done = change(tree)
         if done and self._stack is not None and before is not None:
-            after = (copy.deepcopy(tree.record.root), tree.path())
+            after = self._snapshot(tree)
             self._stack.push(_StudyStep(self, tree.record, before, after, source))
         return done
 
-    def _restore(self, record: Record, root: RecordNode, path: Path) -> None:
-        """Put back a copy of ``root`` as the tree of ``record`` with the cursor on ``path`` (undo/redo)."""
+    @staticmethod
+    def _snapshot(tree: StudyTree) -> _Snapshot:
+        return copy.deepcopy(tree.record.root), dict(tree.record.header), tree.path()
+
+    def _restore(self, record: Record, root: RecordNode, header: dict[str, str], path: Path) -> None:
+        """Put back copies of ``root`` and ``header`` into ``record`` with the cursor on ``path`` (undo/redo)."""
         if self._adopt is not None:
             self._adopt(record)
         record.root = copy.deepcopy(root)
+        record.header = dict(header)
         self._tree = StudyTree(record)
         self._tree.go_to(path)
         self.recordChanged.emit()
@@ -287,10 +292,24 @@ class StudyController(QObject):
             return True
         return False
 
-    def merge(self, answer: Record) -> int:
-        """Merge a solver's answer into the tree (the user's lines stay); nodes added."""
-        added = self._edit("Add answer", lambda t: t.merge(answer))
-        if added:
+    def merge(self, answer: Record, length: int | None = None) -> int:
+        """Merge a solver's answer into the tree (the user's lines stay); nodes added.
+
+        With ``length`` (the proved length of the answer) a record without
+        手数 gets it, in the same step.
+        """
+        counted: list[int] = []
+
+        def change(tree: StudyTree) -> bool:
+            counted.append(tree.merge(answer))
+            if length is not None and not tree.record.header.get("手数", "").strip():
+                tree.record.header["手数"] = str(length)
+                return True
+            return counted[0] > 0
+
+        changed = self._edit("Add answer", change)
+        added = counted[0]
+        if changed:
             self.recordChanged.emit()
             self.cursorChanged.emit()
         return added
