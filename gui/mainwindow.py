@@ -205,6 +205,7 @@ class MainWindow(QMainWindow):
         self.stats_label.setText("0")
         self.stats_label.setMinimumHeight(self.stats_label.sizeHint().height())
         self.stats_label.setText("")
+        self._stats_text: Callable[[], str] = str
         self.statusBar().addPermanentWidget(self.stats_label)
 
         self._build_actions()
@@ -348,6 +349,11 @@ class MainWindow(QMainWindow):
         self.editor.positionChanged.connect(lambda _p: QTimer.singleShot(0, self.study.reset))
         self.editor.recordReplaced.connect(self.study.reset)
 
+    def _set_stats(self, text: Callable[[], str]) -> None:
+        """Show ``text()`` in the status line, again in the new language after a switch."""
+        self._stats_text = text
+        self.stats_label.setText(text())
+
     def _retranslate(self, _lang: str = "") -> None:
         a = self.actions_
         for key, text in (("solve", "Solve"), ("stop", "Stop"), ("limits", "Limits..."),
@@ -374,6 +380,7 @@ class MainWindow(QMainWindow):
                           ("record", "Record")):
             self.docks[key].setWindowTitle(tr(text))
         self._retranslate_error()
+        self.stats_label.setText(self._stats_text())
         a["lang_ja"].setChecked(i18n.language() == "ja")
         a["lang_en"].setChecked(i18n.language() == "en")
 
@@ -463,7 +470,7 @@ class MainWindow(QMainWindow):
         self.statusBar().clearMessage()
         self.docks["search"].raise_()
         self._update_actions()
-        self.stats_label.setText(tr("Searching"))
+        self._set_stats(lambda: tr("Searching"))
         worker.start()
         self.searchStarted.emit()
 
@@ -481,7 +488,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_progress(self, progress: Progress) -> None:
         self.search_panel.update_progress(progress)
-        self.stats_label.setText(self.progress_text(progress))
+        self._set_stats(lambda: self.progress_text(progress))
 
     @staticmethod
     def progress_text(p: Progress) -> str:
@@ -507,9 +514,8 @@ class MainWindow(QMainWindow):
             self.result_panel.moves.setFocus()
         if proof is not None:
             self.docks["proof"].raise_()
-        summary = tr("%1, %2 nodes in %3 s").replace("%1", status_text(result, helpmate)) \
-            .replace("%2", f"{result.nodes:,}").replace("%3", f"{result.seconds:.2f}")
-        self.stats_label.setText(summary)
+        self._set_stats(lambda: tr("%1, %2 nodes in %3 s").replace("%1", status_text(result, helpmate))
+                        .replace("%2", f"{result.nodes:,}").replace("%3", f"{result.seconds:.2f}"))
 
     def _show_answer(self, start: Position, result: SolveResult, helpmate: bool) -> None:
         """Fill the proof, 無駄合 and 余詰 panels from ``result``, each saying what it did not check."""
@@ -538,7 +544,7 @@ class MainWindow(QMainWindow):
     def _on_aborted(self) -> None:
         self.result_panel.set_stopped(self._result_start or Position.empty())
         self.statusBar().showMessage(tr("Search stopped"), 5000)
-        self.stats_label.setText(tr("Search stopped"))
+        self._set_stats(lambda: tr("Search stopped"))
 
     @Slot()
     def _on_finished(self) -> None:
@@ -556,7 +562,7 @@ class MainWindow(QMainWindow):
         self.futile_panel.set_proof(None)
         self.alternatives_panel.set_alternatives(None, ())
         self.search_panel.reset(self.editor.position())
-        self.stats_label.clear()
+        self._set_stats(str)
 
     # ---- what the board shows --------------------------------------------------
 

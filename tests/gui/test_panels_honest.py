@@ -236,3 +236,14 @@ def test_an_answer_not_proved_shortest_sets_no_length(qtbot: QtBot) -> None:
     record = w.editor.full_record()
     assert record.root.children and "手数" not in record.header
     qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
+
+
+def test_the_status_line_follows_a_language_switch(qtbot: QtBot, window: MainWindow) -> None:
+    solve(qtbot, window, THREE)
+    assert window.stats_label.text().startswith("Mate in 3, ")
+    i18n.set_language("ja")
+    try:
+        assert window.stats_label.text().startswith("3手詰、") and "局面" in window.stats_label.text()
+    finally:
+        i18n.set_language("en")
+    assert window.stats_label.text().startswith("Mate in 3, ")
