@@ -778,6 +778,9 @@ class MainWindow(QMainWindow):
         except (ValueError, OSError) as e:
             self.report_error(tr("Cannot open: %1").replace("%1", str(e)))
             return False
+        record = self.editor.record()
+        if record is not None and record.root.children:
+            self.docks["record"].raise_()     # a record with moves: show them, as a record viewer does
         return True
 
     def open_path(self, path: str) -> bool:

@@ -290,3 +290,15 @@ def test_an_editing_command_in_study_mode_returns_to_the_editor(
     assert w.board.position() == w.editor.position()
     qtbot.wait(1)
     assert w.study.tree().position() == w.editor.position() and w.study.tree().path() == ()
+
+
+def test_opening_a_record_with_moves_shows_the_record_panel(qtbot: QtBot, window: MainWindow) -> None:
+    w = window
+    w.reset_layout()                        # the record panel shares its place with the result, in tabs
+    w.docks["result"].raise_()
+    qtbot.wait(1)
+    assert w.record_panel.visibleRegion().isEmpty() and not w.result_panel.visibleRegion().isEmpty()
+    assert w.open_file(str(DATA / "records" / "example3.kifu"))
+    qtbot.wait(1)
+    assert not w.record_panel.visibleRegion().isEmpty() and w.result_panel.visibleRegion().isEmpty()
+    assert "３三桂打" in w.record_panel.row_texts()[1]
