@@ -302,3 +302,22 @@ def test_opening_a_record_with_moves_shows_the_record_panel(qtbot: QtBot, window
     qtbot.wait(1)
     assert not w.record_panel.visibleRegion().isEmpty() and w.result_panel.visibleRegion().isEmpty()
     assert "３三桂打" in w.record_panel.row_texts()[1]
+
+
+def test_the_move_list_keeps_most_of_the_record_panel(qtbot: QtBot, window: MainWindow) -> None:
+    """With 変化 and a comment shown, the moves still get most of the panel; the 変化 list fits its rows."""
+    w = window
+    w.resize(1360, 860)
+    w.reset_layout()
+    assert w.open_file(str(DATA / "records" / "example3.kifu"))
+    qtbot.wait(1)
+    w.set_study_mode(True)
+    w.study.step(2)                                       # △３一玉, with △１一玉 as its 変化
+    qtbot.wait(1)
+    panel = w.record_panel
+    assert panel.variation_texts() == ["△３一玉", "△１一玉"]
+    assert panel.moves.height() >= panel.height() // 2
+    assert panel.variations.height() <= 3 * panel.variations.sizeHintForRow(0)
+    assert panel.comment.height() > 0
+    w.study.first()
+    assert panel.variations.isHidden()
