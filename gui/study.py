@@ -364,7 +364,7 @@ class RecordPanel(QWidget):
         lower_layout.addWidget(self.comment)
         rows = self.fontMetrics().lineSpacing()
         self.comment.setMinimumHeight(rows * 2 + 8)
-        self.comment.setMaximumHeight(rows * 7)
+        self.comment.setMaximumHeight(rows * 5 + 8)
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(upper)
         split.addWidget(lower)

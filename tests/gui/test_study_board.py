@@ -316,7 +316,8 @@ def test_the_move_list_keeps_most_of_the_record_panel(qtbot: QtBot, window: Main
     qtbot.wait(1)
     panel = w.record_panel
     assert panel.variation_texts() == ["△３一玉", "△１一玉"]
-    assert panel.moves.height() >= panel.height() // 2
+    assert panel.moves.height() >= 2 * panel.variations.height()
+    assert panel.moves.height() >= panel.comment.height()
     assert panel.variations.height() <= 3 * panel.variations.sizeHintForRow(0)
     assert panel.comment.height() > 0
     w.study.first()
