@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .records.model import Record, RecordNode
 from .search.contract import SolveResult, SolveStatus
-from .search.proof import Proof, ProofNode, Role
+from .search.proof import HelpmateAnswer, Proof, ProofNode, Role
 from .shogi.moves import Move, japanese, parse_move
 from .shogi.position import Position
 from .shogi.types import KANJI_MOVE
@@ -173,8 +173,53 @@ def record_from_line(sfen: str, line: tuple[str, ...], header: dict[str, str] | 
     return record
 
 
+def record_from_helpmate(answer: HelpmateAnswer, header: dict[str, str] | None = None) -> Record:
+    """The shortest helpmates of ``answer`` as a :class:`Record`: the first solution is the
+    main line, every other one a variation (変化) from the ply where it leaves the lines before it.
+
+    ``手数`` defaults to the helpmate's length.  The start's comment says when
+    other solutions were not looked for, or when there are more than listed.
+
+    Raises:
+        ValueError: the SFEN is malformed or a move is not legal where it stands.
+    """
+    record = Record(start=Position.from_sfen(answer.sfen), header=dict(header or {}))
+    record.header.setdefault("手数", str(answer.length))
+    for line in answer.solutions:
+        pos, node = record.start.copy(), record.root
+        for usi in line:
+            mv = parse_move(pos, usi)
+            child = next((c for c in node.children if c.move == mv), None)
+            if child is None:
+                child = RecordNode(move=mv)
+                node.children.append(child)
+            node = child
+            pos.push(mv)
+        if _is_mate(pos) and not node.children:
+            node.children.append(RecordNode(special="詰み"))
+    if not answer.alternatives_checked:
+        record.root.comments.append("別解は未検討（探索の時間切れ）")
+    elif answer.capped:
+        record.root.comments.append(f"同手数の解は{len(answer.solutions)}通り以上（一部のみ記載）")
+    return record
+
+
+def proved_length(result: SolveResult) -> int | None:
+    """The mate's length in plies when the search proved it the shortest; None otherwise (or no mate)."""
+    if result.status is not SolveStatus.MATE:
+        return None
+    proof = result.proof
+    exact = isinstance(proof, (Proof, HelpmateAnswer)) and proof.exact
+    if isinstance(result.extra, dict):
+        exact = bool(result.extra.get("exact", exact))
+    if not exact:
+        return None
+    return result.length if result.length is not None else len(result.pv)
+
+
 def solution_record(result: SolveResult, header: dict[str, str] | None = None) -> Record:
-    """The record of a solved problem: the proof tree when there is one, else the main line.
+    """The record of a solved problem: the proof tree when there is one (a helpmate's
+    other shortest solutions as variations), else the main line.
 
     Raises:
         ValueError: the search found no mate; or a move of the answer is not legal.
@@ -183,7 +228,9 @@ def solution_record(result: SolveResult, header: dict[str, str] | None = None) -
         raise ValueError(f"no solution: the search ended with {result.status.value!r}")
     if isinstance(result.proof, Proof):
         return record_from_proof(result.proof, header)
+    if isinstance(result.proof, HelpmateAnswer) and result.proof.solutions:
+        return record_from_helpmate(result.proof, header)
     return record_from_line(result.sfen, result.pv, header)
 
 
-__all__ = ["record_from_line", "record_from_proof", "solution_record"]
+__all__ = ["proved_length", "record_from_helpmate", "record_from_line", "record_from_proof", "solution_record"]

@@ -294,6 +294,11 @@ class EditorController(QObject):
             record = self._record = self.full_record()
         return record
 
+    def adopt_record(self, record: Record) -> None:
+        """Make ``record`` the problem's record again (a move-tree step undone); its start is the position."""
+        if record.start == self._position:
+            self._record = record
+
     def attach_problem_bar(self, bar: ProblemBar) -> None:
         """Keep ``bar`` showing this position's problems; clicking a square puts the cursor there."""
         self.problemsChanged.connect(bar.set_problems)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from ..core.editing import suggested_file_name, with_filter_extension
 from ..core.records.formats import FORMATS
-from ..core.answer import solution_record
+from ..core.answer import proved_length, solution_record
 from ..core.shogi.moves import Move
 from ..core.shogi.position import Position, Problem
 from ..core.search.proof import HelpmateAnswer, Proof, helpmate_proof
@@ -176,7 +176,8 @@ class MainWindow(QMainWindow):
         self.futile_panel = FutilePanel(self)
         self.alternatives_panel = AlternativesPanel(self)
         self.search_panel = SearchTreePanel(self)
-        self.study = StudyController(self.editor.ensure_record, self)
+        self.study = StudyController(self.editor.ensure_record, self, self.editor.undo_stack,
+                                     self.editor.adopt_record)
         self.record_panel = RecordPanel(self.study, self)
         self.docks: dict[str, QDockWidget] = {}
         for key, widget in (("result", self.result_panel), ("proof", self.proof_panel),
@@ -204,6 +205,7 @@ class MainWindow(QMainWindow):
         self.stats_label.setText("0")
         self.stats_label.setMinimumHeight(self.stats_label.sizeHint().height())
         self.stats_label.setText("")
+        self._stats_text: Callable[[], str] = str
         self.statusBar().addPermanentWidget(self.stats_label)
 
         self._build_actions()
@@ -342,11 +344,15 @@ class MainWindow(QMainWindow):
         self.study.cursorChanged.connect(self._show_study)
         self.study.moveRefused.connect(lambda text: self.report_error(text, box=False))
         # Moves, comments and a merged answer are part of what Save writes.
-        self.study.recordChanged.connect(self.mark_modified)
         self.record_panel.moveActivated.connect(lambda: self.set_study_mode(True))
         # The editor sets an opened record just after announcing its position.
         self.editor.positionChanged.connect(lambda _p: QTimer.singleShot(0, self.study.reset))
         self.editor.recordReplaced.connect(self.study.reset)
+
+    def _set_stats(self, text: Callable[[], str]) -> None:
+        """Show ``text()`` in the status line, again in the new language after a switch."""
+        self._stats_text = text
+        self.stats_label.setText(text())
 
     def _retranslate(self, _lang: str = "") -> None:
         a = self.actions_
@@ -374,6 +380,7 @@ class MainWindow(QMainWindow):
                           ("record", "Record")):
             self.docks[key].setWindowTitle(tr(text))
         self._retranslate_error()
+        self.stats_label.setText(self._stats_text())
         a["lang_ja"].setChecked(i18n.language() == "ja")
         a["lang_en"].setChecked(i18n.language() == "en")
 
@@ -463,7 +470,7 @@ class MainWindow(QMainWindow):
         self.statusBar().clearMessage()
         self.docks["search"].raise_()
         self._update_actions()
-        self.stats_label.setText(tr("Searching"))
+        self._set_stats(lambda: tr("Searching"))
         worker.start()
         self.searchStarted.emit()
 
@@ -481,7 +488,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_progress(self, progress: Progress) -> None:
         self.search_panel.update_progress(progress)
-        self.stats_label.setText(self.progress_text(progress))
+        self._set_stats(lambda: self.progress_text(progress))
 
     @staticmethod
     def progress_text(p: Progress) -> str:
@@ -507,9 +514,8 @@ class MainWindow(QMainWindow):
             self.result_panel.moves.setFocus()
         if proof is not None:
             self.docks["proof"].raise_()
-        summary = tr("%1, %2 nodes in %3 s").replace("%1", status_text(result, helpmate)) \
-            .replace("%2", f"{result.nodes:,}").replace("%3", f"{result.seconds:.2f}")
-        self.stats_label.setText(summary)
+        self._set_stats(lambda: tr("%1, %2 nodes in %3 s").replace("%1", status_text(result, helpmate))
+                        .replace("%2", f"{result.nodes:,}").replace("%3", f"{result.seconds:.2f}"))
 
     def _show_answer(self, start: Position, result: SolveResult, helpmate: bool) -> None:
         """Fill the proof, 無駄合 and 余詰 panels from ``result``, each saying what it did not check."""
@@ -536,9 +542,9 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_aborted(self) -> None:
-        self.result_panel.set_result(self._result_start or Position.empty(), None)
+        self.result_panel.set_stopped(self._result_start or Position.empty())
         self.statusBar().showMessage(tr("Search stopped"), 5000)
-        self.stats_label.setText(tr("Search stopped"))
+        self._set_stats(lambda: tr("Search stopped"))
 
     @Slot()
     def _on_finished(self) -> None:
@@ -556,7 +562,7 @@ class MainWindow(QMainWindow):
         self.futile_panel.set_proof(None)
         self.alternatives_panel.set_alternatives(None, ())
         self.search_panel.reset(self.editor.position())
-        self.stats_label.clear()
+        self._set_stats(str)
 
     # ---- what the board shows --------------------------------------------------
 
@@ -611,7 +617,7 @@ class MainWindow(QMainWindow):
         if result.status is not SolveStatus.MATE:
             return
         try:
-            added = self.study.merge(solution_record(result))
+            added = self.study.merge(solution_record(result), proved_length(result))
         except ValueError as e:
             self.report_error(str(e), box=False)
             return
@@ -648,6 +654,10 @@ class MainWindow(QMainWindow):
     def _on_position_changed(self, position: Position) -> None:
         # The editor keeps an opened record only after announcing its position.
         QTimer.singleShot(0, self._update_title)
+        if self.is_studying():
+            # An edit (preset, paste, clear, undo of an edit...) makes the board the editor again:
+            # study mode only ever shows the record's start and the moves after it.
+            self.set_study_mode(False)
         self._viewing = False
         self.board.set_editable(self._worker is None)
         self.board.set_highlights([])   # a problem square marked on the old position
@@ -768,6 +778,9 @@ class MainWindow(QMainWindow):
         except (ValueError, OSError) as e:
             self.report_error(tr("Cannot open: %1").replace("%1", str(e)))
             return False
+        record = self.editor.record()
+        if record is not None and record.root.children:
+            self.docks["record"].raise_()     # a record with moves: show them, as a record viewer does
         return True
 
     def open_path(self, path: str) -> bool:

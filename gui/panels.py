@@ -34,6 +34,7 @@ add_translations("ja", {
     "Searching…": "探索中…",
     "Not solved yet. Press Solve to search.": "まだ解いていません。「解く」で探索します。",
     "Not solved yet.": "まだ解いていません。",
+    "Stopped: no answer. Press Solve to search again.": "中止しました（答えはありません）。「解く」で再び探索します。",
     "No mate was found, so there is nothing to list.": "詰みが見つからなかったので、一覧はありません。",
     "Not checked: the answer is the search's own line, without a proof tree.":
         "未検討：解答は探索の手順のみで、証明木がありません。",
@@ -121,6 +122,7 @@ class ResultPanel(QWidget):
         self._line: tuple[str, ...] = ()
         self._result: SolveResult | None = None
         self._searching = False
+        self._stopped = False
         self._helpmate = False
         self._sfens: list[str] = []
         self.summary = QLabel(self)
@@ -188,7 +190,18 @@ class ResultPanel(QWidget):
         self._result = None
         self._line = ()
         self._searching = True
+        self._stopped = False
         self._fill()
+
+    def set_stopped(self, start: Position) -> None:
+        """The search from ``start`` was stopped: no answer, and the panel says so (not "not solved")."""
+        self.set_result(start, None)
+        self._stopped = True
+        self._update_summary()
+
+    def is_stopped(self) -> bool:
+        """True while the panel shows a stopped search."""
+        return self._stopped
 
     def set_result(self, start: Position, result: SolveResult | None, helpmate: bool = False) -> None:
         """Show ``result`` of a search from ``start`` (None clears the panel)."""
@@ -196,6 +209,7 @@ class ResultPanel(QWidget):
         self._result = result
         self._helpmate = helpmate
         self._searching = False
+        self._stopped = False
         self._line = tuple(result.pv) if result is not None and result.status is SolveStatus.MATE else ()
         self._fill()
 
@@ -243,6 +257,8 @@ class ResultPanel(QWidget):
     def _update_summary(self) -> None:
         if self._searching:
             self.summary.setText(tr("Searching…"))
+        elif self._stopped:
+            self.summary.setText(tr("Stopped: no answer. Press Solve to search again."))
         elif self._result is None:
             self.summary.setText(tr("Not solved yet. Press Solve to search."))
         else:

@@ -11,16 +11,18 @@ comment of the current move, which it edits.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
+from typing import TypeVar
 
 from PySide6.QtCore import QObject, QPoint, Qt, Signal
-from PySide6.QtGui import QAction, QCursor
+from PySide6.QtGui import QAction, QCursor, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
     QLabel, QListWidget, QListWidgetItem, QMenu, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget,
 )
 
 from ..core.editing import Spot
-from ..core.records.model import Record
+from ..core.records.model import Record, RecordNode
 from ..core.shogi.moves import Move, japanese
 from ..core.shogi.position import Position
 from ..core.study import (
@@ -60,7 +62,15 @@ i18n.add_translations("ja", {
     IllegalReason.NIFU.value: "二歩です",
     IllegalReason.PAWN_DROP_MATE.value: "打ち歩詰めです",
     IllegalReason.SELF_CHECK.value: "自玉が取られる手です（王手放置・自殺手）",
+    "Play move": "着手",
+    "Promote variation": "変化を本譜に",
+    "Delete moves": "指し手の削除",
+    "Edit comment": "コメント編集",
+    "Add answer": "解答の追加",
 })
+
+_T = TypeVar("_T")
+_Snapshot = tuple[RecordNode, dict[str, str], Path]
 
 # Asked when promotion is optional: the move without the flag; True to promote,
 # False not to, None to cancel.
@@ -79,11 +89,49 @@ def _ask_promotion(position: Position, move: Move) -> bool | None:
     return choice[0] if choice else None
 
 
+class _StudyStep(QUndoCommand):
+    """One edit of the move tree, undone and redone by putting back copies of the tree and header, and the cursor.
+
+    ``source`` is the step's English name (the editor retranslates it).
+    Consecutive comment edits of one move merge into one step.
+    """
+
+    COMMENT_ID = 0x5717
+
+    def __init__(self, study: StudyController, record: Record, before: _Snapshot, after: _Snapshot,
+                 source: str) -> None:
+        super().__init__(tr(source))
+        self.source = source
+        self._study, self._record = study, record
+        self._before, self._after = before, after
+        self._pushed = False
+
+    def id(self) -> int:
+        return self.COMMENT_ID if self.source == "Edit comment" else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt API
+        if not (isinstance(other, _StudyStep) and other._record is self._record
+                and other._before[2] == self._after[2]):
+            return False
+        self._after = other._after
+        return True
+
+    def redo(self) -> None:
+        if self._pushed:       # the first redo is the edit itself, already made
+            self._study._restore(self._record, *self._after)
+        self._pushed = True
+
+    def undo(self) -> None:
+        self._study._restore(self._record, *self._before)
+
+
 class StudyController(QObject):
     """The study tree of the editor's record and the moves the user plays.
 
     ``record_source`` returns the record to study (the editor's, made when
-    there is none); the controller edits it in place and says so.
+    there is none); the controller edits it in place and says so.  With an
+    ``undo_stack`` every edit of the tree is an undoable step there;
+    ``adopt_record`` makes an undone step's record the editor's again.
 
     Signals:
         recordChanged(): the user changed the tree (a move added, a line
@@ -96,9 +144,13 @@ class StudyController(QObject):
     cursorChanged = Signal()
     moveRefused = Signal(str)
 
-    def __init__(self, record_source: Callable[[], Record], parent: QObject | None = None) -> None:
+    def __init__(self, record_source: Callable[[], Record], parent: QObject | None = None,
+                 undo_stack: QUndoStack | None = None,
+                 adopt_record: Callable[[Record], None] | None = None) -> None:
         super().__init__(parent)
         self._source = record_source
+        self._stack = undo_stack
+        self._adopt = adopt_record
         self._tree: StudyTree | None = None
         self.choose_promotion: PromotionChooser = _ask_promotion
 
@@ -108,6 +160,31 @@ class StudyController(QObject):
         if self._tree is None or self._tree.record is not record:
             self._tree = StudyTree(record)
         return self._tree
+
+    def _edit(self, source: str, change: Callable[[StudyTree], _T]) -> _T:
+        """Make ``change`` to the tree; when it changed something, push it as an undoable step."""
+        tree = self.tree()
+        before = self._snapshot(tree) if self._stack is not None else None
+        done = change(tree)
+        if done and self._stack is not None and before is not None:
+            after = self._snapshot(tree)
+            self._stack.push(_StudyStep(self, tree.record, before, after, source))
+        return done
+
+    @staticmethod
+    def _snapshot(tree: StudyTree) -> _Snapshot:
+        return copy.deepcopy(tree.record.root), dict(tree.record.header), tree.path()
+
+    def _restore(self, record: Record, root: RecordNode, header: dict[str, str], path: Path) -> None:
+        """Put back copies of ``root`` and ``header`` into ``record`` with the cursor on ``path`` (undo/redo)."""
+        if self._adopt is not None:
+            self._adopt(record)
+        record.root = copy.deepcopy(root)
+        record.header = dict(header)
+        self._tree = StudyTree(record)
+        self._tree.go_to(path)
+        self.recordChanged.emit()
+        self.cursorChanged.emit()
 
     def reset(self) -> None:
         """Forget the cursor (the record changed under it) and redraw."""
@@ -138,7 +215,7 @@ class StudyController(QObject):
     def play(self, move: Move) -> bool:
         """Play ``move`` at the cursor (reusing a line that has it); False if it is illegal."""
         try:
-            added = self.tree().play(move)
+            added = self._edit("Play move", lambda t: t.play(move))
         except StudyMoveError as e:
             return self._refuse(e.reason)
         if added:
@@ -194,7 +271,7 @@ class StudyController(QObject):
 
     def promote(self) -> bool:
         """Make the current line the main line."""
-        if self.tree().promote():
+        if self._edit("Promote variation", StudyTree.promote):
             self.recordChanged.emit()
             self.cursorChanged.emit()
             return True
@@ -202,7 +279,7 @@ class StudyController(QObject):
 
     def delete(self) -> bool:
         """Delete the current move and what follows it."""
-        if self.tree().delete():
+        if self._edit("Delete moves", StudyTree.delete):
             self.recordChanged.emit()
             self.cursorChanged.emit()
             return True
@@ -210,15 +287,29 @@ class StudyController(QObject):
 
     def set_comment(self, text: str) -> bool:
         """Replace the comment of the current move (or of the start)."""
-        if self.tree().set_comment(text):
+        if self._edit("Edit comment", lambda t: t.set_comment(text)):
             self.recordChanged.emit()
             return True
         return False
 
-    def merge(self, answer: Record) -> int:
-        """Merge a solver's answer into the tree (the user's lines stay); nodes added."""
-        added = self.tree().merge(answer)
-        if added:
+    def merge(self, answer: Record, length: int | None = None) -> int:
+        """Merge a solver's answer into the tree (the user's lines stay); nodes added.
+
+        With ``length`` (the proved length of the answer) a record without
+        手数 gets it, in the same step.
+        """
+        counted: list[int] = []
+
+        def change(tree: StudyTree) -> bool:
+            counted.append(tree.merge(answer))
+            if length is not None and not tree.record.header.get("手数", "").strip():
+                tree.record.header["手数"] = str(length)
+                return True
+            return counted[0] > 0
+
+        changed = self._edit("Add answer", change)
+        added = counted[0]
+        if changed:
             self.recordChanged.emit()
             self.cursorChanged.emit()
         return added
@@ -259,19 +350,28 @@ class RecordPanel(QWidget):
         self.promote_action.triggered.connect(lambda _c=False: self.study.promote())
         self.delete_action = QAction(self)
         self.delete_action.triggered.connect(lambda _c=False: self.study.delete())
+        # The move list takes what the variations (sized to their rows) and the comment leave.
+        upper = QWidget(self)
+        upper_layout = QVBoxLayout(upper)
+        upper_layout.setContentsMargins(0, 0, 0, 0)
+        upper_layout.addWidget(self.moves, 1)
+        upper_layout.addWidget(self.variations_label)
+        upper_layout.addWidget(self.variations)
         lower = QWidget(self)
         lower_layout = QVBoxLayout(lower)
         lower_layout.setContentsMargins(0, 0, 0, 0)
-        for w in (self.variations_label, self.variations, self.comment_label, self.comment):
-            lower_layout.addWidget(w)
+        lower_layout.addWidget(self.comment_label)
+        lower_layout.addWidget(self.comment)
         rows = self.fontMetrics().lineSpacing()
-        self.variations.setMaximumHeight(rows * 6)
-        self.comment.setMaximumHeight(rows * 7)
+        self.comment.setMinimumHeight(rows * 2 + 8)
+        self.comment.setMaximumHeight(rows * 5 + 8)
         split = QSplitter(Qt.Orientation.Vertical, self)
-        split.addWidget(self.moves)
+        split.addWidget(upper)
         split.addWidget(lower)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 0)
+        split.setChildrenCollapsible(False)
+        split.setSizes([rows * 12, rows * 3])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(split)
@@ -318,6 +418,9 @@ class RecordPanel(QWidget):
                     self._variation_paths.append(p)
                 self.variations.addItems(texts)
                 self.variations.setCurrentRow(kids.index(path[-1]))
+            shown = min(max(len(kids), 1), 4)
+            self.variations.setFixedHeight(shown * self.variations.sizeHintForRow(0) + 2 * self.variations.frameWidth()
+                                           if len(kids) > 1 else 0)
             self.variations_label.setVisible(len(kids) > 1)
             self.variations.setVisible(len(kids) > 1)
             text = tree.comment()

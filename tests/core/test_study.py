@@ -294,3 +294,27 @@ def test_rows_of_a_kif_with_variations_and_comments_round_trip() -> None:
     tree.go_start()
     assert tree.comment() == "初形へのコメント"
     assert isinstance(tree.record.root, RecordNode)
+
+
+def test_helpmate_solutions_become_variations_and_notes() -> None:
+    from tsume_studio.core.answer import proved_length, record_from_helpmate
+    from tsume_studio.core.search.contract import SolveResult, SolveStatus
+    from tsume_studio.core.search.proof import HelpmateAnswer
+
+    sfen = "9/9/9/3bkb3/9/3+R1+R3/9/9/9 b 4g4s4n4l18p 1"
+    one = ("4f4d", "5d6c", "4d3c", "6c5d", "B*6c")
+    two = ("6f6d", "5d4c", "6d7c", "4c5d", "B*4c")
+    record = record_from_helpmate(HelpmateAnswer(sfen, 5, (one, two), complete=True))
+    assert record.header["手数"] == "5" and not record.root.comments
+    assert [c.move.usi() for c in record.root.children if c.move] == ["4f4d", "6f6d"]
+    assert record.main_line() == [Move.from_usi(u) for u in one]
+    unchecked = record_from_helpmate(HelpmateAnswer(sfen, 5, (one,), complete=False, checked=False),
+                                     {"手数": "7"})
+    assert unchecked.header["手数"] == "7" and "未検討" in unchecked.root.comments[0]
+    capped = record_from_helpmate(HelpmateAnswer(sfen, 5, (one, two), complete=False, capped=True))
+    assert "2通り以上" in capped.root.comments[0]
+    answer = HelpmateAnswer(sfen, 5, (one, two), complete=True, exact=False)
+    assert proved_length(SolveResult(SolveStatus.MATE, sfen, pv=one, length=5, proof=answer)) is None
+    assert proved_length(SolveResult(SolveStatus.MATE, sfen, pv=one, length=5, proof=answer,
+                                     extra={"exact": True})) == 5
+    assert proved_length(SolveResult(SolveStatus.NO_MATE, sfen)) is None

@@ -101,6 +101,30 @@ def test_a_stopped_search_leaves_nothing_behind_after_a_change(qtbot: QtBot, sta
     qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
 
 
+def test_after_stop_the_result_says_stopped_until_a_change(qtbot: QtBot, standins: Any) -> None:
+    w = MainWindow(solver_for=lambda mode: standins.waiting)
+    qtbot.addWidget(w)
+    i18n.set_language("en")
+    w.editor.set_position(Position.from_sfen(THREE))
+    w.solve()
+    qtbot.waitUntil(lambda: "Nodes" in w.stats_label.text(), timeout=5000)
+    with qtbot.waitSignal(w.searchFinished, timeout=5000):
+        w.stop()
+    assert w.result_panel.summary.text().startswith("Stopped: no answer")
+    i18n.set_language("ja")
+    assert w.result_panel.summary.text().startswith("中止しました")
+    i18n.set_language("en")
+    w.show_problem()                       # showing the problem again is no change
+    assert w.result_panel.summary.text().startswith("Stopped: no answer")
+    w.solve()                              # a new search says it is searching
+    assert w.result_panel.summary.text() == "Searching…"
+    with qtbot.waitSignal(w.searchFinished, timeout=5000):
+        w.stop()
+    w.editor.set_position(Position.from_sfen(OTHER))
+    assert w.result_panel.summary.text().startswith("Not solved yet.")
+    qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
+
+
 def test_an_answer_without_proof_tree_says_not_checked(qtbot: QtBot) -> None:
     def raw(position: Position, limits: Limits, cancel: Any) -> Any:
         yield from ()
@@ -154,3 +178,72 @@ def Qt_role() -> int:  # noqa: N802 - the models' role for a node's Role
     from tsume_studio.gui.models import ROLE_ROLE
 
     return ROLE_ROLE
+
+
+def test_helpmate_other_solutions_are_exported_as_variations(qtbot: QtBot, window: MainWindow,
+                                                             tmp_path: Any) -> None:
+    """Export solution writes both shortest helpmates of the mirror position: the other one is a 変化."""
+    from tsume_studio.core.records.formats import read_record
+
+    window.set_mode("helpmate")
+    result = solve(qtbot, window, MIRROR)
+    assert result.status is SolveStatus.MATE
+    path = tmp_path / "mirror.kif"
+    window.export_kif(str(path))
+    record = read_record(path)
+    assert record.start == Position.from_sfen(MIRROR)
+    assert record.header["手数"] == "5"
+
+    def lines(node: Any, line: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+        moves = [c for c in node.children if c.move is not None]
+        if not moves:
+            return [line]
+        return [x for c in moves for x in lines(c, line + (c.move.usi(),))]
+
+    found = lines(record.root)
+    assert found[0] == result.pv                          # the main line is the answer shown
+    assert set(found) == {("4f4d", "5d6c", "4d3c", "6c5d", "B*6c"), ("6f6d", "5d4c", "6d7c", "4c5d", "B*4c")}
+    assert len(record.root.children) == 2                 # the other solution branches at the first move
+    # The same tree went into the record on the board, with its 手数.
+    merged = window.editor.full_record()
+    assert lines(merged.root) == found and merged.header["手数"] == "5"
+
+
+def test_the_merged_answer_gives_a_record_without_length_its_length(qtbot: QtBot, window: MainWindow) -> None:
+    solve(qtbot, window, THREE)
+    record = window.editor.full_record()
+    assert record.header["手数"] == "3" and record.root.children
+    window.editor.action("undo").trigger()                # the answer and its 手数 go in one step
+    record = window.editor.full_record()
+    assert "手数" not in record.header and not record.root.children
+    # A record that states its length keeps it; an answer not proved shortest sets none.
+    window.editor.set_header({"手数": "5"}, [])
+    window.actions_["solve"].trigger()
+    qtbot.waitUntil(lambda: window.result() is not None, timeout=30000)
+    assert window.editor.full_record().header["手数"] == "5"
+
+
+def test_an_answer_not_proved_shortest_sets_no_length(qtbot: QtBot) -> None:
+    def raw(position: Position, limits: Limits, cancel: Any) -> Any:
+        yield from ()
+        return SolveResult(SolveStatus.MATE, position.sfen(), pv=("N*3c",), length=1, extra={"exact": False})
+
+    w = MainWindow(solver_for=lambda mode: raw)
+    qtbot.addWidget(w)
+    w.editor.set_position(Position.from_sfen(THREE))
+    with qtbot.waitSignal(w.searchFinished, timeout=5000):
+        w.solve()
+    record = w.editor.full_record()
+    assert record.root.children and "手数" not in record.header
+    qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
+
+
+def test_the_status_line_follows_a_language_switch(qtbot: QtBot, window: MainWindow) -> None:
+    solve(qtbot, window, THREE)
+    assert window.stats_label.text().startswith("Mate in 3, ")
+    i18n.set_language("ja")
+    try:
+        assert window.stats_label.text().startswith("3手詰、") and "局面" in window.stats_label.text()
+    finally:
+        i18n.set_language("en")
+    assert window.stats_label.text().startswith("Mate in 3, ")

@@ -226,3 +226,99 @@ def test_a_move_played_in_study_mode_marks_the_problem_modified(qtbot: QtBot, wi
     assert window.study.play(Move.from_usi("S*2b"))
     assert window.editor.is_modified()
     assert window.isWindowModified()
+
+
+def test_study_edits_are_undone_and_redone_with_the_edit_menu(qtbot: QtBot, window: MainWindow) -> None:
+    """Ctrl+Z takes back the last move played, a deletion, a comment; undoing to the saved state is unmodified."""
+    w = window
+    w.editor._set_saved(None)
+    w.set_study_mode(True)
+    undo, redo = w.editor.action("undo"), w.editor.action("redo")
+    assert undo.shortcut().toString() == "Ctrl+Z"
+    assert w.study.play(Move.from_usi("S*2b"))
+    assert w.study.play(Move.from_usi("2a1b"))
+    assert w.study.tree().moves() == [Move.from_usi("S*2b"), Move.from_usi("2a1b")]
+    undo.trigger()                                       # the last move played goes
+    tree = w.study.tree()
+    assert tree.path() == (0,) and tree.moves() == [Move.from_usi("S*2b")]
+    assert not w.study.tree().record.root.children[0].children
+    assert w.board.position() == tree.position() and w.is_studying()
+    redo.trigger()
+    assert w.study.tree().moves() == [Move.from_usi("S*2b"), Move.from_usi("2a1b")]
+    w.study.first()
+    w.study.step(1)
+    assert w.study.delete()                              # the whole line goes
+    assert w.study.tree().record.root.children == []
+    undo.trigger()
+    assert [c.move for c in w.study.tree().record.root.children] == [Move.from_usi("S*2b")]
+    assert w.study.tree().path() == (0,)
+    # Typing a comment is one step.
+    for text in ("g", "go", "good"):
+        w.record_panel.comment.setPlainText(text)
+    assert w.study.tree().comment() == "good"
+    undo.trigger()
+    assert w.study.tree().comment() == "" and w.record_panel.comment.toPlainText() == ""
+    # Back to the saved state: unmodified, and the record is the one Save writes.
+    while not w.editor.undo_stack.isClean():
+        undo.trigger()
+    assert w.study.tree().record.root.children == []
+    assert w.editor.full_record().root.children == []
+    assert not w.editor.is_modified() and not w.isWindowModified()
+    assert w.is_studying()
+    assert w.editor.undo_stack.redoText() == "Play move"
+
+
+@pytest.mark.parametrize("command", ["tsume", "clear", "paste", "undo_edit", "fill_hand"])
+def test_an_editing_command_in_study_mode_returns_to_the_editor(
+        qtbot: QtBot, window: MainWindow, command: str) -> None:
+    w = window
+    w.editor.set_position(Position.from_sfen("7k1/4R4/9/9/9/9/9/9/9 b SN 1"))   # the defender's hand is empty
+    w.set_study_mode(True)
+    assert w.study.play(Move.from_usi("S*2b"))
+    assert w.board.position() != w.editor.position()
+    if command == "paste":
+        QApplication.clipboard().setText("8k/6G2/R7P/9/9/9/9/9/9 b r2b3g4s4n4l17p 1")
+        w.editor.action("paste").trigger()
+    elif command == "undo_edit":
+        w.editor.action("undo").trigger()                # the move played
+        w.editor.action("undo").trigger()                # the position set above
+    else:
+        w.editor.action(command).trigger()
+    assert w.editor.position().sfen() != "7k1/4R4/9/9/9/9/9/9/9 b SN 1"
+    assert not w.is_studying() and not w.actions_["study"].isChecked()
+    assert w.board.is_editable() and not w.board.is_playable()
+    assert w.board.position() == w.editor.position()
+    qtbot.wait(1)
+    assert w.study.tree().position() == w.editor.position() and w.study.tree().path() == ()
+
+
+def test_opening_a_record_with_moves_shows_the_record_panel(qtbot: QtBot, window: MainWindow) -> None:
+    w = window
+    w.reset_layout()                        # the record panel shares its place with the result, in tabs
+    w.docks["result"].raise_()
+    qtbot.wait(1)
+    assert w.record_panel.visibleRegion().isEmpty() and not w.result_panel.visibleRegion().isEmpty()
+    assert w.open_file(str(DATA / "records" / "example3.kifu"))
+    qtbot.wait(1)
+    assert not w.record_panel.visibleRegion().isEmpty() and w.result_panel.visibleRegion().isEmpty()
+    assert "３三桂打" in w.record_panel.row_texts()[1]
+
+
+def test_the_move_list_keeps_most_of_the_record_panel(qtbot: QtBot, window: MainWindow) -> None:
+    """With 変化 and a comment shown, the moves still get most of the panel; the 変化 list fits its rows."""
+    w = window
+    w.resize(1360, 860)
+    w.reset_layout()
+    assert w.open_file(str(DATA / "records" / "example3.kifu"))
+    qtbot.wait(1)
+    w.set_study_mode(True)
+    w.study.step(2)                                       # △３一玉, with △１一玉 as its 変化
+    qtbot.wait(1)
+    panel = w.record_panel
+    assert panel.variation_texts() == ["△３一玉", "△１一玉"]
+    assert panel.moves.height() >= 2 * panel.variations.height()
+    assert panel.moves.height() >= panel.comment.height()
+    assert panel.variations.height() <= 3 * panel.variations.sizeHintForRow(0)
+    assert panel.comment.height() > 0
+    w.study.first()
+    assert panel.variations.isHidden()
