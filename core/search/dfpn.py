@@ -240,6 +240,7 @@ class DfPn:
         self._node_limit: int | None = None
         self._deadline: float | None = None
         self._report_every: float | None = None
+        self._next_full = 0
         self._clock: Callable[[], float] = time.monotonic
         self._pause_at: float | None = None
         self._cancel: Any = None
@@ -287,6 +288,7 @@ class DfPn:
         self._pause_at = pause_at
         self._report_every = report_every
         self._next_check = self.nodes
+        self._next_full = self.nodes
         self.snapshot_path = []
         key, hand, zob, hc = self._root_keys(board)
         self._mate3 = self.options.mate3 and board.king_square(self.attacker) >= 81
@@ -391,9 +393,20 @@ class DfPn:
     # ---- stop conditions --------------------------------------------------
 
     def _check_stop(self) -> None:
+        if self._report_every is not None:
+            # On its own thread, offer the interpreter lock about every millisecond:
+            # compiled (mypyc) code never offers it by itself, and a GUI waiting for
+            # it at every call into Qt would stall.
+            time.sleep(0)
+            if self.nodes < self._next_full:
+                self._next_check = min(self.nodes + 128, self._next_full)
+                return
         self._next_check = self.nodes + 1024
         if self._node_limit is not None and self._next_check > self._node_limit > self.nodes:
             self._next_check = self._node_limit   # stop at the limit exactly
+        self._next_full = self._next_check
+        if self._report_every is not None:
+            self._next_check = min(self.nodes + 128, self._next_full)
         if self.tt.over_limit():
             self.tt.collect()
         if self._cancel is not None and self._cancel.is_set():
@@ -410,7 +423,6 @@ class DfPn:
                 else:
                     self._refresh_snapshot()
                     self._pause_at = time.monotonic() + self._report_every
-                    time.sleep(0)   # let the reading thread run now
         if self._abort:
             # The path as it is now, for the progress report.
             self._refresh_snapshot()
