@@ -70,6 +70,7 @@ add_translations("ja", {
     "table %1%": "置換表 %1%",
     "Searching": "探索中",
     "%1, %2 nodes in %3 s": "%1、%2 局面、%3 秒",
+    "%1, %2 node in %3 s": "%1、%2 局面、%3 秒",
     "The position has problems; Solve is disabled.": "局面に問題があるため解けません。",
     "Solve failed: %1": "解図に失敗しました: %1",
     "Cannot export: %1": "書き出せません: %1",
@@ -514,7 +515,9 @@ class MainWindow(QMainWindow):
             self.result_panel.moves.setFocus()
         if proof is not None:
             self.docks["proof"].raise_()
-        self._set_stats(lambda: tr("%1, %2 nodes in %3 s").replace("%1", status_text(result, helpmate))
+        # One node: the root decided at once (a 1- or 3-ply mate test).
+        nodes_text = "%1, %2 node in %3 s" if result.nodes == 1 else "%1, %2 nodes in %3 s"
+        self._set_stats(lambda: tr(nodes_text).replace("%1", status_text(result, helpmate))
                         .replace("%2", f"{result.nodes:,}").replace("%3", f"{result.seconds:.2f}"))
 
     def _show_answer(self, start: Position, result: SolveResult, helpmate: bool) -> None:

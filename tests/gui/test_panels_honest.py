@@ -247,3 +247,12 @@ def test_the_status_line_follows_a_language_switch(qtbot: QtBot, window: MainWin
     finally:
         i18n.set_language("en")
     assert window.stats_label.text().startswith("Mate in 3, ")
+
+
+def test_the_status_line_counts_one_node_in_the_singular(qtbot: QtBot, window: MainWindow) -> None:
+    """THREE is decided at its root by the 3-ply mate test: one node."""
+    solve(qtbot, window, THREE)
+    result = window.result()
+    assert result is not None
+    assert result.nodes == 1
+    assert ", 1 node in " in window.stats_label.text()
