@@ -25,6 +25,7 @@ from .models import COL_DN, COL_MOVE, COL_PN, COL_ROLE, ProofTreeModel, SearchTr
 add_translations("ja", {
     "Result": "結果",
     "Mate in %1": "%1手詰",
+    "Mate (proved; the line is incomplete, its length unknown)": "詰み（証明済み。手順が途中までで、手数は不明）",
     "Mate in %1 (not proved shortest)": "%1手詰（最短は未証明）",
     "No mate": "不詰",
     "Helpmate in %1": "協力詰 %1手",
@@ -90,6 +91,8 @@ def status_text(result: SolveResult | None, helpmate: bool = False) -> str:
     """What the search found, for people: ``3手詰``, ``協力詰 3手``, ``不詰``, ``unknown (limit reached)``."""
     if result is None:
         return ""
+    if result.status is SolveStatus.MATE and not helpmate and result.length is None:
+        return tr("Mate (proved; the line is incomplete, its length unknown)")
     if result.status is SolveStatus.MATE:
         n = result.length if result.length is not None else len(result.pv)
         exact = result.extra.get("exact", True) if isinstance(result.extra, dict) else True

@@ -88,4 +88,6 @@ def result_json(result: SolveResult) -> dict[str, Any]:
         out["alternatives_checked"] = proof.alternatives_checked
     elif result.status == SolveStatus.MATE:
         out["exact"] = bool(result.extra.get("exact", False))
+        # df-pn's line stopped short of mate (its end was dropped from the table): length null.
+        out["pv_complete"] = bool(result.extra.get("pv_complete", True))
     return out

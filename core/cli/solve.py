@@ -195,6 +195,9 @@ def _status_text(result: SolveResult) -> str:
         n = result.length
         caveat = "" if result.proof.exact else ", length not proved shortest"
         return f"helpmate in {n} (協力詰{n}手{caveat})"
+    if result.status == SolveStatus.MATE and result.length is None:
+        return (f"mate (proved; the line below stops after {len(result.pv)} plies, where the table no longer "
+                "held its end, so its length is not known)")
     if result.status == SolveStatus.MATE:
         exact = result.extra.get("exact", isinstance(result.proof, Proof) and result.proof.exact)
         return f"mate in {result.length} ({result.length}手詰{'' if exact else ', length not proved shortest'})"
@@ -209,7 +212,8 @@ def _write_solution(path: str, position: Position, result: SolveResult, record: 
     if result.status != SolveStatus.MATE:
         raise UserError(f"nothing to write: {_status_text(result)}")
     header = dict(record.header) if record is not None else {}
-    header.setdefault("手数", str(result.length))
+    if result.length is not None:
+        header.setdefault("手数", str(result.length))
     write_record(path, solution_record(result, header))
 
 

@@ -166,8 +166,15 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
     if outcome == Outcome.UNKNOWN:
         return finish(SolveStatus.UNKNOWN)
 
-    pv_moves = searcher.principal_variation(board)
+    pv_moves = _dfpn_line(searcher, board)
     raw_pv = tuple(cshogi.move_to_usi(m) for m in pv_moves)
+    # The line ends where the table no longer answers a defence (its entries may
+    # have been collected): then mate is proved but df-pn's line and length are not known.
+    raw_complete = _ends_in_mate(board, pv_moves)
+    raw_length = len(raw_pv) if raw_complete else None
+    raw_extra: dict[str, Any] = {"exact": False, "dfpn_pv": raw_pv}
+    if not raw_complete:
+        raw_extra["pv_complete"] = False
     # One last snapshot of the finished tree (a quick proof may not have had any).
     searcher.snapshot_path = _table_path(searcher, board, pv_moves)
     yield _progress(searcher, board, start)
@@ -189,14 +196,26 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
             proof = yield from build_proof(position, searcher, deadline=exact_deadline, cancel=cancel, clock=clock,
                                            node_limit=limits.nodes, memory_mb=limits.memory_mb)
         if cancel is not None and cancel.is_set() and proof is None:
-            return finish(SolveStatus.CANCELLED, pv=raw_pv, length=len(raw_pv),
-                          extra={"exact": False})
+            return finish(SolveStatus.CANCELLED, pv=raw_pv, length=raw_length,
+                          extra={k: v for k, v in raw_extra.items() if k != "dfpn_pv"})
     if proof is not None:
         pv = tuple(proof.main_line)
         return finish(SolveStatus.MATE, pv=pv, length=proof.length, proof=proof,
                       extra={"exact": proof.exact, "dfpn_pv": raw_pv})
-    return finish(SolveStatus.MATE, pv=raw_pv, length=len(raw_pv),
-                  extra={"exact": False, "dfpn_pv": raw_pv})
+    return finish(SolveStatus.MATE, pv=raw_pv, length=raw_length, extra=raw_extra)
+
+
+def _dfpn_line(searcher: DfPn, board: cshogi.Board) -> list[int]:
+    """df-pn's line from its table (a seam for the tests: df-pn itself may be compiled)."""
+    return searcher.principal_variation(board)
+
+
+def _ends_in_mate(board: cshogi.Board, moves: list[int]) -> bool:
+    """True when ``moves`` (attacker first) end with the defender mated."""
+    b = board.copy()
+    for m in moves:
+        b.push(m)
+    return len(moves) % 2 == 1 and not b.legal_moves
 
 
 OFFICIAL_FROM = 15
