@@ -120,6 +120,16 @@ def node_numbers(cpn: list[int], cdn: list[int], or_node: bool, pending: int = 0
     return (pn if pn < INF else INF), min(cdn)
 
 
+def _group_tops(nums: list[int], group: list[int]) -> dict[int, int]:
+    """Each group's largest number."""
+    best: dict[int, int] = {}
+    for j, v in enumerate(nums):
+        g = group[j]
+        if v > best.get(g, -1):
+            best[g] = v
+    return best
+
+
 def grouped_sum(nums: list[int], group: list[int]) -> int:
     """Sum of ``nums`` where children of one group count once, by their largest number.
 
@@ -129,23 +139,46 @@ def grouped_sum(nums: list[int], group: list[int]) -> int:
     when every number is 0, and ``INF`` when any is, so a node is decided
     exactly when the plain sum would decide it.
     """
-    best: dict[int, int] = {}
-    for j, v in enumerate(nums):
-        g = group[j]
-        if v > best.get(g, -1):
-            best[g] = v
-    s = sum(best.values())
+    s = sum(_group_tops(nums, group).values())
     return s if s < INF else INF
+
+
+def _with_total(cpn: list[int], cdn: list[int], or_node: bool, total: int) -> tuple[int, int]:
+    """(pn, dn) of a node whose summed number is ``total`` (capped at ``INF``)."""
+    if total > INF:
+        total = INF
+    return (min(cpn), total) if or_node else (total, min(cdn))
+
+
+def _select_by_total(cpn: list[int], cdn: list[int], or_node: bool, total: int, others: int, thpn: int,
+                     thdn: int, eps: float) -> tuple[int, int, int, int, int]:
+    """:func:`select_child` for a node whose summed number is ``total``.
+
+    ``others`` is what the node's summed number holds besides the chosen
+    child's share: the child's threshold on it is the node's less ``others``.
+    """
+    pn, dn = _with_total(cpn, cdn, or_node, total)
+    if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
+        return pn, dn, -1, 0, 0
+    least = cpn if or_node else cdn
+    m = pn if or_node else dn
+    i1 = least.index(m)
+    least[i1] = INF
+    second = min(least)
+    least[i1] = m
+    if or_node:
+        c_thpn = thpn if second >= INF else min(thpn, int(second * eps) + 1)
+        c_thdn = thdn - others
+        return pn, dn, i1, c_thpn, (c_thdn if c_thdn < INF else INF)
+    c_thdn = thdn if second >= INF else min(thdn, int(second * eps) + 1)
+    c_thpn = thpn - others
+    return pn, dn, i1, (c_thpn if c_thpn < INF else INF), c_thdn
 
 
 def node_numbers_grouped(cpn: list[int], cdn: list[int], or_node: bool, pending: int,
                          group: list[int]) -> tuple[int, int]:
     """:func:`node_numbers` with the summed number taken by :func:`grouped_sum`."""
-    if or_node:
-        dn = grouped_sum(cdn, group) + pending
-        return min(cpn), (dn if dn < INF else INF)
-    pn = grouped_sum(cpn, group) + pending
-    return (pn if pn < INF else INF), min(cdn)
+    return _with_total(cpn, cdn, or_node, grouped_sum(cdn if or_node else cpn, group) + pending)
 
 
 def select_child_grouped(cpn: list[int], cdn: list[int], or_node: bool, pending: int, thpn: int,
@@ -158,35 +191,16 @@ def select_child_grouped(cpn: list[int], cdn: list[int], or_node: bool, pending:
     the node grows one for one.  The threshold stays above the child's number
     whenever the node's number is under its own threshold.
     """
-    summed = cdn if or_node else cpn
-    best: dict[int, int] = {}
-    for j, v in enumerate(summed):
-        g = group[j]
-        if v > best.get(g, -1):
-            best[g] = v
+    best = _group_tops(cdn if or_node else cpn, group)
     total = sum(best.values()) + pending
-    if total > INF:
-        total = INF
-    if or_node:
-        pn, dn = min(cpn), total
-    else:
-        pn, dn = total, min(cdn)
-    if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
-        return pn, dn, -1, 0, 0
     least = cpn if or_node else cdn
-    m = pn if or_node else dn
-    i1 = least.index(m)
-    least[i1] = INF
-    second = min(least)
-    least[i1] = m
-    others = total - best[group[i1]]
-    if or_node:
-        c_thpn = thpn if second >= INF else min(thpn, int(second * eps) + 1)
-        c_thdn = thdn - others
-        return pn, dn, i1, c_thpn, (c_thdn if c_thdn < INF else INF)
-    c_thdn = thdn if second >= INF else min(thdn, int(second * eps) + 1)
-    c_thpn = thpn - others
-    return pn, dn, i1, (c_thpn if c_thpn < INF else INF), c_thdn
+    if total < INF and min(least) != 0:
+        # The chosen child is the first with the least number; its group's share is not "other".
+        i1 = least.index(min(least))
+        others = total - best[group[i1]]
+    else:
+        others = 0
+    return _select_by_total(cpn, cdn, or_node, total, others, thpn, thdn, eps)
 
 
 def weak_sum(nums: list[int]) -> int:
@@ -196,6 +210,15 @@ def weak_sum(nums: list[int]) -> int:
     the node counts its hardest child in full and every other undecided one
     as one.  0 only when every number is 0, ``INF`` when any is.
     """
+    top, k = _top_and_count(nums)
+    if not k:
+        return 0
+    s = top + k - 1
+    return s if s < INF else INF
+
+
+def _top_and_count(nums: list[int]) -> tuple[int, int]:
+    """The largest number and how many are not 0."""
     top = 0
     k = 0
     for v in nums:
@@ -203,19 +226,12 @@ def weak_sum(nums: list[int]) -> int:
             k += 1
             if v > top:
                 top = v
-    if not k:
-        return 0
-    s = top + k - 1
-    return s if s < INF else INF
+    return top, k
 
 
 def node_numbers_weak(cpn: list[int], cdn: list[int], or_node: bool, pending: int) -> tuple[int, int]:
     """:func:`node_numbers` with the summed number taken by :func:`weak_sum`."""
-    if or_node:
-        dn = weak_sum(cdn) + pending
-        return min(cpn), (dn if dn < INF else INF)
-    pn = weak_sum(cpn) + pending
-    return (pn if pn < INF else INF), min(cdn)
+    return _with_total(cpn, cdn, or_node, weak_sum(cdn if or_node else cpn) + pending)
 
 
 def select_child_weak(cpn: list[int], cdn: list[int], or_node: bool, pending: int, thpn: int, thdn: int,
@@ -225,37 +241,9 @@ def select_child_weak(cpn: list[int], cdn: list[int], or_node: bool, pending: in
     The chosen child (undecided) may grow until the largest number reaches
     the node's threshold less the other undecided children and waiting moves.
     """
-    summed = cdn if or_node else cpn
-    top = 0
-    k = 0
-    for v in summed:
-        if v:
-            k += 1
-            if v > top:
-                top = v
+    top, k = _top_and_count(cdn if or_node else cpn)
     total = top + k - 1 + pending if k else pending
-    if total > INF:
-        total = INF
-    if or_node:
-        pn, dn = min(cpn), total
-    else:
-        pn, dn = total, min(cdn)
-    if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
-        return pn, dn, -1, 0, 0
-    least = cpn if or_node else cdn
-    m = pn if or_node else dn
-    i1 = least.index(m)
-    least[i1] = INF
-    second = min(least)
-    least[i1] = m
-    others = k - 1 + pending
-    if or_node:
-        c_thpn = thpn if second >= INF else min(thpn, int(second * eps) + 1)
-        c_thdn = thdn - others
-        return pn, dn, i1, c_thpn, (c_thdn if c_thdn < INF else INF)
-    c_thdn = thdn if second >= INF else min(thdn, int(second * eps) + 1)
-    c_thpn = thpn - others
-    return pn, dn, i1, (c_thpn if c_thpn < INF else INF), c_thdn
+    return _select_by_total(cpn, cdn, or_node, total, k - 1 + pending, thpn, thdn, eps)
 
 
 def select_child(cpn: list[int], cdn: list[int], or_node: bool, pending: int, thpn: int, thdn: int,
