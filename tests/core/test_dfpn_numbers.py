@@ -36,6 +36,8 @@ from tsume_studio.core.search.solver import solve
 from tsume_studio.core.shogi.position import Position
 from tsume_studio.core.search.tt import INF
 
+from test_native import PURE_ONLY  # tests/core is on sys.path, as for bruteforce
+
 DATA = Path(__file__).parent.parent / "data"
 
 
@@ -114,16 +116,8 @@ def test_lance_checks_promoted_or_not_merge_after_the_capture() -> None:
     assert len(keys) == 1
 
 
-# Run in a fresh interpreter on the pure Python modules: a compiled df-pn calls
-# select_child_grouped directly, so a spy patched into the module would never be called.
-_PURE_ONLY = """
-import importlib.machinery as machinery, sys
-import tsume_studio.core.search as search
-for folder in search.__path__:
-    sys.path_importer_cache[folder] = machinery.FileFinder(
-        folder, (machinery.SourceFileLoader, machinery.SOURCE_SUFFIXES))
-"""
-
+# Run in a fresh interpreter on the pure Python modules (test_native.PURE_ONLY): a compiled
+# df-pn calls select_child_grouped directly, so a spy patched into the module would never be called.
 _SPY = """
 import json, cshogi
 from tsume_studio.core.search import dfpn, native
@@ -155,7 +149,7 @@ def test_source_grouping_counts_the_merged_position_once() -> None:
     # At the OR node after MERGE_PATH, when this was written: dn 29 as a plain
     # sum, 17 with the two lance checks (dn 12 each, one source) counted once.
     # The proof itself takes 27 nodes either way.
-    code = (_PURE_ONLY + f"MERGE_SFEN = {MERGE_SFEN!r}\nMERGE_PATH = {MERGE_PATH!r}\n" + _SPY)
+    code = (PURE_ONLY + f"MERGE_SFEN = {MERGE_SFEN!r}\nMERGE_PATH = {MERGE_PATH!r}\n" + _SPY)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result["outcome"] == "PROVEN"
