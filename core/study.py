@@ -333,13 +333,18 @@ class StudyTree:
         node.comments = new
         return True
 
-    def merge(self, other: Record) -> int:
-        """Merge ``other`` (same start position) into this tree; see :func:`merge_record`."""
-        return merge_record(self.record, other)
+    def merge(self, other: Record, path: Path = ()) -> int:
+        """Merge ``other`` into this tree at ``path`` (its start is the position there);
+        see :func:`merge_record`."""
+        return merge_record(self.record, other, path)
 
 
-def merge_record(record: Record, other: Record) -> int:
-    """Add every line of ``other`` to ``record``'s tree; return how many nodes were added.
+def merge_record(record: Record, other: Record, path: Path = ()) -> int:
+    """Add every line of ``other`` to ``record``'s tree at ``path``; return how many nodes were added.
+
+    ``other`` starts from the position at ``path`` (the record's start by
+    default): an answer found from a position reached in the record goes
+    under that move.  ``other``'s header is not merged.
 
     Moves already present are reused (their comments gain ``other``'s
     comments that they lack); new moves and terminal words become the last
@@ -347,12 +352,18 @@ def merge_record(record: Record, other: Record) -> int:
     main line stays the main line when there was one.
 
     Raises:
-        ValueError: the two records do not start from the same position.
+        ValueError: ``other`` does not start from the position at ``path``, or
+            ``path`` names no move of the record.
     """
-    if record.start != other.start:
+    try:
+        tree = StudyTree(record)
+        tree.go_to(path)
+    except IndexError as e:
+        raise ValueError(f"the record has no move at {path!r}") from e
+    if tree.position() != other.start:
         raise ValueError("the answer starts from another position than the record")
     added = 0
-    stack = [(record.root, other.root)]
+    stack = [(tree.node(), other.root)]
     while stack:
         mine, theirs = stack.pop()
         for c in theirs.comments:

@@ -155,6 +155,30 @@ class _SetHeader(QUndoCommand):
         self._controller.recordChanged.emit()
 
 
+class _ReplaceProblem(QUndoCommand):
+    """Put another problem in place (paste, open): its position, record and file go together.
+
+    Undo puts back the whole problem that was there: position, record (header,
+    comments, moves) and the file it belongs to, so that Save after an undo
+    writes the old problem to its own file, and Save after the paste never
+    writes the pasted problem into the old one.
+    """
+
+    def __init__(self, controller: EditorController, new: Position, record: Record | None,
+                 path: str | None, source: str) -> None:
+        super().__init__(tr(source))
+        self.source = source
+        self._controller = controller
+        self._old = (controller._position.copy(), controller._record, controller._path)
+        self._new = (new.copy(), record, path)
+
+    def redo(self) -> None:
+        self._controller._replace(*self._new)
+
+    def undo(self) -> None:
+        self._controller._replace(*self._old)
+
+
 class EditorController(QObject):
     """Undo/redo and editing commands for a :class:`BoardView`.
 
@@ -322,6 +346,16 @@ class EditorController(QObject):
         self.positionChanged.emit(position.copy())
         self.problemsChanged.emit(list(self._problems))
 
+    def _replace(self, position: Position, record: Record | None, path: str | None) -> None:
+        """Make another problem current: position, record and file (used by the undo stack)."""
+        self._record = record
+        self._show(position)
+        if path != self._path:
+            self._path = path
+            self.fileChanged.emit(path or "")
+        self.recordReplaced.emit()
+        self.recordChanged.emit()
+
     def _on_edited(self, position: Position) -> None:
         if position != self._position:
             self.undo_stack.push(_SetPosition(self, self._position, position, "Set position"))
@@ -363,13 +397,19 @@ class EditorController(QObject):
     def paste_text(self, text: str) -> None:
         """Set the position from SFEN, BOD or KIF text (one undoable step).
 
+        Pasted text is a problem of its own: it starts an untitled document
+        (Save asks for a file), unless it is the very position already shown,
+        which is left as it is.  Undo brings back the whole problem that was
+        there (position, header, comments, moves, file).
+
         Raises:
             ValueError: the text is not a position; the current position is unchanged.
         """
         position, record = parse_position_text(text)
-        self.set_position(position, "Paste position")
-        self._record = record
-        self.recordReplaced.emit()
+        bare = not (record.header or record.root.comments or record.root.children)
+        if bare and position == self._position and position.move_number == self._position.move_number:
+            return   # the position already shown, and nothing else: nothing to replace
+        self.undo_stack.push(_ReplaceProblem(self, position, record, None, "Paste position"))
 
     def copy_sfen(self) -> str:
         """SFEN of the position, also put on the clipboard."""
@@ -394,10 +434,8 @@ class EditorController(QObject):
             OSError: the file cannot be read.
         """
         position, record = read_position_file(path)
-        self.set_position(position, "Open")
-        self._record = record
+        self.undo_stack.push(_ReplaceProblem(self, position, record, path if remember else None, "Open"))
         self._set_saved(path if remember else None)
-        self.recordReplaced.emit()
 
     def save_file(self, path: str) -> None:
         """Write the whole record (header, start comment, moves with 変化) to a file.
@@ -413,8 +451,7 @@ class EditorController(QObject):
 
     def new_problem(self) -> None:
         """Start a new problem: an empty board (undoable), no header, no file."""
-        self.set_position(cleared(self._position), "New")
-        self._record = None
+        self.undo_stack.push(_ReplaceProblem(self, cleared(self._position), None, None, "New"))
         self._set_saved(None)
 
     def save(self) -> bool:

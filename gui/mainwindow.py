@@ -23,7 +23,9 @@ from PySide6.QtWidgets import (
 from ..core.editing import suggested_file_name, with_filter_extension
 from ..core.records.formats import FORMATS
 from ..core.answer import proved_length, solution_record
+from ..core.records.model import Record
 from ..core.shogi.moves import Move
+from ..core.study import StudyTree
 from ..core.shogi.position import Position, Problem
 from ..core.search.proof import HelpmateAnswer, Proof, helpmate_proof
 from ..core.search.contract import Progress, SolveResult, SolveStatus
@@ -94,6 +96,9 @@ add_translations("ja", {
         "協力詰には無駄合の規則がないため、一覧はありません。",
     "The search ended before its first snapshot.": "最初の途中経過の前に探索が終わりました。",
     "Answer added to the record": "解答を棋譜に加えました",
+    "Keep answer in record": "解答を棋譜に残す",
+    "Answer ready: Keep answer in record (Ctrl+K) adds it":
+        "解答が出ました。「解答を棋譜に残す」(Ctrl+K) で棋譜に加えます",
 })
 
 #: What the 無駄合 panel says after a helpmate search (untranslated).
@@ -149,6 +154,10 @@ class MainWindow(QMainWindow):
         self._worker: SolverWorker | None = None
         self._result: SolveResult | None = None
         self._result_start: Position | None = None
+        # Where the last answer was searched from in the record's tree (() is the start),
+        # and the answer waiting for "Keep answer in record".
+        self._answer_path: tuple[int, ...] = ()
+        self._pending: tuple[Record, int | None, tuple[int, ...]] | None = None
         self._viewing = False
         self._search_mode = "mate"
         self.last_error = ""
@@ -239,6 +248,7 @@ class MainWindow(QMainWindow):
             return act
 
         make("solve", self.solve, "F5")
+        make("keep_answer", self.keep_answer, "Ctrl+K")
         make("stop", self.stop, "Esc")
         make("limits", self.edit_limits)
         make("export_kif", self._export_kif_dialog, "Ctrl+E")
@@ -297,7 +307,7 @@ class MainWindow(QMainWindow):
         self.menus["edit"].addAction(a["header"])
         self.menus["edit"].addAction(a["study"])
         solve_menu = self.menus["solve"]
-        solve_menu.addActions([a["solve"], a["stop"]])
+        solve_menu.addActions([a["solve"], a["stop"], a["keep_answer"]])
         solve_menu.addSeparator()
         solve_menu.addActions([a["mate"], a["helpmate"]])
         solve_menu.addSeparator()
@@ -346,6 +356,7 @@ class MainWindow(QMainWindow):
         self.study.moveRefused.connect(lambda text: self.report_error(text, box=False))
         # Moves, comments and a merged answer are part of what Save writes.
         self.record_panel.moveActivated.connect(lambda: self.set_study_mode(True))
+        self.record_panel.keepRequested.connect(self.keep_answer)
         # The editor sets an opened record just after announcing its position.
         self.editor.positionChanged.connect(lambda _p: QTimer.singleShot(0, self.study.reset))
         self.editor.recordReplaced.connect(self.study.reset)
@@ -358,6 +369,7 @@ class MainWindow(QMainWindow):
     def _retranslate(self, _lang: str = "") -> None:
         a = self.actions_
         for key, text in (("solve", "Solve"), ("stop", "Stop"), ("limits", "Limits..."),
+                          ("keep_answer", "Keep answer in record"),
                           ("export_kif", "Export solution (KIF)..."),
                           ("export_image", "Export board image..."), ("copy_sfen", "Copy SFEN"),
                           ("quit", "Quit"), ("problem", "Back to the problem"), ("header", "Record header..."),
@@ -414,6 +426,7 @@ class MainWindow(QMainWindow):
         a["study"].setEnabled(not searching)
         for key in ("variation_up", "variation_down", "promote_line", "delete_line"):
             a[key].setEnabled(self.is_studying())
+        a["keep_answer"].setEnabled(self._pending is not None and not searching)
         a["export_kif"].setEnabled(self._result is not None and self._result.status is SolveStatus.MATE)
         # The problem cannot change while it is being searched: editing commands
         # wait (copying does not); undo/redo get their state back from the stack.
@@ -452,8 +465,7 @@ class MainWindow(QMainWindow):
             name = tr("helpmate" if mode == "helpmate" else "direct-mate")
             self.report_error(tr("The %1 solver is not available in this build.").replace("%1", name))
             return
-        start = self.editor.position()
-        self.show_problem()
+        start = self._solve_start()
         self._clear_result()
         self.result_panel.set_searching(start)
         self.search_panel.reset(start, "Searching…")
@@ -560,6 +572,7 @@ class MainWindow(QMainWindow):
     def _clear_result(self) -> None:
         """Forget everything derived from the last search: every panel says "not solved yet"."""
         self._result = None
+        self._set_pending(None)
         self.result_panel.set_result(self.editor.position(), None)
         self.proof_panel.set_proof(None)
         self.futile_panel.set_proof(None)
@@ -601,6 +614,7 @@ class MainWindow(QMainWindow):
         if not self.is_studying():
             return
         tree = self.study.tree()
+        self.board.set_playable(True)
         self.show_position(tree.position(), tree.last_move())
 
     def _step(self, delta: int) -> None:
@@ -615,17 +629,77 @@ class MainWindow(QMainWindow):
         else:
             self.study.step(delta)
 
+    def _solve_start(self) -> Position:
+        """The position Solve searches: in study mode the one at the record's cursor
+        (its answer goes under that move), else the problem (shown again)."""
+        if self.is_studying():
+            tree = self.study.tree()
+            self._answer_path = tree.path()
+            return tree.position()
+        self._answer_path = ()
+        self.show_problem()
+        return self.editor.position()
+
     def _merge_answer(self, result: SolveResult) -> None:
-        """Put the solver's answer (main line and every defence) into the record's tree."""
+        """Offer the solver's answer (main line and every defence) for the record's tree.
+
+        The answer is kept apart from the user's edits: the record panel shows
+        it with "Keep answer in record", and the record (and the modified
+        marker) change only when the user keeps it (:meth:`keep_answer`).
+        """
+        self._set_pending(None)
         if result.status is not SolveStatus.MATE:
             return
+        path = self._answer_path
         try:
-            added = self.study.merge(solution_record(result), proved_length(result))
+            answer = solution_record(result)
         except ValueError as e:
             self.report_error(str(e), box=False)
             return
+        length = proved_length(result) if not path else None
+        if not self.study.would_change(answer, length, path):
+            return
+        self._set_pending((answer, length, path))
+        self.statusBar().showMessage(tr("Answer ready: Keep answer in record (Ctrl+K) adds it"), 8000)
+
+    def _set_pending(self, pending: tuple[Record, int | None, tuple[int, ...]] | None) -> None:
+        """Hold (or drop) the answer waiting to be kept, and show it in the record panel."""
+        self._pending = pending
+        if pending is None:
+            self.record_panel.set_pending("", "")
+        else:
+            answer, _length, path = pending
+            tree = self.study.tree()
+            where = ""
+            if path:
+                try:
+                    where = f"{len(path)} {tree.japanese(path)[-1]}"
+                except (IndexError, ValueError):
+                    where = str(len(path))
+            line = StudyTree(answer).japanese(StudyTree(answer).line())
+            self.record_panel.set_pending(where, " ".join(line))
+        self._update_actions()
+
+    def pending_answer(self) -> Record | None:
+        """The solver's answer waiting for "Keep answer in record" (None when there is none)."""
+        return self._pending[0] if self._pending is not None else None
+
+    def keep_answer(self) -> bool:
+        """Merge the waiting answer into the record at the move it was searched from
+        (one undoable step, which marks the problem modified); True when merged."""
+        if self._pending is None or self._worker is not None:
+            return False
+        answer, length, path = self._pending
+        try:
+            added = self.study.merge(answer, length, path)
+        except ValueError as e:
+            self.report_error(str(e), box=False)
+            return False
+        self._set_pending(None)
+        self.docks["record"].raise_()
         if added:
             self.statusBar().showMessage(tr("Answer added to the record"), 5000)
+        return True
 
     def show_problem(self) -> None:
         """Show the problem being edited again (editable unless a search runs)."""
@@ -643,6 +717,13 @@ class MainWindow(QMainWindow):
 
     @Slot(int)
     def _on_ply_changed(self, ply: int) -> None:
+        if self.is_studying():
+            # An answer searched from the record's cursor: its start is the study position,
+            # where moves can be played; the answer's later positions are only looked at.
+            self.board.set_playable(ply == 0)
+            if ply == 0:
+                self._show_study()
+                return
         if ply == 0:
             self.show_problem()
             return

@@ -18,7 +18,8 @@ from typing import TypeVar
 from PySide6.QtCore import QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QCursor, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
-    QLabel, QListWidget, QListWidgetItem, QMenu, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget,
+    QFrame, QLabel, QListWidget, QListWidgetItem, QMenu, QPlainTextEdit, QPushButton, QSplitter, QVBoxLayout,
+    QWidget,
 )
 
 from ..core.editing import Spot
@@ -26,7 +27,8 @@ from ..core.records.model import Record, RecordNode
 from ..core.shogi.moves import Move, japanese
 from ..core.shogi.position import Position
 from ..core.study import (
-    IllegalReason, Path, StudyMoveError, StudyTree, illegal_reason, line_rows, promotion_choices, terminal,
+    IllegalReason, Path, StudyMoveError, StudyTree, illegal_reason, line_rows, merge_record, promotion_choices,
+    terminal,
 )
 from . import i18n
 from .i18n import tr
@@ -67,6 +69,9 @@ i18n.add_translations("ja", {
     "Delete moves": "指し手の削除",
     "Edit comment": "コメント編集",
     "Add answer": "解答の追加",
+    "Keep answer in record": "解答を棋譜に残す",
+    "Solver's answer (not in the record yet):": "解図の解答（棋譜にはまだ入っていません）:",
+    "Solver's answer after %1 (not in the record yet):": "%1 からの解答（棋譜にはまだ入っていません）:",
 })
 
 _T = TypeVar("_T")
@@ -292,17 +297,20 @@ class StudyController(QObject):
             return True
         return False
 
-    def merge(self, answer: Record, length: int | None = None) -> int:
-        """Merge a solver's answer into the tree (the user's lines stay); nodes added.
+    def merge(self, answer: Record, length: int | None = None, path: Path = ()) -> int:
+        """Merge a solver's answer into the tree at ``path`` (the user's lines stay); nodes added.
 
         With ``length`` (the proved length of the answer) a record without
-        手数 gets it, in the same step.
+        手数 gets it, in the same step, when the answer is the start's.
+
+        Raises:
+            ValueError: the answer does not start from the position at ``path``.
         """
         counted: list[int] = []
 
         def change(tree: StudyTree) -> bool:
-            counted.append(tree.merge(answer))
-            if length is not None and not tree.record.header.get("手数", "").strip():
+            counted.append(tree.merge(answer, path))
+            if length is not None and not path and not tree.record.header.get("手数", "").strip():
                 tree.record.header["手数"] = str(length)
                 return True
             return counted[0] > 0
@@ -313,6 +321,19 @@ class StudyController(QObject):
             self.recordChanged.emit()
             self.cursorChanged.emit()
         return added
+
+    def would_change(self, answer: Record, length: int | None = None, path: Path = ()) -> bool:
+        """True when :meth:`merge` would change the record (a move, a comment or 手数 to add)."""
+        record = self.tree().record
+        trial = Record(start=record.start, header=dict(record.header), root=copy.deepcopy(record.root))
+        before = copy.deepcopy(trial.root)
+        try:
+            merge_record(trial, answer, path)
+        except ValueError:
+            return False
+        if trial.root != before:
+            return True
+        return length is not None and not path and not record.header.get("手数", "").strip()
 
 
 class RecordPanel(QWidget):
@@ -326,10 +347,28 @@ class RecordPanel(QWidget):
     """
 
     moveActivated = Signal()
+    keepRequested = Signal()
 
     def __init__(self, study: StudyController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.study = study
+        self._pending = ""
+        self._pending_where = ""
+        # The solver's answer until the user keeps it: shown here, not yet in the record.
+        self.answer_bar = QFrame(self)
+        self.answer_bar.setObjectName("answer_bar")
+        self.answer_bar.setFrameShape(QFrame.Shape.StyledPanel)
+        self.answer_bar.setStyleSheet("QFrame#answer_bar { background: #fff6d8; }")
+        self.answer_label = QLabel(self.answer_bar)
+        self.answer_label.setWordWrap(True)
+        self.keep_button = QPushButton(self.answer_bar)
+        self.keep_button.setObjectName("keep_answer")
+        self.keep_button.clicked.connect(lambda _c=False: self.keepRequested.emit())
+        bar_layout = QVBoxLayout(self.answer_bar)
+        bar_layout.setContentsMargins(6, 4, 6, 4)
+        bar_layout.addWidget(self.answer_label)
+        bar_layout.addWidget(self.keep_button, 0, Qt.AlignmentFlag.AlignRight)
+        self.answer_bar.hide()
         self._rows: list[Path] = []
         self._variation_paths: list[Path] = []
         self._updating = False
@@ -374,10 +413,31 @@ class RecordPanel(QWidget):
         split.setSizes([rows * 12, rows * 3])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.answer_bar)
         layout.addWidget(split)
         study.cursorChanged.connect(self.refresh)
         i18n.notifier.language_changed.connect(self._retranslate)
         self._retranslate()
+
+    def set_pending(self, where: str, line: str) -> None:
+        """Show a solver's answer not yet in the record: ``where`` it starts (a move, or ""
+        for the start), its main ``line``; an empty ``line`` hides the bar."""
+        self._pending = line
+        self._pending_where = where
+        self.answer_bar.setVisible(bool(line))
+        self._retranslate_pending()
+
+    def pending(self) -> str:
+        """The main line of the answer waiting to be kept ("" when none)."""
+        return self._pending
+
+    def _retranslate_pending(self) -> None:
+        if not self._pending:
+            return
+        where = self._pending_where
+        head = (tr("Solver's answer after %1 (not in the record yet):").replace("%1", where) if where
+                else tr("Solver's answer (not in the record yet):"))
+        self.answer_label.setText(f"{head}\n{self._pending}")
 
     def row_texts(self) -> list[str]:
         """The texts of the move rows, as shown."""
@@ -460,5 +520,7 @@ class RecordPanel(QWidget):
         self.comment_label.setText(tr("Comment"))
         self.promote_action.setText(tr("Promote to main line"))
         self.delete_action.setText(tr("Delete from here"))
+        self.keep_button.setText(tr("Keep answer in record"))
+        self._retranslate_pending()
         if not self._updating:
             self.refresh()

@@ -9,7 +9,7 @@ under ``xvfb-run``), with settings kept in a temporary folder, and writes:
 * ``search.png``: the live pn/dn tree of a long search (Microcosmos) in progress;
 * ``proof.png``: a solved problem stepped to the middle of its main line, the proof tree open;
 * ``futile.png``: the futile interpositions (無駄合) of a solution, one of them on the board;
-* ``study.png``: study mode, the answer merged into the record's tree beside a line tried on the board.
+* ``study.png``: study mode, the answer kept in the record's tree beside a line tried on the board.
 """
 
 from __future__ import annotations
@@ -129,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     window.open_file(str(resource_path("samples", "03-mate5.kifu")))
     if solve_and_wait() is None:
         raise SystemExit("the five-move sample was not solved")
+    window.keep_answer()
     window.set_study_mode(True)
     study = window.study
     study.step(2)

@@ -369,3 +369,74 @@ def test_export_dialogs_honour_the_filter_and_suggest_a_name(qtbot: QtBot, windo
     w.actions_["export_image"].trigger()
     assert (tmp_path / "out.svg").read_text(encoding="utf-8").lstrip().startswith("<")
     assert asked == [str(tmp_path / "example3_answer.kif"), str(tmp_path / "example3.png")]
+
+
+# ---- another problem never lands in the open file -----------------------------------------
+
+def test_pasting_another_problem_never_overwrites_the_open_file(qtbot: QtBot, window: MainWindow, kif: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A KIF with header, comments and 変化, opened and saved; a different problem pasted;
+    Ctrl+S asks for a new file instead of replacing the KIF; one undo brings the whole record back."""
+    w = window
+    assert w.open_file(str(kif))
+    w.editor.action("save_file").trigger()
+    saved = kif.read_bytes()
+    opened = read_record(kif)
+    assert opened.header["作品名"] == "例題 3手詰" and opened.root.comments
+    assert len(opened.root.children[0].children) == 2                         # 2手目 has a 変化
+    asked = answer(monkeypatch, w, "cancel")
+    QGuiApplication.clipboard().setText(OTHER)
+    qtbot.keyClick(w.board, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    assert w.editor.position() == Position.from_sfen(OTHER) and not asked    # nothing unsaved: no question
+    assert w.editor.path() is None and w.windowTitle().startswith("Untitled[*]") and w.is_modified()
+    assert "作品名" not in w.editor.full_record().header                      # the old title is not the new problem's
+    suggested = save_dialog(monkeypatch, w, "", "KIF (*.kif *.kifu)")        # the dialog is cancelled
+    qtbot.keyClick(w.board, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert len(suggested) == 1 and kif.read_bytes() == saved                 # asked for a name; the KIF untouched
+    assert w.is_modified()
+    qtbot.keyClick(w.board, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    back = w.editor.full_record()
+    assert (back.start, back.header, back.root) == (opened.start, opened.header, opened.root)
+    assert w.editor.path() == str(kif) and not w.is_modified()
+    assert w.windowTitle().startswith("example3.kifu[*] — 例題 3手詰")
+    w.editor.action("redo").trigger()                                         # the paste again: untitled again
+    assert w.editor.path() is None and w.editor.position() == Position.from_sfen(OTHER)
+
+
+def test_undoing_an_open_gives_back_the_problem_and_its_file(window: MainWindow, kif: Path, tmp_path: Path) -> None:
+    w = window
+    other = tmp_path / "other.sfen"
+    other.write_text(THREE + "\n", encoding="utf-8")
+    assert w.open_file(str(kif))
+    assert w.open_file(str(other))
+    assert w.editor.path() == str(other) and not w.is_modified()
+    w.editor.action("undo").trigger()
+    assert w.editor.path() == str(kif)                                        # Save writes the KIF to the KIF
+    assert w.editor.full_record().header["作品名"] == "例題 3手詰"
+    w.editor.action("save_file").trigger()
+    assert read_record(other).start == Position.from_sfen(THREE)            # the other file keeps its problem
+    assert read_record(kif).header["作品名"] == "例題 3手詰"
+
+
+def test_a_solved_answer_waits_to_be_kept(qtbot: QtBot, window: MainWindow, kif: Path) -> None:
+    """The answer of a solve is shown apart from the record and does not mark the file modified
+    until the user keeps it; keeping it is one undoable step."""
+    w = window
+    text = kif.read_text(encoding="utf-8")
+    kif.write_text(text[:text.index("変化：")], encoding="utf-8")   # the main line alone: the answer adds 1一玉
+    assert w.open_file(str(kif))
+    before = read_record(kif)
+    w.set_mode("mate")
+    with qtbot.waitSignal(w.searchFinished, timeout=60000):
+        w.actions_["solve"].trigger()
+    assert w.result() is not None and w.result().status is SolveStatus.MATE
+    assert not w.is_modified() and not w.isWindowModified()
+    assert w.editor.full_record().root == before.root                         # nothing merged yet
+    assert w.pending_answer() is not None and w.record_panel.answer_bar.isVisibleTo(w.record_panel)
+    assert w.actions_["keep_answer"].isEnabled()
+    w.record_panel.keep_button.click()
+    assert w.is_modified() and w.pending_answer() is None
+    assert not w.record_panel.answer_bar.isVisibleTo(w.record_panel)
+    assert w.editor.full_record().root != before.root                         # the defence 1一玉 added
+    w.editor.action("undo").trigger()
+    assert w.editor.full_record().root == before.root and not w.is_modified()

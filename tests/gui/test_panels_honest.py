@@ -204,13 +204,15 @@ def test_helpmate_other_solutions_are_exported_as_variations(qtbot: QtBot, windo
     assert found[0] == result.pv                          # the main line is the answer shown
     assert set(found) == {("4f4d", "5d6c", "4d3c", "6c5d", "B*6c"), ("6f6d", "5d4c", "6d7c", "4c5d", "B*4c")}
     assert len(record.root.children) == 2                 # the other solution branches at the first move
-    # The same tree went into the record on the board, with its 手数.
+    # The same tree goes into the record on the board, with its 手数, when kept.
+    assert window.keep_answer()
     merged = window.editor.full_record()
     assert lines(merged.root) == found and merged.header["手数"] == "5"
 
 
 def test_the_merged_answer_gives_a_record_without_length_its_length(qtbot: QtBot, window: MainWindow) -> None:
     solve(qtbot, window, THREE)
+    assert window.keep_answer()
     record = window.editor.full_record()
     assert record.header["手数"] == "3" and record.root.children
     window.editor.action("undo").trigger()                # the answer and its 手数 go in one step
@@ -220,6 +222,7 @@ def test_the_merged_answer_gives_a_record_without_length_its_length(qtbot: QtBot
     window.editor.set_header({"手数": "5"}, [])
     window.actions_["solve"].trigger()
     qtbot.waitUntil(lambda: window.result() is not None, timeout=30000)
+    window.keep_answer()
     assert window.editor.full_record().header["手数"] == "5"
 
 
@@ -233,6 +236,7 @@ def test_an_answer_not_proved_shortest_sets_no_length(qtbot: QtBot) -> None:
     w.editor.set_position(Position.from_sfen(THREE))
     with qtbot.waitSignal(w.searchFinished, timeout=5000):
         w.solve()
+    assert w.keep_answer()
     record = w.editor.full_record()
     assert record.root.children and "手数" not in record.header
     qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)

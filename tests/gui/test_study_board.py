@@ -69,6 +69,7 @@ def test_play_a_line_branch_off_the_answer_and_come_back(qtbot: QtBot, window: M
     w = window
     with qtbot.waitSignal(w.searchFinished, timeout=60000):
         w.solve()
+    assert w.keep_answer()                                # the answer goes into the record when kept
     tree = w.study.tree()
     record = w.editor.record()
     assert record is tree.record                         # one record holds the moves
