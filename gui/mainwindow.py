@@ -97,6 +97,8 @@ add_translations("ja", {
     "The search ended before its first snapshot.": "最初の途中経過の前に探索が終わりました。",
     "Answer added to the record": "解答を棋譜に加えました",
     "Keep answer in record": "解答を棋譜に残す",
+    "Solve from here needs a position with the attacker to move: step to a move of the defender.":
+        "この局面からは解けません（攻め方の手番の局面で解いてください。玉方の指し手に移動してください）。",
     "Answer ready: Keep answer in record (Ctrl+K) adds it":
         "解答が出ました。「解答を棋譜に残す」(Ctrl+K) で棋譜に加えます",
 })
@@ -450,7 +452,11 @@ class MainWindow(QMainWindow):
         self.actions_[mode].setChecked(True)
 
     def solve(self) -> None:
-        """Start a search of the problem on the board (does nothing while one runs)."""
+        """Start a search of the problem on the board (does nothing while one runs).
+
+        In study mode the search starts from the position at the record's cursor
+        ("solve from here"); its answer is offered for the tree at that move.
+        """
         if self._worker is not None:
             return
         problems = self.editor.problems()
@@ -465,7 +471,9 @@ class MainWindow(QMainWindow):
             name = tr("helpmate" if mode == "helpmate" else "direct-mate")
             self.report_error(tr("The %1 solver is not available in this build.").replace("%1", name))
             return
-        start = self._solve_start()
+        start = self._solve_start(mode)
+        if start is None:
+            return
         self._clear_result()
         self.result_panel.set_searching(start)
         self.search_panel.reset(start, "Searching…")
@@ -629,13 +637,22 @@ class MainWindow(QMainWindow):
         else:
             self.study.step(delta)
 
-    def _solve_start(self) -> Position:
+    def _solve_start(self, mode: str) -> Position | None:
         """The position Solve searches: in study mode the one at the record's cursor
-        (its answer goes under that move), else the problem (shown again)."""
+        (its answer goes under that move), else the problem (shown again).
+
+        None (and the reason on the status line) when the cursor is on a move
+        after which the attacker is not to move, in a direct mate.
+        """
         if self.is_studying():
             tree = self.study.tree()
+            position = tree.position()
+            if mode == "mate" and position.turn != tree.record.start.turn:
+                self.report_error(tr("Solve from here needs a position with the attacker to move: "
+                                     "step to a move of the defender."), box=False)
+                return None
             self._answer_path = tree.path()
-            return tree.position()
+            return position
         self._answer_path = ()
         self.show_problem()
         return self.editor.position()
@@ -660,6 +677,8 @@ class MainWindow(QMainWindow):
         if not self.study.would_change(answer, length, path):
             return
         self._set_pending((answer, length, path))
+        if self.is_studying():
+            self.docks["record"].raise_()   # the answer's bar, beside the move it belongs to
         self.statusBar().showMessage(tr("Answer ready: Keep answer in record (Ctrl+K) adds it"), 8000)
 
     def _set_pending(self, pending: tuple[Record, int | None, tuple[int, ...]] | None) -> None:

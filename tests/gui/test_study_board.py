@@ -10,7 +10,7 @@ from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMenu
 from pytestqt.qtbot import QtBot
 
-from tsume_studio.core.search.contract import Limits
+from tsume_studio.core.search.contract import Limits, SolveStatus
 from tsume_studio.core.shogi.moves import Move
 from tsume_studio.core.shogi.position import Position
 from tsume_studio.core.shogi.types import BLACK, SILVER, square
@@ -323,3 +323,35 @@ def test_the_move_list_keeps_most_of_the_record_panel(qtbot: QtBot, window: Main
     assert panel.comment.height() > 0
     w.study.first()
     assert panel.variations.isHidden()
+
+
+def test_solve_from_here_solves_the_position_at_the_cursor(qtbot: QtBot, window: MainWindow) -> None:
+    """In study mode F5 solves the position on the board at the current move; the answer, when kept,
+    goes under that move and the record still starts from the problem."""
+    w = window
+    w.set_study_mode(True)
+    assert w.study.play(Move.from_usi("N*3c")) and w.study.play(Move.from_usi("2a1a"))
+    here = w.study.tree().position()
+    path = w.study.tree().path()
+    # After the attacker's move the defender is to move: nothing to solve from there.
+    w.study.step(-1)
+    key(qtbot, w, Qt.Key.Key_F5)
+    assert not w.is_searching() and "attacker to move" in w.last_error
+    w.study.step(1)
+    with qtbot.waitSignal(w.searchFinished, timeout=60000) as blocker:
+        key(qtbot, w, Qt.Key.Key_F5)
+    result = blocker.args[0]
+    assert result is not None and result.status is SolveStatus.MATE
+    assert Position.from_sfen(result.sfen) == here and result.length == 1
+    assert w.is_studying() and w.board.position() == here                    # still studying, at that move
+    record = w.editor.record()
+    assert record is not None and record.start == Position.from_sfen(MATE3)
+    assert not w.study.tree().node(path).children                             # not in the record until kept
+    assert w.keep_answer()
+    node = w.study.tree().node(path)
+    mates = [c.move.usi() for c in node.children if c.move is not None]
+    assert result.pv[0] in mates
+    assert any(g.special == "詰み" for c in node.children for g in c.children)
+    assert w.editor.record() is record and record.start == Position.from_sfen(MATE3)
+    assert "手数" not in record.header                                          # a position's answer, not the problem's
+    assert len(record.root.children) == 1                                    # nothing added at the start
