@@ -11,7 +11,7 @@ from typing import Any
 import cshogi
 import pytest
 
-from tsume_studio.core.cli import check as check_module
+from tsume_studio.core import check as check_module
 from tsume_studio.core.cli.batch import solve_row
 from tsume_studio.core.cli.check import CheckTally, check_fields, check_solution
 from tsume_studio.core.cli.main import main
@@ -107,8 +107,8 @@ def test_batch_summary_counts_answers_and_checks(problem_set: Path, capsys: pyte
     assert summary["exact"] == 5 and summary["solved"] == 5
     assert summary["length_matches"] == 3 and summary["wrong_length"] == 2   # short: 5 not 3; futile: 3 not 5
     assert summary["checks"] == {"confirmed": 1, "not_confirmed": 2, "unknown": 0, "errors": 1, "skipped": 1,
-                                 "discrepancies": {"shorter_mate": 1, "alternative": 1, "longer_defence": 1,
-                                                   "futile_judgement": 1}}
+                                 "discrepancies": {"shorter_mate": 1, "alternative": 1, "promotion_choice": 1,
+                                                   "longer_defence": 1, "futile_judgement": 1, "pieces_left": 1}}
 
 
 def test_batch_text_summary_on_a_terminal(problem_set: Path, capsys: pytest.CaptureFixture[str],

@@ -1,0 +1,215 @@
+"""Check a given solution (a record's 作意) against the exact official answer.
+
+The given line (USI moves from the problem's position) is replayed and, at
+each of its moves, compared with what the length-aware df-pn
+(:mod:`.search.official`) proves about that position:
+
+* ``shorter_mate`` (早詰): the attacker can mate sooner than the line does;
+* ``alternative`` (余詰): another attacker move, not the same move with the
+  other promotion choice, also mates within the plies the line has left;
+* ``promotion_choice`` (成不成非限定): the line's move with the other promotion
+  choice also mates within them (the last move excepted: a mate either way
+  there is not a flaw);
+* ``longer_defence`` (変長 or a defence the line misses): a defence that
+  counts lasts longer than the line's;
+* ``futile_judgement``: the line plays a drop interposition that tsume rules
+  judge futile (無駄合), or ends where a counted defence remains;
+* ``pieces_left`` (駒余り): the line ends in mate with pieces still in the
+  attacker's hand.
+
+Each discrepancy carries a replayable line: USI moves from the start
+position.  The line is ``confirmed`` when it has none and its length is the
+exact length.  A check that runs out of its limits (or is cancelled) says so
+(``complete`` false); the discrepancies it found before that are proved all
+the same.  ``tsume check``, ``tsume batch`` and the window's check all run
+:func:`check_solution`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from collections.abc import Generator
+
+import cshogi
+
+from .search.contract import Cancel, Limits
+from .search.dfpn import DfPn, Outcome
+from .search.exact import SearchAborted
+from .search.official import OfficialSearch
+from .shogi.position import Position
+
+
+class CheckError(ValueError):
+    """The given solution cannot be checked: a move that is not legal where it is played,
+    an even number of plies, or a position proved to have no mate."""
+
+
+@dataclass(frozen=True, slots=True)
+class Discrepancy:
+    """One way the given line differs from the official answer, at 1-based ``ply``."""
+
+    kind: str
+    ply: int
+    line: tuple[str, ...]
+
+
+KINDS = ("shorter_mate", "alternative", "promotion_choice", "longer_defence", "futile_judgement",
+         "pieces_left")
+"""The kinds of :class:`Discrepancy`, in the order summaries list them."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """The verdict on a given line: ``length`` is the exact length (None: not proved in time).
+
+    ``complete`` is False when the limits ran out before every move of the
+    line was examined; the discrepancies found by then are proved.
+    """
+
+    confirmed: bool
+    length: int | None
+    given: tuple[str, ...]
+    discrepancies: tuple[Discrepancy, ...] = field(default=())
+    complete: bool = True
+
+    def check_json(self) -> dict[str, Any]:
+        """The ``check`` object: ``confirmed``, ``discrepancies``, and ``complete: false`` when cut short."""
+        out: dict[str, Any] = {"confirmed": self.confirmed,
+                               "discrepancies": [{"kind": d.kind, "ply": d.ply, "line": list(d.line)}
+                                                 for d in self.discrepancies]}
+        if not self.complete:
+            out["complete"] = False
+        return out
+
+    def as_json(self) -> dict[str, Any]:
+        return {"length": self.length, "given_length": len(self.given), "exact": self.length is not None,
+                "check": self.check_json()}
+
+
+def _run(gen: Generator[Any, None, Any]) -> Any:
+    while True:
+        try:
+            next(gen)
+        except StopIteration as stop:
+            return stop.value
+
+
+def _promotion_twins(a: int, b: int) -> bool:
+    return (not cshogi.move_is_drop(a) and not cshogi.move_is_drop(b)
+            and cshogi.move_from(a) == cshogi.move_from(b) and cshogi.move_to(a) == cshogi.move_to(b))
+
+
+def check_solution(position: Position, given: list[str] | tuple[str, ...],
+                   limits: Limits = Limits(seconds=60), cancel: Cancel | None = None) -> CheckResult:
+    """Compare ``given`` (USI moves from ``position``) with the exact answer.
+
+    When ``limits`` run out, or ``cancel`` is set, the result is not
+    ``complete`` (its ``length`` is None when the exact length was not proved
+    by then).
+
+    Raises:
+        CheckError: a move of ``given`` is not legal where it is played (or an
+            attacker move is not a check), or the position is proved no mate.
+    """
+    root = position.board().copy()
+    attacker = root.turn
+    # Replay first: a bad line is the user's mistake, whatever the search finds.
+    b = root.copy()
+    moves: list[int] = []
+    for i, text in enumerate(given):
+        legal = {cshogi.move_to_usi(m): m for m in (b.check_moves if b.turn == attacker else b.legal_moves)}
+        if text not in legal:
+            what = "a check" if b.turn == attacker else "a legal reply"
+            raise CheckError(f"move {i + 1} of the solution, {text!r}, is not {what} in {b.sfen()!r}")
+        moves.append(legal[text])
+        b.push(legal[text])
+    if len(given) % 2 == 0:
+        raise CheckError(f"the solution has {len(given)} plies: a mate ends with the attacker's move")
+    clock = limits.clock()
+    deadline = clock() + limits.seconds if limits.seconds is not None else None
+    oracle = DfPn(attacker, max(16, limits.memory_mb // 2))
+    outcome = oracle.search(root.copy(), deadline=deadline, cancel=cancel, node_limit=limits.nodes, clock=clock)
+    if outcome == Outcome.DISPROVEN:
+        raise CheckError("this position has no mate (proved), so no solution can hold")
+    if outcome != Outcome.PROVEN:
+        return CheckResult(False, None, tuple(given), complete=False)
+    s = OfficialSearch(root.copy(), oracle, deadline=deadline, cancel=cancel, node_limit=limits.nodes,
+                       distance_rule=True, memory_mb=max(16, limits.memory_mb // 4), clock=clock)
+    try:
+        length = _run(s.exact(True))
+    except SearchAborted:
+        length = None
+    if length is None:
+        return CheckResult(False, None, tuple(given), complete=False)
+    out: list[Discrepancy] = []
+    try:
+        _compare(s, root, attacker, given, moves, out)
+    except SearchAborted:
+        return CheckResult(False, length, tuple(given), tuple(out), complete=False)
+    return CheckResult(not out and len(moves) == length, length, tuple(given), tuple(out))
+
+
+def _compare(s: OfficialSearch, root: cshogi.Board, attacker: int, given: list[str] | tuple[str, ...],
+             moves: list[int], out: list[Discrepancy]) -> None:
+    """Append to ``out`` every discrepancy of the line ``moves`` (``given`` in USI) from ``root``."""
+    b = root.copy()
+    n = len(moves)
+    for i, mv in enumerate(moves):
+        left = n - i          # plies the given line takes from here
+        prefix = tuple(given[:i])
+        s.board = b.copy()
+        if b.turn == attacker:
+            value = _run(s.exact(True, left))
+            if value is not None and value < left:
+                first = _first_mate(s, value)
+                out.append(Discrepancy("shorter_mate", i + 1, prefix + (cshogi.move_to_usi(first),)))
+            for c in b.check_moves:
+                twin = _promotion_twins(c, mv)
+                if c == mv or (left == 1 and twin):
+                    continue
+                s.board = b.copy()
+                s.board.push(c)
+                if _run(s.and_within(left - 1)):
+                    out.append(Discrepancy("promotion_choice" if twin else "alternative", i + 1,
+                                           prefix + (cshogi.move_to_usi(c),)))
+        else:
+            value = _run(s.exact(False, left + 1))
+            bound = value if value is not None else left + 1
+            defs = _run(s.defences(bound))
+            futile = {m for fs in defs.futile for m in fs.moves}
+            if mv in futile:
+                out.append(Discrepancy("futile_judgement", i + 1, prefix + (given[i],)))
+            for e in defs.real:
+                if e == mv:
+                    continue
+                s.board = b.copy()
+                s.board.push(e)
+                if not _run(s.or_within(left - 1)):
+                    out.append(Discrepancy("longer_defence", i + 1, prefix + (cshogi.move_to_usi(e),)))
+        b.push(mv)
+    # The end: mated under tsume rules, with no counted defence left, and nothing left in hand.
+    s.board = b.copy()
+    real: list[int] = []
+    if any(True for _ in b.legal_moves):
+        real = list(_run(s.defences(0)).real)
+        for e in real:
+            out.append(Discrepancy("futile_judgement" if cshogi.move_is_drop(e) else "longer_defence",
+                                   n + 1, tuple(given) + (cshogi.move_to_usi(e),)))
+    if not real and any(b.pieces_in_hand[attacker]):
+        out.append(Discrepancy("pieces_left", n, tuple(given)))
+
+
+def _first_mate(s: OfficialSearch, value: int) -> int:
+    """An attacker move of ``s.board`` that mates within ``value`` plies."""
+    b = s.board.copy()
+    for c in b.check_moves:
+        s.board = b.copy()
+        s.board.push(c)
+        if _run(s.and_within(value - 1)):
+            s.board = b
+            return int(c)
+    raise AssertionError(f"no mate within {value} in {b.sfen()}")  # pragma: no cover
+
+
+__all__ = ["KINDS", "CheckError", "CheckResult", "Discrepancy", "check_solution"]
