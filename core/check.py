@@ -212,4 +212,28 @@ def _first_mate(s: OfficialSearch, value: int) -> int:
     raise AssertionError(f"no mate within {value} in {b.sfen()}")  # pragma: no cover
 
 
-__all__ = ["KINDS", "CheckError", "CheckResult", "Discrepancy", "check_solution"]
+#: What composers call each kind of discrepancy.
+KIND_NAMES = {"shorter_mate": "早詰", "alternative": "余詰", "promotion_choice": "成不成非限定",
+              "longer_defence": "変長", "futile_judgement": "無駄合の判定", "pieces_left": "駒余り"}
+
+
+def discrepancy_comment(d: Discrepancy) -> str:
+    """The record comment for ``d``, written on the last move of its line: ``余詰（作意の検討）``."""
+    return f"{KIND_NAMES.get(d.kind, d.kind)}（作意の検討）"
+
+
+def verdict_comment(result: CheckResult) -> str:
+    """The record comment on the start position that sums up ``result``."""
+    if result.length is None:
+        return "作意の検討：時間内に手数を確定できず"
+    if result.confirmed:
+        return f"作意の検討：{result.length}手詰で正解（早詰・余詰・変長なし）"
+    kinds = "・".join(dict.fromkeys(KIND_NAMES.get(d.kind, d.kind) for d in result.discrepancies))
+    cut = "（時間内に全手順を検討できず）" if not result.complete else ""
+    if not kinds:
+        return f"作意の検討：正解は{result.length}手詰、作意は{len(result.given)}手{cut}"
+    return f"作意の検討：{kinds}あり（正解は{result.length}手詰）{cut}"
+
+
+__all__ = ["KINDS", "KIND_NAMES", "CheckError", "CheckResult", "Discrepancy", "check_solution",
+           "discrepancy_comment", "verdict_comment"]

@@ -14,7 +14,7 @@ import enum
 from dataclasses import dataclass
 
 from .records.model import Record, RecordNode
-from .shogi.moves import Move, attackers, is_legal, japanese
+from .shogi.moves import Move, attackers, is_legal, japanese, parse_move
 from .shogi.position import IllegalPositionError, Position
 from .shogi.types import (
     HAND_INDEX, KING, KNIGHT, LANCE, PAWN, PROMOTE, make_piece, opponent, piece_color, piece_type,
@@ -404,6 +404,31 @@ def _copy_into(dst: RecordNode, src: RecordNode) -> None:
             stack.append((n, c))
 
 
+def add_line(record: Record, line: tuple[str, ...] | list[str], comment: str = "") -> bool:
+    """Add ``line`` (USI moves from the record's start) to the tree, reusing the moves there,
+    and ``comment`` on its last node (the start for an empty line); True when the record changed.
+
+    New moves become the last variation of their parent, so the main line stays.
+
+    Raises:
+        ValueError: a move of ``line`` is not legal where it is played.
+    """
+    pos, node, changed = record.start.copy(), record.root, False
+    for usi in line:
+        move = parse_move(pos, usi)
+        child = next((c for c in node.children if c.move == move), None)
+        if child is None:
+            child = RecordNode(move=move)
+            node.children.append(child)
+            changed = True
+        node = child
+        pos.push(move)
+    if comment and comment not in node.comments:
+        node.comments.append(comment)
+        changed = True
+    return changed
+
+
 @dataclass(frozen=True)
 class Row:
     """One row of a record panel: the path of a move, its ply, its text, whether it has 変化."""
@@ -437,6 +462,6 @@ def terminal(tree: StudyTree) -> str | None:
 
 
 __all__ = [
-    "IllegalReason", "Path", "Row", "StudyMoveError", "StudyTree", "illegal_reason", "line_rows",
+    "IllegalReason", "Path", "Row", "StudyMoveError", "StudyTree", "add_line", "illegal_reason", "line_rows",
     "merge_record", "promotion_choices", "terminal",
 ]

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from ..core.editing import suggested_file_name, with_filter_extension
 from ..core.records.formats import FORMATS
 from ..core.answer import proved_length, solution_record
+from ..core.check import CheckResult, discrepancy_comment, verdict_comment
 from ..core.records.model import Record
 from ..core.shogi.moves import Move
 from ..core.study import StudyTree
@@ -35,13 +36,14 @@ from . import i18n
 from .about import AboutDialog
 from .board import BoardView
 from .editor import EditorController, ProblemBar
+from .checkworker import check_worker
 from .export import SOLUTION_FILE_FILTER, export_solution
 from .header import HeaderDialog
 from .i18n import add_translations, tr
 from .models import number_text
 from .panels import (
-    NO_MATE_NOTE, NO_PROOF_NOTE, AlternativesPanel, FutilePanel, ProofTreePanel, ResultPanel, SearchTreePanel,
-    status_text,
+    NO_MATE_NOTE, NO_PROOF_NOTE, AlternativesPanel, CheckPanel, FutilePanel, ProofTreePanel, ResultPanel,
+    SearchTreePanel, status_text,
 )
 from .study import RecordPanel, StudyController
 from .settings import (
@@ -97,6 +99,10 @@ add_translations("ja", {
     "The search ended before its first snapshot.": "最初の途中経過の前に探索が終わりました。",
     "Answer added to the record": "解答を棋譜に加えました",
     "Keep answer in record": "解答を棋譜に残す",
+    "The record has no main line to check: play or open one first.":
+        "検討する本譜がありません。棋譜を開くか、指し手を入力してください。",
+    "Cannot check: %1": "検討できません: %1",
+    "The check was written into the record": "検討結果を棋譜に記入しました",
     "Solve from here needs a position with the attacker to move: step to a move of the defender.":
         "この局面からは解けません（攻め方の手番の局面で解いてください。玉方の指し手に移動してください）。",
     "Answer ready: Keep answer in record (Ctrl+K) adds it":
@@ -144,10 +150,13 @@ class MainWindow(QMainWindow):
         searchStarted(): a search began.
         searchFinished(object): a search ended; its SolveResult, or None if it
             was stopped or failed.
+        checkFinished(object): a check of the main line ended; its CheckResult,
+            or None if it was stopped or failed.
     """
 
     searchStarted = Signal()
     searchFinished = Signal(object)
+    checkFinished = Signal(object)
 
     def __init__(self, solver_for: Callable[[str], SolveFunction] = default_solver,
                  parent: QWidget | None = None) -> None:
@@ -208,6 +217,7 @@ class MainWindow(QMainWindow):
         _share, low, high = DOCK_WIDTHS["right"]
         record_dock.setMinimumWidth(low)
         record_dock.setMaximumWidth(high)
+        self._add_check_dock()
         self._arrange_docks()
 
         # ---- status line
@@ -251,6 +261,7 @@ class MainWindow(QMainWindow):
 
         make("solve", self.solve, "F5")
         make("keep_answer", self.keep_answer, "Ctrl+K")
+        make("check", self.check_main_line, "Ctrl+F5")
         make("stop", self.stop, "Esc")
         make("limits", self.edit_limits)
         make("export_kif", self._export_kif_dialog, "Ctrl+E")
@@ -309,7 +320,7 @@ class MainWindow(QMainWindow):
         self.menus["edit"].addAction(a["header"])
         self.menus["edit"].addAction(a["study"])
         solve_menu = self.menus["solve"]
-        solve_menu.addActions([a["solve"], a["stop"], a["keep_answer"]])
+        solve_menu.addActions([a["solve"], a["stop"], a["keep_answer"], a["check"]])
         solve_menu.addSeparator()
         solve_menu.addActions([a["mate"], a["helpmate"]])
         solve_menu.addSeparator()
@@ -371,7 +382,7 @@ class MainWindow(QMainWindow):
     def _retranslate(self, _lang: str = "") -> None:
         a = self.actions_
         for key, text in (("solve", "Solve"), ("stop", "Stop"), ("limits", "Limits..."),
-                          ("keep_answer", "Keep answer in record"),
+                          ("keep_answer", "Keep answer in record"), ("check", "Check the main line"),
                           ("export_kif", "Export solution (KIF)..."),
                           ("export_image", "Export board image..."), ("copy_sfen", "Copy SFEN"),
                           ("quit", "Quit"), ("problem", "Back to the problem"), ("header", "Record header..."),
@@ -392,7 +403,7 @@ class MainWindow(QMainWindow):
         self._update_title()
         for key, text in (("result", "Result"), ("proof", "Proof tree"), ("futile", "Futile interpositions"),
                           ("alternatives", "Alternative mates (余詰)"), ("search", "Search tree"),
-                          ("record", "Record")):
+                          ("record", "Record"), ("check", "Check (作意)")):
             self.docks[key].setWindowTitle(tr(text))
         self._retranslate_error()
         self.stats_label.setText(self._stats_text())
@@ -429,6 +440,10 @@ class MainWindow(QMainWindow):
         for key in ("variation_up", "variation_down", "promote_line", "delete_line"):
             a[key].setEnabled(self.is_studying())
         a["keep_answer"].setEnabled(self._pending is not None and not searching)
+        a["check"].setEnabled(not searching and valid)
+        self.check_panel.check_button.setEnabled(not searching and valid)
+        self.check_panel.write_button.setEnabled(not searching and self._check is not None
+                                                 and self._check[1].length is not None)
         a["export_kif"].setEnabled(self._result is not None and self._result.status is SolveStatus.MATE)
         # The problem cannot change while it is being searched: editing commands
         # wait (copying does not); undo/redo get their state back from the stack.
@@ -587,6 +602,99 @@ class MainWindow(QMainWindow):
         self.alternatives_panel.set_alternatives(None, ())
         self.search_panel.reset(self.editor.position())
         self._set_stats(str)
+
+    # ---- checking the main line (作意) ---------------------------------------------
+
+    def _add_check_dock(self) -> None:
+        """The 作意 check panel, in a dock beside the record."""
+        self._check: tuple[Position, CheckResult] | None = None
+        self.check_panel = CheckPanel(self)
+        self.check_panel.checkRequested.connect(self.check_main_line)
+        self.check_panel.writeRequested.connect(self.write_check)
+        self.check_panel.positionRequested.connect(self.show_position)
+        self.editor.recordReplaced.connect(self._forget_check)
+        dock = self.docks["check"] = QDockWidget(self)
+        dock.setObjectName("dock_check")
+        dock.setWidget(self.check_panel)
+        _share, low, high = DOCK_WIDTHS["right"]
+        dock.setMinimumWidth(low)
+        dock.setMaximumWidth(high)
+
+    def _forget_check(self) -> None:
+        self._check = None
+        self.check_panel.clear()
+        self._update_actions()
+
+    def check_result(self) -> CheckResult | None:
+        """The last check of the main line (None before one ends, or after the record changed)."""
+        return self._check[1] if self._check is not None else None
+
+    def check_main_line(self) -> bool:
+        """Check the record's main line against the official answer on a worker thread
+        (what ``tsume check`` does); ``checkFinished`` follows.  False when it cannot start."""
+        if self._worker is not None:
+            return False
+        if self.editor.problems():
+            self.report_error(tr("The position has problems; Solve is disabled."), box=False)
+            return False
+        record = self.editor.full_record()
+        given = tuple(m.usi() for m in record.main_line())
+        if not given:
+            self.report_error(tr("The record has no main line to check: play or open one first."), box=False)
+            return False
+        self.show_problem()
+        self._check = None
+        self.docks["check"].raise_()
+        self.check_panel.set_checking()
+        worker = check_worker(record.start, given, load_limits())
+        worker.returned.connect(functools.partial(self._on_check_returned, record.start.copy()))
+        worker.errored.connect(self._on_check_errored)
+        worker.aborted.connect(self.check_panel.set_stopped)
+        worker.finished.connect(self._on_check_finished)
+        self._worker = worker
+        self.board.set_editable(False)
+        self._update_actions()
+        self._set_stats(lambda: tr("Checking the main line against the official answer…"))
+        worker.start()
+        return True
+
+    def _on_check_returned(self, start: Position, result: CheckResult) -> None:
+        self._check = (start, result)
+        self.check_panel.set_result(start, result)
+        self._set_stats(lambda: self.check_panel.verdict().split("\n")[0])
+
+    def _on_check_errored(self, error: BaseException) -> None:
+        self.check_panel.clear()
+        self.report_error(tr("Cannot check: %1").replace("%1", str(error)))
+
+    def _on_check_finished(self) -> None:
+        self._worker = None
+        if not self._viewing:
+            self.board.set_editable(True)
+        self._update_actions()
+        if self._check is None and self._stats_text() == tr("Checking the main line against the official answer…"):
+            self._set_stats(str)
+        self.checkFinished.emit(self.check_result())
+
+    def write_check(self) -> bool:
+        """Write the last check into the record (one undoable step): each discrepancy's line
+        as a 変化 with its name as a comment, and the verdict on the start.  True when it changed."""
+        if self._check is None or self._worker is not None:
+            return False
+        start, result = self._check
+        if self.editor.full_record().start != start:
+            return False
+        lines = [(tuple(d.line), discrepancy_comment(d)) for d in result.discrepancies]
+        lines.append(((), verdict_comment(result)))
+        try:
+            changed = self.study.add_lines(lines)
+        except ValueError as e:
+            self.report_error(str(e), box=False)
+            return False
+        if changed:
+            self.docks["record"].raise_()
+            self.statusBar().showMessage(tr("The check was written into the record"), 5000)
+        return changed
 
     # ---- what the board shows --------------------------------------------------
 
@@ -1038,6 +1146,7 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.docks["proof"], self.docks["futile"])
         self.tabifyDockWidget(self.docks["futile"], self.docks["alternatives"])
         self.tabifyDockWidget(self.docks["result"], self.docks["record"])
+        self.tabifyDockWidget(self.docks["record"], self.docks["check"])
         for dock in self.docks.values():
             dock.show()
         self.docks["result"].raise_()

@@ -10,9 +10,10 @@ from __future__ import annotations
 from PySide6.QtCore import QItemSelection, QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView, QApplication, QHBoxLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem, QStyle,
-    QStyledItemDelegate, QStyleOptionViewItem, QToolButton, QTreeView, QVBoxLayout, QWidget,
+    QPushButton, QStyledItemDelegate, QStyleOptionViewItem, QToolButton, QTreeView, QVBoxLayout, QWidget,
 )
 
+from ..core.check import CheckResult
 from ..core.shogi.moves import Move, parse_move
 from ..core.shogi.position import Position
 from ..core.search.proof import Alternative, FutileInterposition, Futility, HelpmateAnswer, Proof
@@ -622,3 +623,163 @@ class SearchTreePanel(_TreePanel):
             path = model.current_path()
             for n in range(1, min(len(path), 12) + 1):
                 self.view.expand(model.index_of_path(path[:n]))
+
+
+# ---- the check of a record's main line (作意) ---------------------------------------
+
+add_translations("ja", {
+    "Check (作意)": "作意の検討",
+    "Check the main line": "本譜を検討",
+    "Write into record": "棋譜に記入",
+    "Checking the main line against the official answer…": "本譜を正解手順と照合しています…",
+    "Open or write a record with a main line, then check it against the official answer.":
+        "本譜のある棋譜を開くか作ってから、正解手順と照合します。",
+    "Confirmed: the main line is the official answer, mate in %1.": "作意どおり：本譜は正解手順です（%1手詰）。",
+    "Not confirmed: %1 (the official answer is mate in %2; the main line has %3 plies).":
+        "作意と相違：%1（正解は%2手詰、本譜は%3手）。",
+    "Unknown: the exact length was not proved within the limits.": "不明：制限時間内に手数を確定できませんでした。",
+    "Cut short by the limits: what is listed is proved; the rest was not examined.":
+        "制限で打ち切り：一覧は証明済みですが、残りは未検討です。",
+    "Stopped before the check ended.": "検討を中止しました。",
+    "ply %1": "%1手目",
+    "the main line": "本譜",
+    "Shorter mate (早詰)": "早詰",
+    "Alternative mate (余詰)": "余詰",
+    "Either promotion (成不成非限定)": "成不成非限定",
+    "Longer defence (変長)": "変長",
+    "Futile-interposition judgement (無駄合)": "無駄合の判定",
+    "Pieces left in hand (駒余り)": "駒余り",
+    "the attacker can mate sooner": "より短い詰みがあります",
+    "another move also mates in time": "別の手でも詰みます",
+    "the same move with the other promotion choice also mates in time": "成・不成のどちらでも詰みます",
+    "this defence lasts longer": "この応手のほうが長く逃れます",
+    "the line counts a futile interposition, or a counted defence remains": "無駄合の扱いが正解と異なります",
+    "the mate leaves pieces in the attacker's hand": "詰め上がりで攻め方の持駒が余ります",
+})
+
+#: The name of each kind of discrepancy (untranslated).
+KIND_LABELS = {
+    "shorter_mate": "Shorter mate (早詰)",
+    "alternative": "Alternative mate (余詰)",
+    "promotion_choice": "Either promotion (成不成非限定)",
+    "longer_defence": "Longer defence (変長)",
+    "futile_judgement": "Futile-interposition judgement (無駄合)",
+    "pieces_left": "Pieces left in hand (駒余り)",
+}
+#: What each kind of discrepancy means (untranslated; shown in the row's tooltip and after its name).
+KIND_HELP = {
+    "shorter_mate": "the attacker can mate sooner",
+    "alternative": "another move also mates in time",
+    "promotion_choice": "the same move with the other promotion choice also mates in time",
+    "longer_defence": "this defence lasts longer",
+    "futile_judgement": "the line counts a futile interposition, or a counted defence remains",
+    "pieces_left": "the mate leaves pieces in the attacker's hand",
+}
+CHECK_EMPTY = "Open or write a record with a main line, then check it against the official answer."
+
+
+class CheckPanel(_PositionList):
+    """The check of a record's main line against the official answer (作意の検討).
+
+    The verdict on top; one row per discrepancy (its kind, the ply, the
+    move), clicking it shows its line on the board.  "Check the main line"
+    asks for a check; "Write into record" asks to put the lines and their
+    names into the record.
+
+    Signals:
+        checkRequested(): the user asked for a check.
+        writeRequested(): the user asked to write the result into the record.
+    """
+
+    checkRequested = Signal()
+    writeRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        self._shown: tuple[Position | None, CheckResult | None, str | None] = (None, None, CHECK_EMPTY)
+        super().__init__(CHECK_EMPTY, parent)
+        self._note_key = CHECK_EMPTY
+        self.check_button = QPushButton(self)
+        self.write_button = QPushButton(self)
+        self.check_button.setObjectName("check_main_line")
+        self.write_button.setObjectName("write_check")
+        self.check_button.clicked.connect(lambda _c=False: self.checkRequested.emit())
+        self.write_button.clicked.connect(lambda _c=False: self.writeRequested.emit())
+        self.write_button.setEnabled(False)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.check_button)
+        buttons.addWidget(self.write_button)
+        buttons.addStretch(1)
+        layout = self.layout()
+        assert isinstance(layout, QVBoxLayout)
+        layout.insertLayout(0, buttons)
+        i18n.notifier.language_changed.connect(self._refill)
+        self._retranslate()
+
+    def set_checking(self) -> None:
+        """Say that a check runs (the list empties)."""
+        self.write_button.setEnabled(False)
+        self._shown = (None, None, "Checking the main line against the official answer…")
+        self._set_rows(Position.empty(), [], self._shown[2])
+
+    def set_stopped(self) -> None:
+        """Say that the check was stopped."""
+        self._shown = (None, None, "Stopped before the check ended.")
+        self._set_rows(Position.empty(), [], self._shown[2])
+
+    def clear(self) -> None:
+        """Back to the empty panel (the record changed)."""
+        self.write_button.setEnabled(False)
+        self._shown = (None, None, CHECK_EMPTY)
+        self._set_rows(Position.empty(), [], CHECK_EMPTY)
+
+    def set_result(self, start: Position, result: CheckResult) -> None:
+        """Show a :class:`~tsume_studio.core.check.CheckResult` of a line from ``start``."""
+        self._shown = (start, result, None)
+        rows = []
+        for d in result.discrepancies:
+            texts = move_texts(start, list(d.line))
+            name = tr(KIND_LABELS.get(d.kind, d.kind))
+            where = tr("ply %1").replace("%1", str(d.ply))
+            rows.append((tuple(d.line), f"{where}  {name}: {texts[-1]}",
+                         tr(KIND_HELP.get(d.kind, d.kind)) + "\n" + " ".join(d.line)))
+        self._set_rows(start, rows, None)
+        self.write_button.setEnabled(result.length is not None)
+
+    def verdict(self) -> str:
+        """The verdict line as shown (translated)."""
+        return self.note.text()
+
+    @Slot(str)
+    def _refill(self, _lang: str = "") -> None:
+        start, result, note = self._shown
+        if start is not None and result is not None:
+            self.set_result(start, result)
+        else:
+            self._set_rows(Position.empty(), [], note)
+
+    def _retranslate(self, _lang: str = "") -> None:
+        if hasattr(self, "check_button"):
+            self.check_button.setText(tr("Check the main line"))
+            self.write_button.setText(tr("Write into record"))
+        start, result, _note = self._shown
+        if start is None or result is None:
+            super()._retranslate()
+            return
+        self.note.setText(self._verdict_text(result))
+        self.note.setVisible(True)
+
+    @staticmethod
+    def _verdict_text(result: CheckResult) -> str:
+        if result.length is None:
+            return tr("Unknown: the exact length was not proved within the limits.")
+        if result.confirmed:
+            return tr("Confirmed: the main line is the official answer, mate in %1.").replace(
+                "%1", str(result.length))
+        kinds = ", ".join(dict.fromkeys(tr(KIND_LABELS.get(d.kind, d.kind)) for d in result.discrepancies)) or "—"
+        if i18n.language() == "ja":
+            kinds = kinds.replace(", ", "・")
+        text = (tr("Not confirmed: %1 (the official answer is mate in %2; the main line has %3 plies).")
+                .replace("%1", kinds).replace("%2", str(result.length)).replace("%3", str(len(result.given))))
+        if not result.complete:
+            text += "\n" + tr("Cut short by the limits: what is listed is proved; the rest was not examined.")
+        return text

@@ -27,7 +27,8 @@ from ..core.records.model import Record, RecordNode
 from ..core.shogi.moves import Move, japanese
 from ..core.shogi.position import Position
 from ..core.study import (
-    IllegalReason, Path, StudyMoveError, StudyTree, illegal_reason, line_rows, merge_record, promotion_choices,
+    IllegalReason, Path, StudyMoveError, StudyTree, add_line, illegal_reason, line_rows, merge_record,
+    promotion_choices,
     terminal,
 )
 from . import i18n
@@ -69,6 +70,7 @@ i18n.add_translations("ja", {
     "Delete moves": "指し手の削除",
     "Edit comment": "コメント編集",
     "Add answer": "解答の追加",
+    "Write check": "作意の検討結果を記入",
     "Keep answer in record": "解答を棋譜に残す",
     "Solver's answer (not in the record yet):": "解図の解答（棋譜にはまだ入っていません）:",
     "Solver's answer after %1 (not in the record yet):": "%1 からの解答（棋譜にはまだ入っていません）:",
@@ -321,6 +323,31 @@ class StudyController(QObject):
             self.recordChanged.emit()
             self.cursorChanged.emit()
         return added
+
+    def add_lines(self, lines: list[tuple[tuple[str, ...], str]], source: str = "Write check") -> bool:
+        """Add each (USI line from the start, comment for its last node) to the tree, as one
+        undoable step; True when the record changed.
+
+        Raises:
+            ValueError: a move of a line is not legal where it is played (nothing is changed).
+        """
+        record = self.tree().record
+        trial = copy.deepcopy(record.root)
+        probe = Record(start=record.start, root=trial)
+        for line, comment in lines:
+            add_line(probe, line, comment)   # raises before the record is touched
+
+        def change(tree: StudyTree) -> bool:
+            changed = False
+            for line, comment in lines:
+                changed = add_line(tree.record, line, comment) or changed
+            return changed
+
+        if self._edit(source, change):
+            self.recordChanged.emit()
+            self.cursorChanged.emit()
+            return True
+        return False
 
     def would_change(self, answer: Record, length: int | None = None, path: Path = ()) -> bool:
         """True when :meth:`merge` would change the record (a move, a comment or 手数 to add)."""

@@ -1,0 +1,147 @@
+"""Check the 作意 in the window: a record's main line against the official answer, on a worker thread."""
+
+from __future__ import annotations
+
+import csv
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from tsume_studio.core.check import CheckResult, check_solution
+from tsume_studio.core.records.formats import write_record
+from tsume_studio.core.records.model import Record, RecordNode
+from tsume_studio.core.search.contract import Limits
+from tsume_studio.core.search.official import solve_official
+from tsume_studio.core.shogi.moves import parse_move
+from tsume_studio.core.shogi.position import Position
+from tsume_studio.gui import checkworker, i18n
+from tsume_studio.gui.mainwindow import MainWindow
+from tsume_studio.gui.settings import save_limits
+from tsume_studio.gui.worker import running_workers
+
+pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints")
+DATA = Path(__file__).parent.parent / "data"
+
+
+@pytest.fixture
+def window(qtbot: QtBot) -> Iterator[MainWindow]:
+    i18n.set_language("en")
+    save_limits(Limits(seconds=60.0, memory_mb=64))
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    yield w
+    if w.is_searching():
+        w.stop()
+        qtbot.waitUntil(lambda: not w.is_searching(), timeout=10000)
+    qtbot.waitUntil(lambda: running_workers() == 0, timeout=10000)
+
+
+def flawed_record(tmp_path: Path) -> tuple[Path, list[str]]:
+    """A KIF whose main line counts a futile drop (tanuki-5-5): 早詰, 余詰, 成不成非限定, 無駄合, 駒余り."""
+    with (DATA / "mate.tsv").open(encoding="utf-8") as f:
+        sfen = next(r for r in csv.DictReader(f, delimiter="\t") if r["id"] == "tanuki-5-5")["sfen"]
+    proof = solve_official(Position.from_sfen(sfen))
+    assert proof is not None
+    line = list(proof.main_line) + ["P*1d", "1a1d"]
+    record = Record(start=Position.from_sfen(sfen), header={"作品名": "検討用"})
+    pos, node = record.start.copy(), record.root
+    for usi in line:
+        mv = parse_move(pos, usi)
+        child = RecordNode(move=mv)
+        node.children.append(child)
+        node, _ = child, pos.push(mv)
+    path = tmp_path / "flawed.kif"
+    write_record(path, record)
+    return path, line
+
+
+def check(qtbot: QtBot, w: MainWindow) -> Any:
+    with qtbot.waitSignal(w.checkFinished, timeout=60000) as blocker:
+        w.check_panel.check_button.click()
+    return blocker.args[0]
+
+
+def test_a_right_main_line_is_confirmed(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    path = tmp_path / "example3.kifu"
+    shutil.copy(DATA / "records" / "example3.kifu", path)
+    assert window.open_file(str(path))
+    result = check(qtbot, window)
+    assert isinstance(result, CheckResult) and result.confirmed and result.length == 3
+    assert window.check_panel.verdict() == "Confirmed: the main line is the official answer, mate in 3."
+    assert window.check_panel.count() == 0
+    assert not window.is_modified()
+    assert window.write_check()                                     # the verdict on the start, on request
+    assert "作意の検討：3手詰で正解（早詰・余詰・変長なし）" in window.editor.full_record().root.comments
+
+
+def test_each_discrepancy_is_listed_shown_and_written_into_the_record(qtbot: QtBot, window: MainWindow,
+                                                                      tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    path, line = flawed_record(tmp_path)
+    threads: list[threading.Thread] = []
+    real = checkworker.check_solution
+
+    def spy(*args: Any, **kwargs: Any) -> CheckResult:
+        threads.append(threading.current_thread())
+        return real(*args, **kwargs)
+    monkeypatch.setattr(checkworker, "check_solution", spy)
+    w = window
+    assert w.open_file(str(path))
+    result = check(qtbot, w)
+    assert threads and threads[0] is not threading.main_thread()     # never on the GUI thread
+    # The same verdict as tsume check (one implementation).
+    assert result == check_solution(Position.from_sfen(w.editor.position().sfen()), line, Limits(seconds=60))
+    rows = w.check_panel.texts()
+    assert len(rows) == len(result.discrepancies) >= 5
+    kinds = {d.kind for d in result.discrepancies}
+    assert {"shorter_mate", "alternative", "promotion_choice", "futile_judgement", "pieces_left"} <= kinds
+    assert "ply 3  Either promotion (成不成非限定): ▲１一飛不成" in rows            # ▲1一飛成 is the line's move
+    assert "ply 5  Pieces left in hand (駒余り): ▲同\u3000龍" in rows
+    assert not any("Alternative" in r and "１一飛" in r for r in rows)       # not called 余詰
+    assert w.check_panel.verdict().startswith("Not confirmed:")
+    # A row shows its line on the board: the position after it, its last move marked.
+    k = next(i for i, d in enumerate(result.discrepancies) if d.kind == "promotion_choice")
+    d = result.discrepancies[k]
+    w.check_panel.select(k)
+    expected = Position.from_sfen(w.editor.position().sfen())
+    for usi in d.line:
+        expected.push(parse_move(expected, usi))
+    assert w.board.position() == expected
+    assert w.board.last_move() is not None and w.board.last_move().usi() == d.line[-1]
+    # On request, each line goes into the record as a 変化 with its name; one undo takes it out.
+    before = w.editor.full_record()
+    root_before = repr(before.root)
+    assert not w.is_modified()
+    assert w.write_check()
+    record = w.editor.full_record()
+    assert w.is_modified() and record.main_line() == before.main_line()
+    node = record.root
+    for usi in d.line:
+        node = next(c for c in node.children if c.move is not None and c.move.usi() == usi)
+    assert "成不成非限定（作意の検討）" in node.comments
+    assert any(c.startswith("作意の検討：") and "駒余り" in c for c in record.root.comments)
+    w.editor.action("undo").trigger()
+    assert repr(w.editor.full_record().root) == root_before and not w.is_modified()
+
+
+def test_a_record_without_moves_is_not_checked(qtbot: QtBot, window: MainWindow) -> None:
+    window.editor.set_position(Position.from_sfen("7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"))
+    assert not window.check_main_line()
+    assert "no main line" in window.last_error and not window.is_searching()
+
+
+def test_a_check_can_be_stopped(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    path, _line = flawed_record(tmp_path)
+    assert window.open_file(str(path))
+    with qtbot.waitSignal(window.checkFinished, timeout=20000) as blocker:
+        assert window.check_main_line()
+        window.actions_["stop"].trigger()
+    assert blocker.args[0] is None and window.check_result() is None       # stopped: no verdict
+    assert window.check_panel.verdict() == "Stopped before the check ended."
+    assert not window.is_searching() and window.actions_["check"].isEnabled()
