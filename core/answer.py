@@ -8,14 +8,147 @@ export through :func:`solution_record`.  May import ``core.shogi``,
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import cast
+
 from .records.model import Record, RecordNode
 from .search.contract import SolveResult, SolveStatus
-from .search.proof import HelpmateAnswer, Proof, ProofNode, Role
+from .search.proof import FutileInterposition, HelpmateAnswer, Proof, ProofNode, Role
 from .shogi.moves import Move, japanese, parse_move
 from .shogi.position import Position
 from .shogi.types import KANJI_MOVE
 
 _ORDER = {"main": 0, "variation": 1, "alternative": 2, "futile": 3}
+
+
+# ---- how composers name what the answer holds ----------------------------------------
+
+#: The names composers give each kind of :class:`Finding`.
+FINDING_NAMES = {"alternative": "余詰", "promotion_choice": "成不成非限定", "same_length": "変同",
+                 "pieces_left": "駒余り"}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """Something a composer names in a solution, at the move ``path`` + ``move`` (USI from the start).
+
+    ``kind`` is one of :data:`FINDING_NAMES`:
+
+    * ``alternative`` (余詰): another attacker move, not the main move with the
+      other promotion choice, also mates within the plies left;
+    * ``promotion_choice`` (成不成非限定): the main move with the other
+      promotion choice also mates within them;
+    * ``same_length`` (変同): a defence off the main line lasts as long as the
+      main line's and ends with nothing in the attacker's hand;
+    * ``pieces_left`` (駒余り): a line that ends with pieces in the attacker's
+      hand: the main line itself (``move`` its last move), or a defence as long
+      as the main line's (so not 変同).
+
+    ``length`` is the plies to mate after ``move`` where known.
+    """
+
+    kind: str
+    path: tuple[str, ...]
+    move: str
+    length: int | None = None
+
+    def japanese(self) -> str:
+        """The composer's name of the finding: ``余詰``, ``成不成非限定``, ``変同``, ``駒余り``."""
+        return FINDING_NAMES.get(self.kind, self.kind)
+
+
+def promotion_twins(a: str, b: str) -> bool:
+    """True when USI moves ``a`` and ``b`` are the same board move with the other promotion choice."""
+    return a != b and "*" not in a and a.rstrip("+") == b.rstrip("+")
+
+
+def _main_move(proof: Proof, path: tuple[str, ...]) -> str | None:
+    """The main line's move after ``path`` when ``path`` is a main-line prefix, else None."""
+    line = proof.main_line
+    return line[len(path)] if tuple(line[:len(path)]) == path and len(path) < len(line) else None
+
+
+def classify_alternatives(proof: Proof) -> tuple[Finding, ...]:
+    """Each of ``proof.alternatives`` as 余詰 or 成不成非限定, in ply order, without repeats."""
+    out: dict[tuple[tuple[str, ...], str], Finding] = {}
+    for a in proof.alternatives:
+        main = _main_move(proof, tuple(a.path))
+        kind = "promotion_choice" if main is not None and promotion_twins(a.move, main) else "alternative"
+        out.setdefault((tuple(a.path), a.move), Finding(kind, tuple(a.path), a.move, a.length))
+    return tuple(sorted(out.values(), key=lambda f: len(f.path)))   # stable: the search's order within a ply
+
+
+def _pieces_left_after(start: Position, line: tuple[str, ...]) -> bool:
+    """True when the attacker (the side to move at ``start``) still holds pieces after ``line``."""
+    pos = start.copy()
+    for usi in line:
+        pos.push(parse_move(pos, usi))
+    return any(pos.hand(start.turn))
+
+
+def _leaf_line(node: ProofNode) -> tuple[str, ...]:
+    """The moves of ``node``'s first-child line (its own answer), ``node.move`` first."""
+    out: list[str] = [node.move] if node.move is not None else []
+    while True:
+        kids = [c for c in node.children if Role(c.role) in (Role.MAIN, Role.VARIATION)]
+        if not kids:
+            return tuple(out)
+        node = kids[0]
+        assert node.move is not None
+        out.append(node.move)
+
+
+def classify_variations(proof: Proof) -> tuple[Finding, ...]:
+    """変同 and 駒余り along the main line, in ply order.
+
+    At each defence of the main line, another defence whose line is as long
+    as the main line's is 変同 when it ends with nothing in the attacker's
+    hand, 駒余り when it does not; and the main line itself is 駒余り when it
+    ends with pieces in the attacker's hand.  Longer searches of variations
+    within variations are not made: what the proof tree holds is read.
+
+    Raises:
+        ValueError: a move of the proof is not legal where it stands.
+    """
+    start = Position.from_sfen(proof.sfen)
+    out: list[Finding] = []
+    node, path = proof.root, cast(tuple[str, ...], ())
+    while True:
+        kids = [c for c in node.children if Role(c.role) in (Role.MAIN, Role.VARIATION)]
+        main = next((c for c in kids if Role(c.role) is Role.MAIN), None)
+        if main is None or main.move is None:
+            break
+        if len(path) % 2 == 1 and main.length is not None:   # a defence: the defender is to move
+            for other in kids:
+                if other is main or other.move is None or other.length != main.length:
+                    continue
+                line = path + _leaf_line(other)
+                kind = "pieces_left" if _pieces_left_after(start, line) else "same_length"
+                out.append(Finding(kind, path, other.move, other.length))
+        node, path = main, path + (main.move,)
+    if proof.main_line and _pieces_left_after(start, tuple(proof.main_line)):
+        out.append(Finding("pieces_left", tuple(proof.main_line[:-1]), proof.main_line[-1], 0))
+    return tuple(sorted(out, key=lambda f: (len(f.path), f.path, f.move)))
+
+
+def ordered_futile(proof: Proof) -> tuple[FutileInterposition, ...]:
+    """``proof.futile`` in ply order (the main line's first at each ply), each square's
+    interpositions once per position."""
+    seen: dict[tuple[tuple[str, ...], frozenset[str]], FutileInterposition] = {}
+    for f in proof.futile:
+        seen.setdefault((tuple(f.path), frozenset(f.moves or (f.move,))), f)
+    main = tuple(proof.main_line)
+    # A stable sort: at one position the interpositions keep the order the search found them in.
+    return tuple(sorted(seen.values(), key=lambda f: (len(f.path), tuple(main[:len(f.path)]) != tuple(f.path))))
+
+
+def branch_of(proof: Proof, path: tuple[str, ...]) -> tuple[int, str] | None:
+    """Where ``path`` leaves the main line: (1-based ply, USI move) of its first move off it,
+    or None when ``path`` follows the main line."""
+    for i, usi in enumerate(path):
+        if i >= len(proof.main_line) or proof.main_line[i] != usi:
+            return i + 1, usi
+    return None
 
 
 def _line_japanese(start: Position, path: tuple[str, ...], moves: tuple[str, ...]) -> str:
@@ -66,16 +199,21 @@ def _convert(pnode: ProofNode, pos: Position, rnode: RecordNode,
     for group in by_square.values():
         rnode.comments.append(_futile_text(start, path, tuple(c.move for c in group if c.move is not None),
                                            group[0].comment))
+    main_move = next((c.move for c in kids if Role(c.role) == Role.MAIN), None)
     for child in kids:
         assert child.move is not None
         if Role(child.role) == Role.FUTILE:
             continue
         move = parse_move(pos, child.move)
         node = RecordNode(move=move)
+        own = child.comment
         if Role(child.role) == Role.ALTERNATIVE:
-            node.comments.append(f"余詰：{child.length + 1}手で詰み" if child.length is not None else "余詰")
-        if child.comment and not any(child.comment in c for c in node.comments):
-            node.comments.append(child.comment)
+            # The main move with the other promotion choice is 成不成非限定, not 余詰.
+            name = "成不成非限定" if main_move is not None and promotion_twins(child.move, main_move) else "余詰"
+            node.comments.append(f"{name}：{child.length + 1}手で詰み" if child.length is not None else name)
+            own = "" if own == "余詰" else own
+        if own and not any(own in c for c in node.comments):
+            node.comments.append(own)
         rnode.children.append(node)
         pos.push(move)
         if child.children:
@@ -105,7 +243,11 @@ def record_from_proof(proof: Proof, header: dict[str, str] | None = None) -> Rec
 
     The main line is the chain of first (MAIN) children; every other non-futile
     defence appears with its answer as a variation; an alternative mate (余詰)
-    is a variation on the attacker's ply with a ``余詰`` comment; each futile
+    is a variation on the attacker's ply with a ``余詰`` comment, or
+    ``成不成非限定`` for the main move with the other promotion choice; a
+    defence as long as the main line's is marked ``変同`` (or ``駒余り`` when
+    it ends with pieces in the attacker's hand), and so is a main line that
+    ends with pieces in hand (:func:`classify_variations`); each futile
     interposition (無駄合) of ``proof.futile`` becomes a comment on the position
     where it was pruned, e.g. ``無駄合：△２三歩打（取って返しても1手詰）``.  Lines ending in
     checkmate get a ``詰み`` terminal.
@@ -122,7 +264,7 @@ def record_from_proof(proof: Proof, header: dict[str, str] | None = None) -> Rec
         _convert(proof.root, start.copy(), record.root, futile_keys, (), start)
     elif proof.main_line:
         _append_line(record, proof.main_line)
-    for f in proof.futile:
+    for f in ordered_futile(proof):
         node, depth = _find(record.root, start, tuple(f.path))
         moves = f.moves or (f.move,)
         if depth < len(f.path):  # off the tree: name the whole line
@@ -130,7 +272,7 @@ def record_from_proof(proof: Proof, header: dict[str, str] | None = None) -> Rec
             node.comments.append(f"無駄合：{text}（{f.reason.japanese()}）")
         else:
             node.comments.append(_futile_text(start, tuple(f.path), moves, f.reason.japanese()))
-    for alt in proof.alternatives:
+    for alt in classify_alternatives(proof):
         node, depth = _find(record.root, start, tuple(alt.path))
         if depth < len(alt.path) or any(c.move is not None and c.move.usi() == alt.move for c in node.children):
             continue  # off the tree, or already shown as a variation
@@ -138,8 +280,16 @@ def record_from_proof(proof: Proof, header: dict[str, str] | None = None) -> Rec
         for usi in alt.path:
             pos.push(Move.from_usi(usi))
         child = RecordNode(move=parse_move(pos, alt.move))
-        child.comments.append(f"余詰：{alt.length}手以内で詰み" if alt.length is not None else "余詰")
+        name = alt.japanese()
+        child.comments.append(f"{name}：{alt.length}手以内で詰み" if alt.length is not None else name)
         node.children.append(child)
+    for finding in classify_variations(proof):
+        node, depth = _find(record.root, start, tuple(finding.path) + (finding.move,))
+        if depth == len(finding.path) + 1:
+            text = ("駒余り（詰め上がりで攻方の持駒が余る）" if finding.length == 0
+                    else f"{finding.japanese()}（本譜と同手数）")
+            if text not in node.comments:
+                node.comments.append(text)
     if not proof.alternatives_checked:
         record.root.comments.append("余詰は未検討（探索の時間切れ）")
     return record

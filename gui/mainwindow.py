@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from ..core.editing import suggested_file_name, with_filter_extension
 from ..core.records.formats import FORMATS
-from ..core.answer import proved_length, solution_record
+from ..core.answer import Finding, classify_alternatives, classify_variations, proved_length, solution_record
 from ..core.check import CheckResult, discrepancy_comment, verdict_comment
 from ..core.records.model import Record
 from ..core.shogi.moves import Move
@@ -565,13 +565,21 @@ class MainWindow(QMainWindow):
         else:
             proof = answer if isinstance(answer, Proof) else None
             if proof is not None:
-                self.alternatives_panel.set_alternatives(start, proof.alternatives, proof.alternatives_checked)
+                self.alternatives_panel.set_alternatives(start, self._findings(proof), proof.alternatives_checked)
             else:
                 self.alternatives_panel.set_alternatives(None, (), note=why)
         self.proof_panel.set_proof(proof, why)
         self.futile_panel.set_proof(None if helpmate else proof, HELPMATE_NO_FUTILE if helpmate else why)
         if self.search_panel.model.node_count() == 0:
             self.search_panel.set_note(SEARCH_TOO_QUICK)
+
+    def _findings(self, proof: Proof) -> tuple[Finding, ...]:
+        """What the 余詰 panel lists: 余詰 and 成不成非限定, then 変同 and 駒余り (core.answer's names)."""
+        try:
+            return classify_alternatives(proof) + classify_variations(proof)
+        except ValueError as e:   # a move of the proof that does not fit: list the alternatives alone
+            self.report_error(str(e), box=False)
+            return classify_alternatives(proof)
 
     @Slot(object)
     def _on_errored(self, error: BaseException) -> None:

@@ -13,6 +13,9 @@ from PySide6.QtWidgets import (
     QPushButton, QStyledItemDelegate, QStyleOptionViewItem, QToolButton, QTreeView, QVBoxLayout, QWidget,
 )
 
+from collections.abc import Sequence
+
+from ..core.answer import Finding, branch_of, ordered_futile
 from ..core.check import CheckResult
 from ..core.shogi.moves import Move, parse_move
 from ..core.shogi.position import Position
@@ -62,7 +65,14 @@ add_translations("ja", {
         "一部未検討：別の協力詰の探索が制限に達しました。",
     "No other helpmate of this length.": "同じ手数の別の協力詰はありません。",
     "Helpmate in %1 (not proved shortest)": "協力詰 %1手（最短は未証明）",
+    "on the main line": "本譜",
+    "variation %1": "変化 %1",
+    "the main line's mate": "本譜の詰め上がり",
 })
+
+#: The names of what an answer holds (untranslated).
+FINDING_LABELS = {"alternative": "余詰", "promotion_choice": "成不成非限定", "same_length": "変同",
+                  "pieces_left": "駒余り"}
 
 #: What a panel says before any solve (untranslated; panels translate it when shown).
 NOT_SOLVED = "Not solved yet."
@@ -384,12 +394,12 @@ class FutilePanel(_PositionList):
             return
         start = Position.from_sfen(proof.sfen)
         rows = []
-        for f in proof.futile:
-            rows.append(self._row(start, f))
+        for f in ordered_futile(proof):   # in ply order, each once
+            rows.append(self._row(start, f, proof))
         self._set_rows(start, rows)
 
     @staticmethod
-    def _row(start: Position, f: FutileInterposition) -> tuple[tuple[str, ...], str, str]:
+    def _row(start: Position, f: FutileInterposition, proof: Proof) -> tuple[tuple[str, ...], str, str]:
         texts = move_texts(start, list(f.path) + [f.move])
         moves = [f.move] + [m for m in f.moves if m != f.move]
         head = texts[-1]
@@ -397,9 +407,22 @@ class FutilePanel(_PositionList):
             # Every drop on one square: name the square once, then the pieces.
             pieces = "・".join(KANJI_MOVE[LETTER_TYPES[m[0]]] for m in moves)
             head = f"{head[:3]}{pieces}打" if head[:1] in "▲△" else head
-        text = f"{len(f.path) + 1}: {head}  —  {reason_text(f.reason)}"
+        text = f"{len(f.path) + 1}: {head}  —  {reason_text(f.reason)}  [{branch_text(start, proof, f.path)}]"
         tip = " ".join(f.path + (f.move,)) + "\n" + f.reason.english()
         return (tuple(f.path) + (f.move,), text, tip)
+
+
+def branch_text(start: Position, proof: Proof, path: tuple[str, ...]) -> str:
+    """Which line ``path`` is on: the main line, or the variation from its first move off it."""
+    off = branch_of(proof, tuple(path))
+    if off is None:
+        return tr("on the main line")
+    ply, _usi = off
+    try:
+        move = move_texts(start, list(path[:ply]))[-1]
+    except ValueError:
+        move = path[ply - 1]
+    return tr("variation %1").replace("%1", f"{ply} {move}")
 
 
 def reason_text(reason: Futility) -> str:
@@ -416,7 +439,8 @@ class AlternativesPanel(_PositionList):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("No alternative mates found.", parent)
-        self._shown: tuple[Position | None, tuple[Alternative, ...], bool, str] = (None, (), True, NOT_SOLVED)
+        self._shown: tuple[Position | None, tuple[Alternative | Finding, ...], bool, str] = (
+            None, (), True, NOT_SOLVED)
         self._helpmates: tuple[Position, HelpmateAnswer] | None = None
         i18n.notifier.language_changed.connect(self._refill)
 
@@ -427,15 +451,20 @@ class AlternativesPanel(_PositionList):
         else:
             self.set_alternatives(*self._shown)
 
-    def set_alternatives(self, start: Position | None, alternatives: tuple[Alternative, ...],
+    def set_alternatives(self, start: Position | None, alternatives: Sequence[Alternative | Finding],
                          checked: bool = True, note: str = NOT_SOLVED) -> None:
         """List ``alternatives`` found from ``start``.
+
+        :class:`~tsume_studio.core.answer.Finding` rows (from
+        :func:`~tsume_studio.core.answer.classify_alternatives` and
+        :func:`~tsume_studio.core.answer.classify_variations`) are named as
+        composers name them: 余詰, 成不成非限定, 変同, 駒余り.
 
         ``checked`` False says the search for them was skipped or did not
         finish, so the list may be incomplete.  ``start`` None empties the
         list and shows ``note`` (untranslated; by default "not solved yet").
         """
-        self._shown = (start, alternatives, checked, note)
+        self._shown = (start, tuple(alternatives), checked, note)
         self._helpmates = None
         if start is None:
             self._set_rows(Position.empty(), [], note)
@@ -444,7 +473,10 @@ class AlternativesPanel(_PositionList):
         for a in alternatives:
             text = move_texts(start, list(a.path) + [a.move])[-1]
             length = tr("mate in %1").replace("%1", str(a.length)) if a.length is not None else "?"
-            rows.append((tuple(a.path) + (a.move,), f"{len(a.path) + 1}: {text}  ({length})",
+            name = tr(FINDING_LABELS.get(a.kind, a.kind)) + "  " if isinstance(a, Finding) else ""
+            if isinstance(a, Finding) and a.kind == "pieces_left" and a.length == 0:
+                length = tr("the main line's mate")
+            rows.append((tuple(a.path) + (a.move,), f"{len(a.path) + 1}: {name}{text}  ({length})",
                          " ".join(a.path + (a.move,))))
         self._set_rows(start, rows, None if checked else NOT_CHECKED_ALTERNATIVES)
 

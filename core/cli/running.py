@@ -7,6 +7,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from ..answer import classify_alternatives, ordered_futile
 from ..search.contract import Limits, Progress, SolveResult, SolveStatus, drive
 from ..search.helpmate import HelpmateOptions, solve_iter as helpmate_solve_iter
 from ..search.proof import HelpmateAnswer, Proof
@@ -75,9 +76,10 @@ def result_json(result: SolveResult) -> dict[str, Any]:
         out["exact"] = bool(proof.exact)
         out["futile_interpositions"] = [{"path": list(f.path), "move": f.move, "reason": f.reason.english(),
                                          "reason_code": f.reason.kind.value}
-                                        for f in proof.futile]
-        out["alternatives"] = [{"path": list(a.path), "move": a.move, "length": a.length}
-                               for a in proof.alternatives]
+                                        for f in ordered_futile(proof)]
+        # kind: "alternative" (余詰) or "promotion_choice" (成不成非限定), as core.answer names them.
+        out["alternatives"] = [{"path": list(a.path), "move": a.move, "length": a.length, "kind": a.kind}
+                               for a in classify_alternatives(proof)]
         out["alternatives_checked"] = proof.alternatives_checked
         out["variations"] = proof.variations
     elif isinstance(proof, HelpmateAnswer):

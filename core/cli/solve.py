@@ -15,7 +15,7 @@ from .files import check_writable
 from .running import add_limits, limits_from_args, result_json, run_solver
 from ..shogi.position import Position
 from ..search.contract import SolveResult, SolveStatus
-from ..answer import solution_record
+from ..answer import classify_alternatives, classify_variations, ordered_futile, promotion_twins, solution_record
 from ..records.formats import read_record, write_record
 from ..records.model import Record
 from ..search.proof import HelpmateAnswer, Proof
@@ -106,6 +106,9 @@ def _print_tree(position: Position, node: Any, depth: int, prev_to: Any, out: li
             continue
         move = Move.from_usi(child.move)
         mark = {"main": "", "variation": "", "alternative": " (余詰)"}.get(child.role.value, "")
+        main = node.children[0].move if node.children else None
+        if child.role.value == "alternative" and main is not None and promotion_twins(child.move, main):
+            mark = " (成不成非限定)"
         text = japanese(position, move, prev_to)
         level = depth if k == 0 else depth + 1   # other defences and 余詰 one step in
         out.append("  " * level + text + mark)
@@ -152,17 +155,22 @@ def _solve(args: argparse.Namespace) -> int:
                 print("proof tree (main line, defences indented):")
                 for line in lines:
                     print("  " + line)
-            if proof.futile:
-                print(f"futile interpositions (無駄合): {len(proof.futile)}")
-                for f in proof.futile:
+            futile = ordered_futile(proof)
+            if futile:
+                print(f"futile interpositions (無駄合): {len(futile)}")
+                for f in futile:
                     path = " ".join(f.path)
                     print(f"  after {path or '(start)'}: {f.move} — {f.reason.english()}")
             if not proof.alternatives_checked:
                 print("余詰: not checked (the search for alternative mates ran out of time)")
-            if proof.alternatives:
-                print(f"余詰 candidates: {len(proof.alternatives)}")
-                for a in proof.alternatives:
-                    print(f"  after {' '.join(a.path) or '(start)'}: {a.move} mates in {a.length}")
+            alternatives = classify_alternatives(proof)
+            if alternatives:
+                print(f"余詰 candidates: {len(alternatives)}")
+                for a in alternatives:
+                    twin = " (成不成非限定: the main move's other promotion)" if a.kind == "promotion_choice" else ""
+                    print(f"  after {' '.join(a.path) or '(start)'}: {a.move} mates in {a.length}{twin}")
+            for v in classify_variations(proof):
+                print(f"{v.japanese()}: after {' '.join(v.path) or '(start)'}: {v.move}")
         elif isinstance(proof, HelpmateAnswer):
             _print_helpmates(proof, str(result.extra.get("reason", "")))
     nps = result.nodes / result.seconds if result.seconds > 0 else 0.0

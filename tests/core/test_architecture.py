@@ -24,7 +24,8 @@ LAYERS: dict[str, set[str]] = {
     "records": {"shogi"},
     "search": {"shogi"},
     "answer": {"shogi", "records", "search"},
-    "cli": {"shogi", "records", "search", "answer", "editing"},
+    "check": {"shogi", "search"},
+    "cli": {"shogi", "records", "search", "answer", "check", "editing"},
     "editing": {"shogi", "records"},
     "study": {"shogi", "records"},
 }

@@ -292,7 +292,7 @@ def test_alternative_mates_are_listed_and_shown(qtbot: QtBot, standins: Any) -> 
     with qtbot.waitSignal(w.searchFinished, timeout=5000):
         w.solve()
     panel = w.alternatives_panel
-    assert panel.texts() == ["3: ▲２二銀打  (mate in 1)"]
+    assert panel.texts() == ["3: 余詰  ▲２二銀打  (mate in 1)"]
     panel.select(0)
     assert w.board.last_move() == Move.from_usi("S*2b")
     qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
