@@ -9,7 +9,8 @@ under ``xvfb-run``), with settings kept in a temporary folder, and writes:
 * ``search.png``: the live pn/dn tree of a long search (Microcosmos) in progress;
 * ``proof.png``: a solved problem stepped to the middle of its main line, the proof tree open;
 * ``futile.png``: the futile interpositions (無駄合) of a solution, one of them on the board;
-* ``study.png``: study mode, the answer kept in the record's tree beside a line tried on the board.
+* ``study.png``: study mode, the answer kept in the record's tree beside a line tried on the board;
+* ``check.png``: the check of a record's main line (作意), its discrepancies listed, one on the board.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 MICROCOSMOS = ROOT / "tests" / "data" / "microcosmos.tsv"
 FUTILE_SFEN = "8k/6G2/R7P/9/9/9/9/9/9 b r2b3g4s4n4l17p 1"
+# A mate in three (tanuki-5-5) with a main line that counts a futile drop: 早詰, 余詰, 成不成非限定, 駒余り.
+CHECK_SFEN = "6R2/7S1/8S/8k/6B2/9/9/9/9 b rb4g2s4n4l18p 1"
+CHECK_LINE = ("1c2d+", "1d1e", "3a1a+", "P*1d", "1a1d")
 
 
 def microcosmos_sfen() -> str:
@@ -52,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     settings_dir = tempfile.mkdtemp(prefix="tsume-shots-")
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, settings_dir)
 
-    from tsume_studio.core.shogi.moves import check_moves
+    from tsume_studio.core.shogi.moves import check_moves, parse_move
     from tsume_studio.core.shogi.position import Position
     from tsume_studio.core.search.contract import Limits
     from tsume_studio.gui.app import build_parser, create_window
@@ -140,6 +144,23 @@ def main(argv: list[str] | None = None) -> int:
         study.step(-1)
         study.step(1)
     shoot("study.png")
+
+    # 6. The check of a record's main line: a line that counts a futile drop, each discrepancy listed.
+    window.set_study_mode(False)
+    window.editor.set_position(Position.from_sfen(CHECK_SFEN))
+    window.set_study_mode(True)
+    for usi in CHECK_LINE:
+        window.study.play(parse_move(window.study.tree().position(), usi))
+    checked: list[object] = []
+    window.checkFinished.connect(checked.append)
+    window.check_main_line()
+    while not checked:
+        settle(100)
+    if checked[0] is None:
+        raise SystemExit("the check of the main line did not finish")
+    rows = window.check_panel.count()
+    window.check_panel.select(min(3, rows - 1))
+    shoot("check.png")
 
     window.ask_discard = lambda: "discard"   # type: ignore[method-assign]  # the shots' edits are not kept
     window.close()
