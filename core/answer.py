@@ -383,4 +383,30 @@ def solution_record(result: SolveResult, header: dict[str, str] | None = None) -
     return record_from_line(result.sfen, result.pv, header)
 
 
-__all__ = ["proved_length", "record_from_helpmate", "record_from_line", "record_from_proof", "solution_record"]
+def with_comments(solution: Record, own: Record) -> Record:
+    """``solution`` with the comments of the user's record ``own`` (same start) kept.
+
+    The start comment, and the comment of every move of ``own`` that the
+    solution also plays along the same line, come first; the solution's own
+    comments (余詰, 無駄合...) follow, each once.  ``own``'s header is not read
+    (the caller gives the exported header).  A record from another start is
+    ignored.
+    """
+    if own.start != solution.start:
+        return solution
+    stack = [(solution.root, own.root)]
+    while stack:
+        mine, theirs = stack.pop()
+        mine.comments = list(dict.fromkeys(list(theirs.comments) + list(mine.comments)))
+        for child in theirs.children:
+            if child.move is None:
+                continue
+            same = next((c for c in mine.children if c.move == child.move), None)
+            if same is not None:
+                stack.append((same, child))
+    return solution
+
+
+__all__ = ["FINDING_NAMES", "Finding", "branch_of", "classify_alternatives", "classify_variations", "ordered_futile",
+           "promotion_twins", "proved_length", "record_from_helpmate", "record_from_line", "record_from_proof",
+           "solution_record", "with_comments"]

@@ -10,7 +10,7 @@ UTF-8).  No widgets here.
 
 from __future__ import annotations
 
-from ..core.answer import solution_record as core_solution_record
+from ..core.answer import solution_record as core_solution_record, with_comments
 from ..core.records.formats import write_record
 from ..core.records.model import Record
 from ..core.search.contract import SolveResult, SolveStatus
@@ -36,12 +36,19 @@ def solution_record(result: SolveResult, header: dict[str, str] | None = None) -
         raise ExportError(f"the solution cannot be written as a record: {e}") from e
 
 
-def export_solution(path: str, result: SolveResult, header: dict[str, str] | None = None) -> None:
+def export_solution(path: str, result: SolveResult, header: dict[str, str] | None = None,
+                    own: Record | None = None) -> None:
     """Write the solution of ``result`` to ``path`` (format from the extension).
+
+    With ``own`` (the user's record of the same start) its comments are kept:
+    the start comment and those of the moves the solution plays too.
 
     Raises:
         ExportError: nothing to export.
         ValueError: the extension is not a record format.
         OSError: the file cannot be written (nothing is left half-written).
     """
-    write_record(path, solution_record(result, header))
+    record = solution_record(result, header)
+    if own is not None:
+        record = with_comments(record, own)
+    write_record(path, record)

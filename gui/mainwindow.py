@@ -919,7 +919,8 @@ class MainWindow(QMainWindow):
     # ---- export ------------------------------------------------------------------
 
     def export_kif(self, path: str) -> None:
-        """Write the solution (main line, variations, futile interpositions as comments).
+        """Write the solution (main line, variations, futile interpositions as comments),
+        keeping the record's own comments on the start and on the moves the solution plays.
 
         Raises:
             ValueError: nothing to export, or an unknown extension.
@@ -927,7 +928,8 @@ class MainWindow(QMainWindow):
         """
         if self._result is None:
             raise ValueError("no solution to export: solve the problem first")
-        export_solution(path, self._result, self.export_header())
+        own = self.editor.full_record()
+        export_solution(path, self._result, self.export_header(), own if not self._answer_path else None)
 
     def export_header(self) -> dict[str, str]:
         """The problem's header for an exported solution: all but 手数, which the answer gives."""

@@ -68,3 +68,20 @@ def test_futile_interpositions_in_ply_order_once_each_with_their_branch() -> Non
     assert ordered_futile(proof) == (shallow, deep_main, deep_variation)
     assert branch_of(proof, deep_main.path) is None
     assert branch_of(proof, deep_variation.path) == (2, "2a1a")
+
+
+def test_with_comments_keeps_the_users_comments_on_shared_moves() -> None:
+    from tsume_studio.core.records.model import Record, RecordNode
+    from tsume_studio.core.shogi.moves import Move
+    from tsume_studio.core.shogi.position import Position
+
+    solution = record_from_proof(Proof(EXAMPLE, _tree(defence_length=0), ("N*3c", "2a3a", "S*2b"), 3))
+    own = Record(start=Position.from_sfen(EXAMPLE), root=RecordNode(comments=["初形"], children=[
+        RecordNode(move=Move.from_usi("N*3c"), comments=["好手"]),
+        RecordNode(move=Move.from_usi("5b5a+"), comments=["not in the answer"])]))
+    from tsume_studio.core.answer import with_comments
+    out = with_comments(solution, own)
+    assert out.root.comments[0] == "初形" and out.root.children[0].comments[0] == "好手"
+    assert "not in the answer" not in to_kif(out)
+    other = Record(start=Position.from_sfen(EXTRA_PAWN), root=RecordNode(comments=["x"]))
+    assert "x" not in with_comments(solution, other).root.comments

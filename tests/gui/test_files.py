@@ -440,3 +440,21 @@ def test_a_solved_answer_waits_to_be_kept(qtbot: QtBot, window: MainWindow, kif:
     assert w.editor.full_record().root != before.root                         # the defence 1一玉 added
     w.editor.action("undo").trigger()
     assert w.editor.full_record().root == before.root and not w.is_modified()
+
+
+def test_export_solution_keeps_the_records_own_comments(qtbot: QtBot, window: MainWindow, kif: Path,
+                                                        tmp_path: Path) -> None:
+    """The start comment and the comments on moves the answer also plays go into the exported KIF."""
+    w = window
+    assert w.open_file(str(kif))
+    own = read_record(kif)
+    defence = own.root.children[0].children[1]
+    assert own.root.comments == ["初形へのコメント"] and defence.comments        # the 変化's comment
+    with qtbot.waitSignal(w.searchFinished, timeout=30000):
+        w.actions_["solve"].trigger()
+    w.export_kif(str(tmp_path / "answer.kif"))
+    exported = read_record(tmp_path / "answer.kif")
+    assert exported.root.comments[0] == "初形へのコメント"
+    knight = exported.root.children[0]
+    same = next(c for c in knight.children if c.move == defence.move)
+    assert same.comments[:len(defence.comments)] == defence.comments
