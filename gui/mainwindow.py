@@ -486,7 +486,7 @@ class MainWindow(QMainWindow):
             name = tr("helpmate" if mode == "helpmate" else "direct-mate")
             self.report_error(tr("The %1 solver is not available in this build.").replace("%1", name))
             return
-        start = self._solve_start(mode)
+        start = self._solve_start()
         if start is None:
             return
         self._clear_result()
@@ -753,17 +753,17 @@ class MainWindow(QMainWindow):
         else:
             self.study.step(delta)
 
-    def _solve_start(self, mode: str) -> Position | None:
+    def _solve_start(self) -> Position | None:
         """The position Solve searches: in study mode the one at the record's cursor
         (its answer goes under that move), else the problem (shown again).
 
         None (and the reason on the status line) when the cursor is on a move
-        after which the attacker is not to move, in a direct mate.
+        after which the attacker (the side to move at the start) is not to move.
         """
         if self.is_studying():
             tree = self.study.tree()
             position = tree.position()
-            if mode == "mate" and position.turn != tree.record.start.turn:
+            if position.turn != tree.record.start.turn:   # direct mates and helpmates alike
                 self.report_error(tr("Solve from here needs a position with the attacker to move: "
                                      "step to a move of the defender."), box=False)
                 return None
