@@ -64,8 +64,9 @@ from .shogi.types import (
 __all__ = [
     "BOX_ORDER", "STAND_ORDER", "Spot", "SpotKind", "add_to_hand", "board_cell", "box_counts",
     "box_king_color", "cell_square", "check_extension", "clear_spot", "cleared", "cycle_piece",
-    "hand_limit", "left_stand", "move_cursor", "move_piece", "parse_position_text", "piece_at_spot",
-    "place_piece", "read_position_file", "toggle_owner", "toggle_promotion", "tsume_preset",
+    "hand_from_stock", "hand_limit", "left_stand", "move_cursor", "move_piece", "parse_position_text",
+    "piece_at_spot", "place_from_stock", "place_piece", "read_position_file", "toggle_owner",
+    "toggle_promotion", "tsume_preset",
     "two_kings_preset", "suggested_file_name", "with_default_extension", "with_filter_extension", "with_turn",
     "write_position_file",
 ]
@@ -256,6 +257,63 @@ def place_piece(position: Position, sq: Square, piece: Piece) -> Position | None
     new = position.copy()
     new.set_piece(sq, piece)
     return None if new == position else new
+
+
+def _used(position: Position, base: PieceType) -> int:
+    """How many pieces of kind ``base`` (promoted ones counted) the board and both hands hold."""
+    count = sum(1 for _, pc in position.pieces() if _base(piece_type(pc)) == base)
+    if base in HAND_INDEX:
+        count += sum(position.hand(color)[HAND_INDEX[base]] for color in (BLACK, WHITE))
+    return count
+
+
+def _full_set(base: PieceType) -> int:
+    return 2 if base == KING else hand_limit(base)
+
+
+def _from_a_hand(new: Position, before: Position, base: PieceType, first: Color) -> Position | None:
+    """``new`` with one ``base`` taken from ``first``'s hand, else the other hand, when ``new`` holds
+    more of that kind than a full set (and more than ``before`` did); None when no hand has one."""
+    used = _used(new, base)
+    if base == KING or used <= _full_set(base) or used <= _used(before, base):
+        return new
+    for color in (first, opponent(first)):
+        if new.hand(color)[HAND_INDEX[base]] > 0:
+            _add_hand(new, color, base, -1)
+            return new
+    return None
+
+
+def place_from_stock(position: Position, sq: Square, piece: Piece) -> Position | None:
+    """``piece`` on ``sq`` as a piece key puts it: taken from the box, else from a hand.
+
+    When the box has no piece of that kind (the 詰将棋 preset puts every
+    piece in the defender's hand) one is taken from the defender's hand, else
+    from the attacker's, so the position never holds more than a full set
+    because of a key.  None when nothing changes, or when no piece of that
+    kind is left anywhere (kings come only from the box).
+
+    Raises:
+        ValueError: ``sq`` is not 0..80 or ``piece`` is not a piece code.
+    """
+    new = place_piece(position, sq, piece)
+    if new is None or not piece:
+        return new
+    new = _from_a_hand(new, position, _base(piece_type(piece)), position.defender)
+    return None if new is None or new == position else new
+
+
+def hand_from_stock(position: Position, color: Color, pt: PieceType) -> Position | None:
+    """One more ``pt`` in ``color``'s hand, taken from the box, else from the other side's hand.
+
+    None when nothing changes: a kind that does not go into a hand, a hand
+    already at :func:`hand_limit`, or no piece of that kind left anywhere.
+    """
+    new = add_to_hand(position, color, pt, 1)
+    if new is None:
+        return None
+    new = _from_a_hand(new, position, pt, opponent(color))
+    return None if new is None or new == position else new
 
 
 def cycle_piece(position: Position, sq: Square) -> Position | None:

@@ -52,10 +52,12 @@ from ..core.editing import (
     cell_square,
     clear_spot,
     cycle_piece,
+    hand_from_stock,
     left_stand,
     move_cursor,
     move_piece,
     piece_at_spot,
+    place_from_stock,
     place_piece,
     toggle_owner,
     toggle_promotion,
@@ -691,7 +693,7 @@ class BoardView(QWidget):
         if spot.kind == "board":
             sq = spot.square
             if key in _LETTER_KEYS:
-                self._apply(place_piece(pos, sq, make_piece(WHITE if shift else BLACK, _LETTER_KEYS[key])))
+                self._apply(place_from_stock(pos, sq, make_piece(WHITE if shift else BLACK, _LETTER_KEYS[key])))
             elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
                 self._apply(toggle_promotion(pos, sq))
             elif key in (Qt.Key.Key_Minus, Qt.Key.Key_Underscore):
@@ -706,9 +708,9 @@ class BoardView(QWidget):
         if spot.kind == "hand" and spot.piece_type:
             pt = spot.piece_type
             if key in _LETTER_KEYS and _LETTER_KEYS[key] != KING:
-                self._apply(add_to_hand(pos, spot.color, _LETTER_KEYS[key], 1))
+                self._apply(hand_from_stock(pos, spot.color, _LETTER_KEYS[key]))
             elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
-                self._apply(add_to_hand(pos, spot.color, pt, 1))
+                self._apply(hand_from_stock(pos, spot.color, pt))
             elif key in (Qt.Key.Key_Minus, Qt.Key.Key_Underscore):
                 self._apply(add_to_hand(pos, spot.color, pt, -1))
             elif key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):

@@ -18,12 +18,14 @@ from tsume_studio.core.editing import (
     clear_spot,
     cleared,
     cycle_piece,
+    hand_from_stock,
     hand_limit,
     left_stand,
     move_cursor,
     move_piece,
     parse_position_text,
     piece_at_spot,
+    place_from_stock,
     place_piece,
     read_position_file,
     toggle_owner,
@@ -269,6 +271,46 @@ def test_place_piece() -> None:
     assert dead is not None and Status.DEAD_PIECE in dead.status()
     with pytest.raises(ValueError, match="81"):
         place_piece(pos, 81, make_piece(BLACK, PAWN))
+
+
+def test_piece_keys_take_from_the_defenders_hand_when_the_box_is_empty() -> None:
+    tsume = tsume_preset()          # every piece but the attacker's king is in White's hand
+    gold = place_from_stock(tsume, square(5, 2), make_piece(BLACK, GOLD))
+    assert gold is not None and gold.sfen() == "4k4/4G4/9/9/9/9/9/9/9 b 2r2b3g4s4n4l18p 1"
+    assert Status.TOO_MANY_PIECES not in gold.status()
+    # A promoted piece counts as its kind; White's own piece comes from White's hand too.
+    dragon = place_from_stock(gold, square(5, 5), make_piece(WHITE, PROM_ROOK))
+    assert dragon is not None and dragon.sfen() == "4k4/4G4/9/9/4+r4/9/9/9/9 b r2b3g4s4n4l18p 1"
+    # The defender's hand empty of a kind: the attacker's hand gives it, then nothing is left.
+    pos = Position.from_sfen("4k4/9/9/9/9/9/9/9/9 b 2Gr2b2g4s4n4l18p 1")
+    pos = place_from_stock(pos, square(9, 9), make_piece(BLACK, GOLD))
+    pos = place_from_stock(pos, square(8, 9), make_piece(BLACK, GOLD))
+    assert pos is not None and pos.sfen() == "4k4/9/9/9/9/9/9/9/GG7 b 2Gr2b4s4n4l18p 1"
+    pos = place_from_stock(pos, square(7, 9), make_piece(BLACK, GOLD))
+    pos = place_from_stock(pos, square(6, 9), make_piece(BLACK, GOLD))
+    assert pos is not None and pos.sfen() == "4k4/9/9/9/9/9/9/9/GGGG5 b r2b4s4n4l18p 1"
+    assert place_from_stock(pos, square(5, 9), make_piece(BLACK, GOLD)) is None   # no fifth gold
+    # Replacing a gold by a gold takes nothing; from the box first when it has one.
+    white_gold = place_from_stock(pos, square(9, 9), make_piece(WHITE, GOLD))
+    assert white_gold is not None and white_gold.sfen() == "4k4/9/9/9/9/9/9/9/gGGG5 b r2b4s4n4l18p 1"
+    box = place_from_stock(Position.from_sfen("4k4/9/9/9/9/9/9/9/9 b r 1"), square(1, 1), make_piece(BLACK, ROOK))
+    assert box is not None and box.sfen() == "4k3R/9/9/9/9/9/9/9/9 b r 1"
+    # Kings never come out of a hand; an empty square stays a plain removal.
+    king = place_from_stock(tsume, square(5, 9), make_piece(BLACK, KING))
+    assert king is not None and king.sfen() == "4k4/9/9/9/9/9/9/9/4K4 b 2r2b4g4s4n4l18p 1"
+    removed = place_from_stock(tsume, square(5, 1), 0)
+    assert removed is not None and removed.sfen() == "9/9/9/9/9/9/9/9/9 b 2r2b4g4s4n4l18p 1"
+
+
+def test_hand_keys_take_from_the_other_hand_when_the_box_is_empty() -> None:
+    tsume = tsume_preset()
+    black = hand_from_stock(tsume, BLACK, GOLD)
+    assert black is not None and black.sfen() == "4k4/9/9/9/9/9/9/9/9 b G2r2b3g4s4n4l18p 1"
+    assert hand_from_stock(tsume, WHITE, GOLD) is None            # all four golds are White's already
+    assert hand_from_stock(tsume, BLACK, KING) is None
+    spare = Position.from_sfen("4k4/9/9/9/9/9/9/9/9 b - 1")
+    pawn = hand_from_stock(spare, BLACK, PAWN)
+    assert pawn is not None and pawn.sfen() == "4k4/9/9/9/9/9/9/9/9 b P 1"
 
 
 def test_with_turn() -> None:
