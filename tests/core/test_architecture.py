@@ -25,7 +25,9 @@ LAYERS: dict[str, set[str]] = {
     "search": {"shogi"},
     "answer": {"shogi", "records", "search"},
     "check": {"shogi", "search"},
-    "cli": {"shogi", "records", "search", "answer", "check", "editing"},
+    "cli": {"shogi", "records", "search", "answer", "check", "editing", "errors", "usi_client"},
+    "errors": set(),
+    "usi_client": {"shogi", "search", "errors"},
     "editing": {"shogi", "records"},
     "study": {"shogi", "records"},
 }

@@ -1,0 +1,56 @@
+"""User-facing errors of the core: a code, parameters, and English text.
+
+An interface that shows a core error in another language must not match the
+English text: it reads :attr:`CoreError.code` and :attr:`CoreError.params`
+and formats its own template for that code (the GUI's Japanese table is in
+``gui/errors.py``).  ``str(error)`` is the English message, so the command
+line and logs need nothing more.
+
+Codes are dotted, stable names (``record.empty``, ``engine.timeout``); a
+parameter is a plain string or number named in the template, for example
+``{path}`` or ``{move}``.  Every code with its English template is in
+:data:`MESSAGES`.
+
+May import: nothing from the rest of the core (every layer may import it).
+"""
+
+from __future__ import annotations
+
+#: English templates of every code (``str.format`` placeholders name the parameters).
+MESSAGES: dict[str, str] = {
+    # Engines (core/usi_client.py)
+    "engine.not_found": "the engine program {path} does not exist",
+    "engine.not_executable": "the engine program {path} cannot be run: {reason}",
+    "engine.no_usiok": "the engine did not answer 'usi' with 'usiok' within {seconds} s",
+    "engine.no_readyok": "the engine did not answer 'isready' with 'readyok' within {seconds} s",
+    "engine.exited": "the engine exited (status {status}) before it answered '{command}'",
+    "engine.no_answer": "the engine gave no 'checkmate' answer within {seconds} s of being asked to stop",
+    "engine.not_implemented": "the engine has no mate search ('checkmate notimplemented')",
+    "engine.bestmove": "the engine answered 'go mate' with 'bestmove' instead of 'checkmate'",
+    "engine.bad_answer": "the engine's answer is not a 'checkmate' line: {line}",
+    "engine.illegal_move": "the engine's line is wrong: move {ply} ({move}) is not legal there",
+    "engine.no_check": "the engine's line is wrong: the attacker's move {ply} ({move}) does not give check",
+    "engine.not_mate": "the engine's line is wrong: it ends after {plies} moves without checkmate",
+    "engine.even_line": "the engine's line is wrong: a mate line has an odd number of moves, not {plies}",
+    "engine.bad_option": "the option line '{text}' is not 'name=value'",
+}
+
+
+class CoreError(ValueError):
+    """A user-facing error: ``code`` names it, ``params`` fill its template.
+
+    A ``ValueError``, so callers that catch bad input keep catching it.
+    """
+
+    def __init__(self, code: str, **params: str | int | float) -> None:
+        self.code = code
+        self.params: dict[str, str | int | float] = dict(params)
+        template = MESSAGES.get(code, code)
+        try:
+            text = template.format(**params)
+        except (KeyError, IndexError):   # a missing parameter must not hide the error
+            text = f"{template} {params}"
+        super().__init__(text)
+
+
+__all__ = ["MESSAGES", "CoreError"]
