@@ -17,7 +17,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QByteArray, QMimeData, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QToolBar, QVBoxLayout, QWidget,
+    QDockWidget, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox, QToolBar, QVBoxLayout, QWidget,
 )
 
 from ..core.editing import suggested_file_name, with_filter_extension
@@ -32,11 +32,14 @@ from ..core.search.proof import HelpmateAnswer, Proof, helpmate_proof
 from ..core.search.contract import Progress, SolveResult, SolveStatus
 from ..core.search.helpmate import solve_iter as helpmate_solve_iter
 from ..core.search.solver import solve_iter
+from ..core.usi_client import EngineSpec, engine_solver
 from . import i18n
 from .about import AboutDialog
 from .board import BoardView
 from .editor import EditorController, ProblemBar
 from .checkworker import check_worker
+from .engines import EngineChoice
+from .errors import error_text
 from .export import SOLUTION_FILE_FILTER, export_solution
 from .header import HeaderDialog
 from .i18n import add_translations, tr
@@ -107,7 +110,47 @@ add_translations("ja", {
         "この局面からは解けません（攻め方の手番の局面で解いてください。玉方の指し手に移動してください）。",
     "Answer ready: Keep answer in record (Ctrl+K) adds it":
         "解答が出ました。「解答を棋譜に残す」(Ctrl+K) で棋譜に加えます",
+    "&Settings": "設定(&T)",
+    "Built-in solver": "内蔵ソルバー",
+    "Solve with %1": "%1 で解く",
+    "%1: searching": "%1: 探索中",
+    "%1: %2 in %3 s": "%1: %2 (%3 秒)",
+    "USI engines search direct mates only: the built-in solver solves this helpmate.":
+        "USI エンジンは詰将棋 (王手で詰める問題) だけを探索します。この協力詰は内蔵ソルバーで解きます。",
+    "An external USI engine gives only its main line: no proof tree.":
+        "外部 USI エンジンは本手順しか返さないため、証明木はありません。",
+    "An external USI engine gives no 無駄合 (futile interposition) reasons.":
+        "外部 USI エンジンは無駄合の理由を返しません。",
+    "An external USI engine's answer is not checked for 余詰 (alternative mates).":
+        "外部 USI エンジンの解答は余詰を調べていません。",
+    "An external USI engine does not show its search tree: the status line shows what it reports.":
+        "外部 USI エンジンの探索木は表示できません。エンジンの報告はステータス行に表示します。",
+    "Answer of the USI engine %1: its main line only, replayed and checked (every move legal, "
+    "every attacker's move a check, mate at the end). No proof tree, no 無駄合 reasons, no 余詰 "
+    "check, and the length is not proved shortest: solve with the built-in solver for those.":
+        "USI エンジン %1 の解答: 本手順のみです (すべての手が合法で、攻方の手はすべて王手、最後は詰みであることを"
+        "再生して確かめました)。証明木、無駄合の理由、余詰の検討はなく、手数が最短であることも証明されていません。"
+        "それらは内蔵ソルバーで解くと得られます。",
+    "The USI engine %1 says there is no mate. That is the engine's claim; the built-in solver "
+    "did not check it.":
+        "USI エンジン %1 は不詰と答えました。これはエンジンの主張で、内蔵ソルバーでは確かめていません。",
+    "The USI engine %1 found no answer in the time it had (checkmate timeout): neither a mate "
+    "nor a proof that there is none.":
+        "USI エンジン %1 は制限時間内に答えを出せませんでした (checkmate timeout)。詰みも不詰も示されていません。",
 })
+
+#: What the panels say after an external engine's answer (untranslated).
+ENGINE_NO_PROOF = "An external USI engine gives only its main line: no proof tree."
+ENGINE_NO_FUTILE = "An external USI engine gives no 無駄合 (futile interposition) reasons."
+ENGINE_NO_ALTERNATIVES = "An external USI engine's answer is not checked for 余詰 (alternative mates)."
+ENGINE_NO_TREE = "An external USI engine does not show its search tree: the status line shows what it reports."
+ENGINE_MATE_NOTE = ("Answer of the USI engine %1: its main line only, replayed and checked (every move legal, "
+                    "every attacker's move a check, mate at the end). No proof tree, no 無駄合 reasons, no 余詰 "
+                    "check, and the length is not proved shortest: solve with the built-in solver for those.")
+ENGINE_NO_MATE_NOTE = ("The USI engine %1 says there is no mate. That is the engine's claim; the built-in solver "
+                       "did not check it.")
+ENGINE_UNKNOWN_NOTE = ("The USI engine %1 found no answer in the time it had (checkmate timeout): neither a mate "
+                       "nor a proof that there is none.")
 
 #: What the 無駄合 panel says after a helpmate search (untranslated).
 HELPMATE_NO_FUTILE = "Helpmates have no futile-interposition rule: nothing to list."
@@ -232,6 +275,7 @@ class MainWindow(QMainWindow):
 
         self._build_actions()
         self._build_menus()
+        self._build_engine_menus()
         self._connect()
         self.setAcceptDrops(True)
         i18n.notifier.language_changed.connect(self._retranslate)
@@ -481,7 +525,7 @@ class MainWindow(QMainWindow):
             return
         mode = self.mode()
         try:
-            function = self._solver_for(mode)
+            function = self._solve_function(mode)
         except LookupError:
             name = tr("helpmate" if mode == "helpmate" else "direct-mate")
             self.report_error(tr("The %1 solver is not available in this build.").replace("%1", name))
@@ -507,6 +551,7 @@ class MainWindow(QMainWindow):
         self.docks["search"].raise_()
         self._update_actions()
         self._set_stats(lambda: tr("Searching"))
+        self._watch_engine(worker)
         worker.start()
         self.searchStarted.emit()
 
@@ -584,7 +629,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_errored(self, error: BaseException) -> None:
         self.result_panel.set_result(self._result_start or Position.empty(), None)
-        self.report_error(tr("Solve failed: %1").replace("%1", str(error)))
+        self.report_error(tr("Solve failed: %1").replace("%1", error_text(error)))
 
     @Slot()
     def _on_aborted(self) -> None:
@@ -1209,3 +1254,123 @@ class MainWindow(QMainWindow):
         s.sync()
         event.accept()
 
+
+    # ---- external engines (Settings > Engines, Solve > Engine) --------------------------
+
+    def _build_engine_menus(self) -> None:
+        """Solve > Engine (the built-in solver or a USI engine) and the Settings menu."""
+        self._engine: EngineSpec | None = None
+        self.engine_choice = EngineChoice(self)
+        self.engine_choice.changed.connect(lambda _name: self._update_engine_status())
+        solve_menu = self.menus["solve"]
+        actions = solve_menu.actions()
+        after = actions.index(self.actions_["helpmate"]) + 1
+        if after < len(actions):
+            solve_menu.insertMenu(actions[after], self.engine_choice.menu)
+        else:
+            solve_menu.addMenu(self.engine_choice.menu)
+        settings_menu = QMenu(self)
+        settings_menu.setObjectName("settings_menu")
+        settings_menu.addAction(self.engine_choice.configure)
+        settings_menu.addAction(self.actions_["limits"])
+        self.menuBar().insertMenu(self.menus["help"].menuAction(), settings_menu)
+        self.menus["settings"] = settings_menu
+        self.engine_note = QLabel(self.result_panel)
+        self.engine_note.setObjectName("engine_note")
+        self.engine_note.setWordWrap(True)
+        self.engine_note.setStyleSheet("QLabel { background: #fff4d6; border: 1px solid #e0c070; padding: 4px; }")
+        self.engine_note.hide()
+        self._engine_note: i18n.Message | None = None
+        layout = self.result_panel.layout()
+        if isinstance(layout, QVBoxLayout):
+            layout.insertWidget(1, self.engine_note)
+        # Queued: after the window has dropped the result of the old problem.
+        self.editor.positionChanged.connect(self._forget_engine_note, Qt.ConnectionType.QueuedConnection)
+        i18n.notifier.language_changed.connect(self._retranslate_engines)
+        self._retranslate_engines()
+
+    def _retranslate_engines(self, _lang: str = "") -> None:
+        self.menus["settings"].setTitle(tr("&Settings"))
+        if self._engine_note is not None:
+            self._show_engine_note(self._engine_note.retranslated())
+        self._update_engine_status()
+
+    def _update_engine_status(self) -> None:
+        """The Solve action's tooltip names the engine it runs on."""
+        spec = self.engine_choice.current()
+        name = spec.name if spec is not None else tr("Built-in solver")
+        self.actions_["solve"].setToolTip(tr("Solve with %1").replace("%1", name))
+
+    def engine(self) -> EngineSpec | None:
+        """The USI engine Solve runs on (None: the built-in solver)."""
+        return self.engine_choice.current()
+
+    def _solve_function(self, mode: str) -> SolveFunction:
+        """The solver of this search: the chosen USI engine for a direct mate, else the built-in one."""
+        spec = self.engine_choice.current()
+        self._engine = spec if mode == "mate" else None
+        if spec is not None and mode != "mate":
+            self.statusBar().showMessage(tr("USI engines search direct mates only: the built-in solver "
+                                            "solves this helpmate."), 8000)
+        if self._engine is not None:
+            return engine_solver(self._engine)
+        return self._solver_for(mode)
+
+    def _watch_engine(self, worker: SolverWorker) -> None:
+        """A search began: on an external engine, say so and show what it reports."""
+        self._show_engine_note(None)
+        spec = self._engine
+        if spec is None:
+            return
+        self.search_panel.set_note(ENGINE_NO_TREE)
+        worker.progress.connect(self._on_engine_progress)
+        worker.returned.connect(self._on_engine_returned)
+        name = spec.name
+        self._set_stats(lambda: tr("%1: searching").replace("%1", name))
+
+    @Slot(object)
+    def _forget_engine_note(self, _position: object = None) -> None:
+        """The problem changed and its result went: so does the note about the engine's answer."""
+        if self._result is None:
+            self._show_engine_note(None)
+
+    def _show_engine_note(self, note: i18n.Message | None) -> None:
+        self._engine_note = note
+        self.engine_note.setText(note or "")
+        self.engine_note.setVisible(note is not None)
+
+    @Slot(object)
+    def _on_engine_progress(self, progress: Progress) -> None:
+        # The search tree stays empty: an engine reports numbers, not its tree.
+        self.search_panel.set_note(ENGINE_NO_TREE)
+        name = self._engine.name if self._engine is not None else ""
+
+        def text() -> str:
+            parts = [f"{name}:", tr("Nodes %1").replace("%1", f"{progress.nodes:,}"),
+                     tr("%1 nodes/s").replace("%1", f"{progress.nps:,.0f}"),
+                     tr("%1 s").replace("%1", f"{progress.elapsed:.1f}")]
+            if progress.root_pn or progress.root_dn:
+                parts.append(f"pn/dn {number_text(progress.root_pn)}/{number_text(progress.root_dn)}")
+            parts.append(tr("table %1%").replace("%1", f"{100 * progress.table_fill:.0f}"))
+            return "   ".join(parts)
+        self._set_stats(text)
+
+    @Slot(object)
+    def _on_engine_returned(self, result: SolveResult) -> None:
+        """An engine's answer is shown: say plainly what such an answer does not give."""
+        name = str(result.extra.get("engine", "")) or (self._engine.name if self._engine else "")
+        if result.status is SolveStatus.MATE:
+            note = i18n.Message(ENGINE_MATE_NOTE, name)
+        elif result.status is SolveStatus.NO_MATE:
+            note = i18n.Message(ENGINE_NO_MATE_NOTE, name)
+        else:
+            note = i18n.Message(ENGINE_UNKNOWN_NOTE, name)
+        self._show_engine_note(note)
+        self.proof_panel.set_proof(None, ENGINE_NO_PROOF)
+        self.futile_panel.set_proof(None, ENGINE_NO_FUTILE)
+        self.alternatives_panel.set_alternatives(None, (), note=ENGINE_NO_ALTERNATIVES)
+        self.search_panel.set_note(ENGINE_NO_TREE)
+        self.docks["result"].raise_()
+        seconds = result.seconds
+        self._set_stats(lambda: tr("%1: %2 in %3 s").replace("%1", name)
+                        .replace("%2", status_text(result)).replace("%3", f"{seconds:.2f}"))

@@ -3,7 +3,10 @@
 Keys: ``solve/seconds`` (0 = no limit), ``solve/nodes`` (0 = no limit),
 ``solve/memory_mb``, ``solve/mode`` (``"mate"`` or ``"helpmate"``),
 ``ui/language`` (``"ja"`` or ``"en"``), ``files/recent`` (the last opened or
-saved files, newest first) and ``files/folder`` (where the last file dialog was).
+saved files, newest first), ``files/folder`` (where the last file dialog was),
+``engines/list`` (the registered USI engines, an array of ``name``, ``path``,
+``args`` and ``options``) and ``solve/engine`` (the engine Solve runs on: an
+engine's name, or "" for the built-in solver).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.search.contract import Limits
+from ..core.usi_client import EngineSpec
 from .i18n import LANGUAGES, add_translations, tr
 
 ORGANIZATION = "TsumeStudio"
@@ -187,3 +191,69 @@ class LimitsDialog(QDialog):
         seconds = self.seconds.value()
         nodes = self.nodes.value()
         return Limits(nodes=nodes or None, seconds=seconds or None, memory_mb=self.memory.value())
+
+
+def load_engines(store: QSettings | None = None) -> list[EngineSpec]:
+    """The registered USI engines, in the order they were added (entries without a name or path skipped)."""
+    s = store or settings()
+    count = s.beginReadArray("engines/list")
+    engines: list[EngineSpec] = []
+    for i in range(count):
+        s.setArrayIndex(i)
+        name = str(s.value("name", "") or "")
+        path = str(s.value("path", "") or "")
+        args = _strings(s.value("args", []))
+        options = []
+        for text in _strings(s.value("options", [])):
+            key, sep, value = text.partition("=")
+            if sep and key:
+                options.append((key, value))
+        if name and path:
+            engines.append(EngineSpec(name, path, tuple(args), tuple(options)))
+    s.endArray()
+    return engines
+
+
+def _strings(value: object) -> list[str]:
+    """A stored list of strings (an INI file gives a lone string for a one-element list)."""
+    if isinstance(value, str):
+        return [value] if value else []
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    return []
+
+
+def save_engines(engines: list[EngineSpec], store: QSettings | None = None) -> None:
+    """Replace the registered engines with ``engines``.
+
+    Raises:
+        ValueError: two engines share a name (Solve chooses an engine by name).
+    """
+    names = [e.name for e in engines]
+    if len(set(names)) != len(names):
+        raise ValueError("two engines have the same name")
+    s = store or settings()
+    s.remove("engines/list")
+    s.beginWriteArray("engines/list", len(engines))
+    for i, engine in enumerate(engines):
+        s.setArrayIndex(i)
+        s.setValue("name", engine.name)
+        s.setValue("path", engine.path)
+        s.setValue("args", list(engine.args))
+        s.setValue("options", [f"{k}={v}" for k, v in engine.options])
+    s.endArray()
+    s.sync()
+
+
+def load_engine_choice(store: QSettings | None = None) -> str:
+    """The name of the engine Solve runs on; "" (the built-in solver) when none or no longer registered."""
+    s = store or settings()
+    name = str(s.value("solve/engine", "") or "")
+    return name if any(e.name == name for e in load_engines(s)) else ""
+
+
+def save_engine_choice(name: str, store: QSettings | None = None) -> None:
+    """Remember the engine Solve runs on ("" for the built-in solver)."""
+    s = store or settings()
+    s.setValue("solve/engine", name)
+    s.sync()

@@ -1,0 +1,48 @@
+"""The core's user-facing errors in the interface language.
+
+The core raises :class:`~tsume_studio.core.errors.CoreError` with a code and
+parameters; this module holds the Japanese template of each code and formats
+it at the GUI boundary (:func:`error_text`).  Nothing here matches English
+text: an error without a code (an ``OSError``, a bug) is shown as it is.
+"""
+
+from __future__ import annotations
+
+from ..core.errors import MESSAGES, CoreError
+from . import i18n
+
+#: Japanese templates by error code (``str.format`` placeholders, as in ``core.errors.MESSAGES``).
+JAPANESE: dict[str, str] = {
+    "engine.not_found": "エンジンのプログラム {path} がありません",
+    "engine.not_executable": "エンジンのプログラム {path} を起動できません: {reason}",
+    "engine.no_usiok": "エンジンが {seconds} 秒以内に usi に usiok で答えませんでした",
+    "engine.no_readyok": "エンジンが {seconds} 秒以内に isready に readyok で答えませんでした",
+    "engine.exited": "エンジンが '{command}' に答える前に終了しました (終了コード {status})",
+    "engine.no_answer": "stop を送ってから {seconds} 秒たってもエンジンが checkmate を返しませんでした",
+    "engine.not_implemented": "このエンジンには詰み探索がありません (checkmate notimplemented)",
+    "engine.bestmove": "エンジンが go mate に checkmate ではなく bestmove で答えました",
+    "engine.bad_answer": "エンジンの答えが checkmate の行ではありません: {line}",
+    "engine.illegal_move": "エンジンの手順が誤りです: {ply} 手目 ({move}) は指せない手です",
+    "engine.no_check": "エンジンの手順が誤りです: 攻方の {ply} 手目 ({move}) が王手ではありません",
+    "engine.not_mate": "エンジンの手順が誤りです: {plies} 手で終わりますが詰んでいません",
+    "engine.even_line": "エンジンの手順が誤りです: 詰みの手順は奇数手のはずですが {plies} 手です",
+    "engine.bad_option": "オプションの行 '{text}' が「名前=値」の形ではありません",
+}
+
+
+def error_text(error: BaseException) -> str:
+    """``error`` for people, in the current language: a :class:`CoreError` from its code's template."""
+    if isinstance(error, CoreError) and i18n.language() == "ja" and error.code in JAPANESE:
+        try:
+            return JAPANESE[error.code].format(**error.params)
+        except (KeyError, IndexError):
+            return str(error)
+    return str(error)
+
+
+def untranslated_codes() -> list[str]:
+    """Codes of the core that have no Japanese template (a test keeps this empty)."""
+    return sorted(set(MESSAGES) - set(JAPANESE))
+
+
+__all__ = ["JAPANESE", "error_text", "untranslated_codes"]
