@@ -1358,7 +1358,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_engine_returned(self, result: SolveResult) -> None:
         """An engine's answer is shown: say plainly what such an answer does not give."""
-        name = str(result.extra.get("engine", "")) or (self._engine.name if self._engine else "")
+        name = self._engine.name if self._engine is not None else str(result.extra.get("engine", ""))
         if result.status is SolveStatus.MATE:
             note = i18n.Message(ENGINE_MATE_NOTE, name)
         elif result.status is SolveStatus.NO_MATE:
