@@ -15,15 +15,16 @@ import time
 from collections.abc import Callable
 
 from PySide6.QtCore import QByteArray, QMimeData, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
-    QDockWidget, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox, QToolBar, QVBoxLayout, QWidget,
+    QDockWidget, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox, QTabBar, QToolBar, QVBoxLayout, QWidget,
 )
 
 from ..core.editing import suggested_file_name, with_filter_extension
 from ..core.records.formats import FORMATS
 from ..core.answer import Finding, classify_alternatives, classify_variations, proved_length, solution_record
 from ..core.check import CheckResult, discrepancy_comment, verdict_comment
+from ..core.records.kif import to_kif
 from ..core.records.model import Record
 from ..core.shogi.moves import Move
 from ..core.study import StudyTree
@@ -41,6 +42,7 @@ from .checkworker import check_worker
 from .engines import EngineChoice
 from .errors import error_text
 from .export import SOLUTION_FILE_FILTER, export_solution
+from .shortcuts import ShortcutsDialog
 from .header import HeaderDialog
 from .i18n import add_translations, tr
 from .models import number_text
@@ -111,6 +113,11 @@ add_translations("ja", {
     "Answer ready: Keep answer in record (Ctrl+K) adds it":
         "解答が出ました。「解答を棋譜に残す」(Ctrl+K) で棋譜に加えます",
     "&Settings": "設定(&T)",
+    "Copy as KIF": "KIF 形式でコピー",
+    "Copied the record as KIF to the clipboard": "棋譜を KIF 形式でクリップボードにコピーしました",
+    "Keyboard shortcuts...": "キーボードショートカット...",
+    "Futile (無駄合)": "無駄合",
+    "Alternatives (余詰)": "余詰",
     "Built-in solver": "内蔵ソルバー",
     "Solve with %1": "%1 で解く",
     "%1: searching": "%1: 探索中",
@@ -159,9 +166,9 @@ SEARCH_TOO_QUICK = "The search ended before its first snapshot."
 
 IMAGE_FILE_FILTER = "PNG (*.png);;SVG (*.svg)"
 
-MIN_SQUARE = 32   # px: the smallest square the board gives way to; the docks shrink first
+MIN_SQUARE = 26   # px: the smallest square the board gives way to (800×600 fits); the docks shrink first
 # Dock widths: (share of the window's width by default, minimum, maximum) in px.
-DOCK_WIDTHS = {"search": (0.20, 170, 560), "right": (0.28, 210, 640)}
+DOCK_WIDTHS = {"search": (0.20, 130, 560), "right": (0.28, 210, 640)}
 _RIGHT_DOCKS = ("result", "proof", "futile", "alternatives")
 
 
@@ -276,6 +283,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_menus()
         self._build_engine_menus()
+        self._build_help_and_copy_menus()
         self._connect()
         self.setAcceptDrops(True)
         i18n.notifier.language_changed.connect(self._retranslate)
@@ -445,8 +453,8 @@ class MainWindow(QMainWindow):
         self.language_menu.setTitle(tr("Language"))
         self.recent_menu.setTitle(tr("Open recent"))
         self._update_title()
-        for key, text in (("result", "Result"), ("proof", "Proof tree"), ("futile", "Futile interpositions"),
-                          ("alternatives", "Alternative mates (余詰)"), ("search", "Search tree"),
+        for key, text in (("result", "Result"), ("proof", "Proof tree"), ("futile", "Futile (無駄合)"),
+                          ("alternatives", "Alternatives (余詰)"), ("search", "Search tree"),
                           ("record", "Record"), ("check", "Check (作意)")):
             self.docks[key].setWindowTitle(tr(text))
         self._retranslate_error()
@@ -1286,8 +1294,19 @@ class MainWindow(QMainWindow):
             layout.insertWidget(1, self.engine_note)
         # Queued: after the window has dropped the result of the old problem.
         self.editor.positionChanged.connect(self._forget_engine_note, Qt.ConnectionType.QueuedConnection)
+        for dock in self.docks.values():
+            dock.dockLocationChanged.connect(lambda _area: QTimer.singleShot(0, self.fit_dock_tabs))
+        self.fit_dock_tabs()
         i18n.notifier.language_changed.connect(self._retranslate_engines)
         self._retranslate_engines()
+
+    def fit_dock_tabs(self) -> None:
+        """Tabs of docked panels show their whole title: no eliding; scroll buttons when the row is too long."""
+        for bar in self.findChildren(QTabBar):
+            if bar.parent() is self:
+                bar.setElideMode(Qt.TextElideMode.ElideNone)
+                bar.setUsesScrollButtons(True)
+                bar.setExpanding(False)
 
     def _retranslate_engines(self, _lang: str = "") -> None:
         self.menus["settings"].setTitle(tr("&Settings"))
@@ -1374,3 +1393,46 @@ class MainWindow(QMainWindow):
         seconds = result.seconds
         self._set_stats(lambda: tr("%1: %2 in %3 s").replace("%1", name)
                         .replace("%2", status_text(result)).replace("%3", f"{seconds:.2f}"))
+
+    # ---- Help > Keyboard shortcuts, Edit > Copy as KIF ---------------------------------
+
+    def _build_help_and_copy_menus(self) -> None:
+        a = self.actions_
+        for key, slot, shortcut in (("copy_kif", self.copy_kif, "Ctrl+Alt+C"),
+                                    ("shortcuts", self.show_shortcuts, "F1")):
+            act = QAction(self)
+            act.setObjectName(f"action_{key}")
+            act.setShortcut(QKeySequence(shortcut))
+            act.triggered.connect(lambda _checked=False, f=slot: f())
+            self.addAction(act)
+            a[key] = act
+        edit_menu = self.menus["edit"]
+        copy_bod = self.editor.action("copy_bod")
+        actions = edit_menu.actions()
+        if copy_bod in actions and actions.index(copy_bod) + 1 < len(actions):
+            edit_menu.insertAction(actions[actions.index(copy_bod) + 1], a["copy_kif"])
+        else:
+            edit_menu.addAction(a["copy_kif"])
+        help_menu = self.menus["help"]
+        help_menu.insertAction(a["about"], a["shortcuts"])
+        help_menu.insertSeparator(a["about"])
+        i18n.notifier.language_changed.connect(self._retranslate_help_and_copy)
+        self._retranslate_help_and_copy()
+
+    def _retranslate_help_and_copy(self, _lang: str = "") -> None:
+        self.actions_["copy_kif"].setText(tr("Copy as KIF"))
+        self.actions_["shortcuts"].setText(tr("Keyboard shortcuts..."))
+
+    def copy_kif(self) -> str:
+        """Put the whole record (header, comments, moves with 変化) on the clipboard as KIF; return it."""
+        text = to_kif(self.editor.full_record())
+        QGuiApplication.clipboard().setText(text)
+        self.statusBar().showMessage(tr("Copied the record as KIF to the clipboard"), 5000)
+        return text
+
+    def show_shortcuts(self) -> ShortcutsDialog:
+        """Open the keyboard shortcuts (not blocking) and return the dialog."""
+        dialog = ShortcutsDialog(self.menuBar(), self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog

@@ -79,7 +79,7 @@ def test_file_argument_and_bad_file(qtbot: QtBot, tmp_path: Path) -> None:
 def test_language_switch_retranslates_and_persists(qtbot: QtBot) -> None:
     window = open_window(qtbot, "--lang", "en")
     assert window.menus["solve"].title() == "&Solve"
-    assert window.docks["futile"].windowTitle() == "Futile interpositions"
+    assert window.docks["futile"].windowTitle() == "Futile (無駄合)"
     window.actions_["lang_ja"].trigger()
     assert i18n.language() == "ja"
     assert window.menus["solve"].title() == "解図(&S)"

@@ -5,12 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QDialogButtonBox, QMenu, QMessageBox, QTabBar
 from pytestqt.qtbot import QtBot
 
 from tsume_studio.core.errors import CoreError
+from tsume_studio.core.records.formats import parse_record_text
+from tsume_studio.core.shogi.position import Position
 from tsume_studio.gui import i18n
 from tsume_studio.gui.errors import error_text, untranslated_codes
+from tsume_studio.gui.mainwindow import MIN_SQUARE, MainWindow
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints")
 
@@ -41,3 +46,65 @@ def test_core_errors_are_translated_from_their_code_not_their_text() -> None:
     assert error_text(error) == "エンジンの手順が誤りです: 3 手目 (9i9h) は指せない手です"
     assert error_text(OSError("disk full")) == "disk full"     # no code: shown as it is
     assert untranslated_codes() == []
+
+
+@pytest.fixture
+def window(qtbot: QtBot) -> Iterator[MainWindow]:
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.resize(1280, 820)
+    w.show()
+    yield w
+
+
+def test_the_window_shrinks_to_800x600_with_the_board_usable(qtbot: QtBot, window: MainWindow) -> None:
+    window.resize(800, 600)
+    qtbot.waitUntil(lambda: window.width() == 800 and window.height() == 600)
+    assert window.minimumSizeHint().width() <= 800
+    assert window.board.square_size() >= MIN_SQUARE >= 24
+    assert all(d.isVisible() for d in window.docks.values())
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_dock_tabs_show_their_whole_titles(qtbot: QtBot, window: MainWindow, lang: str) -> None:
+    i18n.set_language(lang)
+    qtbot.wait(20)
+    bars = [b for b in window.findChildren(QTabBar) if b.parent() is window and b.isVisible()]
+    texts = {b.tabText(i) for b in bars for i in range(b.count())}
+    titles = {window.docks[k].windowTitle() for k in ("proof", "futile", "alternatives")}
+    assert titles <= texts
+    assert all(b.elideMode() == Qt.TextElideMode.ElideNone for b in bars)
+    window.reset_layout()     # new tab bars after a reset get the same treatment
+    qtbot.wait(20)
+    bars = [b for b in window.findChildren(QTabBar) if b.parent() is window and b.isVisible()]
+    assert bars and all(b.elideMode() == Qt.TextElideMode.ElideNone for b in bars)
+
+
+def test_keyboard_shortcuts_lists_the_menus_actual_shortcuts(qtbot: QtBot, window: MainWindow) -> None:
+    i18n.set_language("ja")
+    help_menu = window.menus["help"]
+    assert window.actions_["shortcuts"] in help_menu.actions()
+    dialog = window.show_shortcuts()
+    rows = dict(dialog.rows())
+    native = QKeySequence.SequenceFormat.NativeText
+    assert rows["解く"] == QKeySequence("F5").toString(native)
+    assert rows["KIF 形式でコピー"] == QKeySequence("Ctrl+Alt+C").toString(native)
+    # A shortcut changed at run time shows up: the list is read from the actions.
+    window.actions_["solve"].setShortcut(QKeySequence("Ctrl+R"))
+    dialog.close()
+    assert dict(window.show_shortcuts().rows())["解く"] == QKeySequence("Ctrl+R").toString(native)
+    with_keys = {a for a in window.findChildren(QAction) if not a.shortcut().isEmpty()}
+    in_menus = {a for m in window.menuBar().findChildren(QMenu) for a in m.actions()}
+    listed = {command for command, _keys in window.show_shortcuts().rows()}
+    assert {a.text().replace("&", "").split("(")[0].rstrip(".") for a in with_keys & in_menus} <= {
+        c.split("(")[0] for c in listed}
+
+
+def test_copy_as_kif_puts_the_whole_record_on_the_clipboard(qtbot: QtBot, window: MainWindow) -> None:
+    window.editor.set_position(Position.from_sfen("7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"))
+    window.editor.set_header({"作品名": "三手詰"}, ["作意の確認"])
+    window.actions_["copy_kif"].trigger()
+    text = QGuiApplication.clipboard().text()
+    assert "作品名：三手詰" in text and "*作意の確認" in text
+    assert parse_record_text(text).start.sfen() == "7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"
+    assert window.actions_["copy_kif"] in window.menus["edit"].actions()
