@@ -491,7 +491,7 @@ def parse_position_text(text: str) -> tuple[Position, Record]:
             or a format's own error otherwise).
     """
     if not isinstance(text, str) or not text.strip():
-        raise RecordError("the text is empty: paste an SFEN, BOD or KIF position")
+        raise RecordError("position.empty_text")
     text = text.strip("\r\n")
     try:
         record = parse_record_text(text)
@@ -516,8 +516,8 @@ def check_extension(path: str) -> None:
     """
     ext = os.path.splitext(path)[1].lower()
     if ext not in FORMATS:
-        raise RecordError(f"unknown file type {ext or '(none)'!r} in {path!r}; "
-                          f"use one of {', '.join(FORMATS)}")
+        raise RecordError("position.unknown_file_type", ext=repr(ext or "(none)"), path=repr(path),
+                          known=", ".join(FORMATS))
 
 
 def with_default_extension(path: str, ext: str = ".sfen") -> str:

@@ -6,6 +6,10 @@ and formats its own template for that code (the GUI's Japanese table is in
 ``gui/errors.py``).  ``str(error)`` is the English message, so the command
 line and logs need nothing more.
 
+A subclass (``RecordError``, ``SfenError``) may also be raised with a plain
+English message instead of a code: it then has ``code == ""`` and is shown as
+it is; giving such errors codes is how more of them get translated.
+
 Codes are dotted, stable names (``record.empty``, ``engine.timeout``); a
 parameter is a plain string or number named in the template, for example
 ``{path}`` or ``{move}``.  Every code with its English template is in
@@ -33,6 +37,14 @@ MESSAGES: dict[str, str] = {
     "engine.not_mate": "the engine's line is wrong: it ends after {plies} moves without checkmate",
     "engine.even_line": "the engine's line is wrong: a mate line has an odd number of moves, not {plies}",
     "engine.bad_option": "the option line '{text}' is not 'name=value'",
+    # Records and positions (core/records/formats.py, core/editing.py, core/shogi/position.py)
+    "record.unknown_extension": "unknown record extension {ext} in {path}; use one of {known}",
+    "record.encoding": "the file is neither UTF-8 nor Shift_JIS (cp932) text",
+    "record.unknown_text": "not a record in a known format (SFEN, KIF, KI2, CSA, BOD): {start}",
+    "record.unencodable": "{text} cannot be written in {encoding}; save as {alternative} instead",
+    "position.empty_text": "the text is empty: paste an SFEN, BOD or KIF position",
+    "position.unknown_file_type": "unknown file type {ext} in {path}; use one of {known}",
+    "sfen.fields": "expected 3 or 4 fields (board, side, hands, move number) in sfen: {sfen}",
 }
 
 
@@ -43,13 +55,17 @@ class CoreError(ValueError):
     """
 
     def __init__(self, code: str, **params: str | int | float) -> None:
-        self.code = code
         self.params: dict[str, str | int | float] = dict(params)
-        template = MESSAGES.get(code, code)
+        if code not in MESSAGES:
+            # A plain English message (errors not yet given a code): no code to translate by.
+            self.code = ""
+            super().__init__(code)
+            return
+        self.code = code
         try:
-            text = template.format(**params)
+            text = MESSAGES[code].format(**params)
         except (KeyError, IndexError):   # a missing parameter must not hide the error
-            text = f"{template} {params}"
+            text = f"{MESSAGES[code]} {params}"
         super().__init__(text)
 
 

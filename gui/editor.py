@@ -37,6 +37,7 @@ from ..core.records.model import Record, RecordNode
 from ..core.shogi.position import Position, Problem, Status, tsume_hands
 from ..core.shogi.types import BLACK, WHITE, Color, square_japanese
 from . import i18n
+from .errors import error_text
 from .board import KEYBOARD_HELP, BoardView
 from .i18n import tr
 from .settings import load_last_folder, save_last_folder
@@ -598,7 +599,7 @@ class EditorController(QObject):
                 command.setText(tr(source))
 
     def _report(self, template: str, error: Exception) -> None:
-        message = i18n.Message(template, str(error))
+        message = i18n.Message(template, error_text(error))
         if self.receivers(SIGNAL("errorOccurred(PyObject)")) > 0:
             self.errorOccurred.emit(message)
         else:

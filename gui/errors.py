@@ -27,6 +27,13 @@ JAPANESE: dict[str, str] = {
     "engine.not_mate": "エンジンの手順が誤りです: {plies} 手で終わりますが詰んでいません",
     "engine.even_line": "エンジンの手順が誤りです: 詰みの手順は奇数手のはずですが {plies} 手です",
     "engine.bad_option": "オプションの行 '{text}' が「名前=値」の形ではありません",
+    "record.unknown_extension": "{path} の拡張子 {ext} は棋譜の形式として扱えません。{known} のいずれかにしてください",
+    "record.encoding": "ファイルが UTF-8 でも Shift_JIS (cp932) でもありません",
+    "record.unknown_text": "知っている形式 (SFEN、KIF、KI2、CSA、BOD) の棋譜ではありません: {start}",
+    "record.unencodable": "{text} は {encoding} で書けません。{alternative} で保存してください",
+    "position.empty_text": "テキストが空です。SFEN、BOD、KIF の局面を貼り付けてください",
+    "position.unknown_file_type": "{path} の種類 {ext} は扱えません。{known} のいずれかにしてください",
+    "sfen.fields": "SFEN には 4 つ (盤面、手番、持駒、手数) か 3 つの欄が必要です: {sfen}",
 }
 
 

@@ -1020,7 +1020,7 @@ class MainWindow(QMainWindow):
         try:
             self.export_kif(path)
         except (ValueError, OSError) as e:
-            self.report_error(tr("Cannot export: %1").replace("%1", str(e)))
+            self.report_error(tr("Cannot export: %1").replace("%1", error_text(e)))
         else:
             self.statusBar().showMessage(tr("Exported %1").replace("%1", path), 5000)
 
@@ -1035,7 +1035,7 @@ class MainWindow(QMainWindow):
         try:
             self.export_image(path)
         except (ValueError, OSError) as e:
-            self.report_error(tr("Cannot export: %1").replace("%1", str(e)))
+            self.report_error(tr("Cannot export: %1").replace("%1", error_text(e)))
         else:
             self.statusBar().showMessage(tr("Exported %1").replace("%1", path), 5000)
 
@@ -1050,7 +1050,7 @@ class MainWindow(QMainWindow):
         try:
             self.editor.open_file(path, remember)
         except (ValueError, OSError) as e:
-            self.report_error(tr("Cannot open: %1").replace("%1", str(e)))
+            self.report_error(tr("Cannot open: %1").replace("%1", error_text(e)))
             return False
         record = self.editor.record()
         if record is not None and record.root.children:

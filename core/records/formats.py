@@ -27,6 +27,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from ..errors import CoreError
 from ..shogi.bod import parse_bod
 from ..shogi.diagram import to_bod
 from .csa import parse_csa, to_csa
@@ -41,8 +42,11 @@ __all__ = ["RecordError", "FORMATS", "read_record", "write_record", "parse_recor
            "record_to_text", "decode_record_bytes", "to_sfen", "parse_sfen", "sniff_format"]
 
 
-class RecordError(ValueError):
-    """A record file cannot be read or written: unknown extension, undecodable bytes, unknown text."""
+class RecordError(CoreError):
+    """A record file cannot be read or written: unknown extension, undecodable bytes, unknown text.
+
+    Raised with a code of :data:`~tsume_studio.core.errors.MESSAGES` (``record.…``), or a plain message.
+    """
 
 
 # extension -> (format, encoding, line end)
@@ -130,8 +134,8 @@ _WRITERS: dict[str, Callable[[Record], str]] = {
 def _format_of(path: str | os.PathLike[str]) -> tuple[str, str, str]:
     ext = Path(path).suffix.lower()
     if ext not in FORMATS:
-        raise RecordError(f"unknown record extension {ext or '(none)'!r} in {str(path)!r}; "
-                          f"use one of {', '.join(FORMATS)}")
+        raise RecordError("record.unknown_extension", ext=repr(ext or "(none)"), path=repr(str(path)),
+                          known=", ".join(FORMATS))
     return FORMATS[ext]
 
 
@@ -180,7 +184,7 @@ def _utf8_ok(data: bytes) -> bool:
 
 
 def _fail(data: bytes) -> str:
-    raise RecordError("the file is neither UTF-8 nor Shift_JIS (cp932) text")
+    raise RecordError("record.encoding")
 
 
 # ---- sniffing -----------------------------------------------------------
@@ -214,7 +218,7 @@ def sniff_format(text: str) -> str:
         return "kif"
     if re.search(r"^手合割\s*[：:]", body, re.M):
         return "kif"
-    raise RecordError(f"not a record in a known format (SFEN, KIF, KI2, CSA, BOD): {body[:40]!r}")
+    raise RecordError("record.unknown_text", start=repr(body[:40]))
 
 
 def parse_record_text(text: str) -> Record:
@@ -276,8 +280,8 @@ def write_record(path: str | os.PathLike[str], record: Record) -> None:
         data = text.encode(encoding)
     except UnicodeEncodeError as exc:
         bad = exc.object[exc.start:exc.end]
-        raise RecordError(f"{bad!r} cannot be written in {encoding}; save as "
-                          f"{'.kifu' if fmt == 'kif' else '.ki2u' if fmt == 'ki2' else 'UTF-8'} instead") from None
+        raise RecordError("record.unencodable", text=repr(bad), encoding=encoding,
+                          alternative=".kifu" if fmt == "kif" else ".ki2u" if fmt == "ki2" else "UTF-8") from None
     target = Path(path)
     if target.is_file() and (not target.stat().st_mode & 0o222 or not os.access(target, os.W_OK)):
         # A read-only file is the user's choice: refuse rather than replace it.

@@ -21,6 +21,7 @@ from typing import Protocol
 
 import cshogi
 
+from ..errors import CoreError
 from .diagram import to_bod
 from .types import (
     BISHOP, BLACK, EMPTY_HAND, GOLD, HAND_INDEX, HAND_MAX, HAND_TYPES, KING, KNIGHT, LANCE,
@@ -50,8 +51,8 @@ def _quote(text: str, limit: int = 40) -> str:
     return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
 
 
-class SfenError(ValueError):
-    """The text is not well-formed SFEN."""
+class SfenError(CoreError):
+    """The text is not well-formed SFEN (a ``sfen.…`` code or a plain message)."""
 
 
 class BodError(ValueError):
@@ -156,7 +157,7 @@ class Position:
             text = text[5:].strip()
         parts = text.split()
         if len(parts) not in (3, 4):
-            raise SfenError(f"expected 3 or 4 fields (board, side, hands, move number) in sfen: {sfen!r}")
+            raise SfenError("sfen.fields", sfen=repr(sfen))
         board_part, side, hands_part = parts[:3]
         ranks = board_part.split("/")
         if len(ranks) != 9:

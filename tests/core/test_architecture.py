@@ -20,16 +20,16 @@ PACKAGE = "tsume_studio.core"
 
 # What each subpackage may import from the rest of the core (besides itself).
 LAYERS: dict[str, set[str]] = {
-    "shogi": set(),
-    "records": {"shogi"},
-    "search": {"shogi"},
-    "answer": {"shogi", "records", "search"},
-    "check": {"shogi", "search"},
+    "shogi": {"errors"},
+    "records": {"shogi", "errors"},
+    "search": {"shogi", "errors"},
+    "answer": {"shogi", "records", "search", "errors"},
+    "check": {"shogi", "search", "errors"},
     "cli": {"shogi", "records", "search", "answer", "check", "editing", "errors", "usi_client"},
     "errors": set(),
     "usi_client": {"shogi", "search", "errors"},
-    "editing": {"shogi", "records"},
-    "study": {"shogi", "records"},
+    "editing": {"shogi", "records", "errors"},
+    "study": {"shogi", "records", "errors"},
 }
 
 

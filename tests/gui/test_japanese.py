@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -108,3 +109,20 @@ def test_copy_as_kif_puts_the_whole_record_on_the_clipboard(qtbot: QtBot, window
     assert "作品名：三手詰" in text and "*作意の確認" in text
     assert parse_record_text(text).start.sfen() == "7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"
     assert window.actions_["copy_kif"] in window.menus["edit"].actions()
+
+
+def test_core_errors_reach_a_japanese_user_in_japanese(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    i18n.set_language("ja")
+    odd = tmp_path / "problem.txt"
+    odd.write_text("x", encoding="utf-8")
+    assert not window.open_file(str(odd))
+    assert window.last_error.startswith("開けません: ")
+    assert "の種類 '.txt' は扱えません" in window.last_error
+    assert "unknown" not in window.last_error
+    window.error_box.close()
+    QGuiApplication.clipboard().setText("   ")
+    window.editor.action("paste").trigger()
+    assert "テキストが空です" in window.last_error
+    QGuiApplication.clipboard().setText("lnsgkgsnl/9 b")
+    window.editor.action("paste").trigger()
+    assert "SFEN には 4 つ" in window.last_error
