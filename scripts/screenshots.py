@@ -10,7 +10,9 @@ under ``xvfb-run``), with settings kept in a temporary folder, and writes:
 * ``proof.png``: a solved problem stepped to the middle of its main line, the proof tree open;
 * ``futile.png``: the futile interpositions (無駄合) of a solution, one of them on the board;
 * ``study.png``: study mode, the answer kept in the record's tree beside a line tried on the board;
-* ``check.png``: the check of a record's main line (作意), its discrepancies listed, one on the board.
+* ``check.png``: the check of a record's main line (作意), its discrepancies listed, one on the board;
+* ``engine.png``: a problem solved on an external USI engine (this package's ``tsume-usi``);
+* ``engine-settings.png``: Settings ▸ Engines adding that engine, its handshake passed.
 """
 
 from __future__ import annotations
@@ -161,6 +163,43 @@ def main(argv: list[str] | None = None) -> int:
     rows = window.check_panel.count()
     window.check_panel.select(min(3, rows - 1))
     shoot("check.png")
+
+    # 7. An external USI engine: registered (handshake shown), chosen in Solve ▸ Engine, solving.
+    from tsume_studio.core.usi_client import EngineSpec
+    from tsume_studio.gui.engines import EngineEditDialog
+    from tsume_studio.gui.settings import save_engines
+
+    installed = Path(sys.executable).with_name("tsume-usi")
+    if installed.exists():
+        # Shown under a short path, as a user's own engine folder would be.
+        engine = Path(tempfile.gettempdir()) / "engines" / "tsume-usi"
+        engine.parent.mkdir(exist_ok=True)
+        if not engine.exists():
+            engine.symlink_to(installed)
+        spec = EngineSpec("tsume-usi", str(engine), (), (("USI_Hash", "128"),))
+        dialog = EngineEditDialog(spec, (), window)
+        dialog.show()
+        loop = QEventLoop()
+        dialog.tested.connect(lambda _r: loop.quit())
+        QTimer.singleShot(15_000, loop.quit)
+        dialog.test_engine()
+        loop.exec()
+        settle()
+        dialog.grab().save(str(out / "engine-settings.png"))
+        print(out / "engine-settings.png")
+        dialog.close()
+        save_engines([spec])
+        window.engine_choice.rebuild()
+        window.engine_choice.choose("tsume-usi")
+        window.set_study_mode(False)
+        window.open_file(str(resource_path("samples", "03-mate5.kifu")))
+        if solve_and_wait() is None:
+            raise SystemExit("the engine did not solve the five-move sample")
+        window.result_panel.set_ply(5)
+        shoot("engine.png")
+        window.engine_choice.choose("")
+    else:
+        print(f"{installed} is not installed: engine shots skipped", file=sys.stderr)
 
     window.ask_discard = lambda: "discard"   # type: ignore[method-assign]  # the shots' edits are not kept
     window.close()
