@@ -1,0 +1,55 @@
+"""Types of the compiled kernel (core/kernel/c++/binding.cpp)."""
+
+MAX_PLY: int
+
+class Board:
+    """A position with its move history.  Moves are USI strings; bad input raises ValueError."""
+
+    def __init__(self, sfen: str = ...) -> None: ...
+    def set_sfen(self, sfen: str) -> None:
+        """Replace the position (and drop the history); the board is unchanged when the SFEN is bad."""
+    def sfen(self) -> str: ...
+    @property
+    def turn(self) -> int:
+        """0 when Black is to move, 1 when White."""
+    @property
+    def ply(self) -> int:
+        """Moves pushed since the SFEN was set."""
+    def in_check(self) -> bool: ...
+    def key(self) -> int:
+        """Zobrist key of the board and the side to move (hands apart), 64 bits."""
+    def hand(self, color: int) -> int:
+        """The packed hand of a colour (see types.h); compare with hand_dominates."""
+    def hand_count(self, color: int, piece: str) -> int:
+        """How many of a piece (P L N S B R G) a colour holds."""
+    def legal_moves(self) -> list[str]: ...
+    def check_moves(self) -> list[str]:
+        """Legal moves that check the other king (promotions and non-promotions both)."""
+    def evasions(self) -> list[str]:
+        """Legal moves of the side in check; empty when it is not in check."""
+    def is_legal(self, usi: str) -> bool: ...
+    def gives_check(self, usi: str) -> bool: ...
+    def move16(self, usi: str) -> int:
+        """The legal move's 16-bit code, as cshogi's move16."""
+    def push(self, usi: str) -> None: ...
+    def pop(self) -> str:
+        """Take back the last move pushed and return it."""
+    def mate_in_one(self) -> str | None:
+        """A checking move after which the other side has no legal move, or None."""
+    def is_pawn_drop_mate(self, square: str) -> bool:
+        """Whether a pawn dropped on the square by the side to move would mate (打ち歩詰め)."""
+    def perft(self, depth: int) -> int: ...
+    def consistent(self) -> bool:
+        """Every incrementally kept field equals its recomputation."""
+
+def hand_dominates(a: int, b: int) -> bool:
+    """Whether packed hand a holds at least as many of every piece as packed hand b."""
+
+def bench_perft(sfen: str, depth: int) -> tuple[int, float]:
+    """(leaves, CPU seconds) of perft(depth) from sfen."""
+
+def bench_generation(sfens: list[str], rounds: int) -> dict[str, float]:
+    """Checks of each position and evasions after each check, generated `rounds` times, timed."""
+
+def self_test(samples: int = 100) -> str:
+    """Attack tables and do/undo against recomputation; '' when all agree."""

@@ -1,0 +1,263 @@
+// Move generation.  A generator works in three steps: the squares a piece may
+// go to for the kind of move wanted (any, evading, checking), the pin filter
+// (a piece pinned to its own king stays on the pin line), and the promotion
+// options of each destination.
+#include "movegen.h"
+
+namespace tsume {
+
+namespace {
+
+// Adds the moves of the piece pc (type pt, colour us) from `from` to each square of `targets`,
+// promotions and non-promotions as the rules allow.
+inline void add_moves(MoveList& out, Color us, PieceType pt, Piece pc, Square from, Bitboard targets) {
+    if (!can_promote(pt)) {
+        while (targets) out.add(make_move(from, targets.pop(), pc, false));
+        return;
+    }
+    Bitboard promo = in_promotion_zone(us, from) ? targets : targets & bb::ZONE[us];
+    while (promo) out.add(make_move(from, promo.pop(), pc, true));
+    Bitboard plain = targets;
+    if (pt == PAWN || pt == LANCE) plain = plain.andnot(bb::LAST1[us]);
+    else if (pt == KNIGHT) plain = plain.andnot(bb::LAST2[us]);
+    while (plain) out.add(make_move(from, plain.pop(), pc, false));
+}
+
+// Like add_moves, but only the options that land on a checking square: `plain_ok` for the
+// piece as it is, `promo_ok` for it promoted.
+inline void add_checking_moves(MoveList& out, Color us, PieceType pt, Piece pc, Square from, const Bitboard& targets,
+                               const Bitboard& plain_ok, const Bitboard& promo_ok) {
+    Bitboard plain = targets & plain_ok;
+    if (can_promote(pt)) {
+        Bitboard promo = targets & promo_ok;
+        if (!in_promotion_zone(us, from)) promo &= bb::ZONE[us];
+        while (promo) out.add(make_move(from, promo.pop(), pc, true));
+        if (pt == PAWN || pt == LANCE) plain = plain.andnot(bb::LAST1[us]);
+        else if (pt == KNIGHT) plain = plain.andnot(bb::LAST2[us]);
+    }
+    while (plain) out.add(make_move(from, plain.pop(), pc, false));
+}
+
+// Files holding an unpromoted pawn of c (no second pawn may be dropped there).
+inline Bitboard pawn_files(const Position& pos, Color c) {
+    Bitboard pawns = pos.pieces(c, PAWN), out;
+    while (pawns) out |= bb::FILE[file_of(pawns.pop())];
+    return out;
+}
+
+// Drops of every piece in hand onto `targets` (empty squares); `check_sq` limits each kind
+// to its checking squares when given (checks), else nullptr.
+inline void add_drops(const Position& pos, MoveList& out, Bitboard targets, const Bitboard* check_sq) {
+    const Color us = pos.side_to_move();
+    const Hand h = pos.hand(us);
+    if (!h) return;
+    const Square their_king = pos.king_square(~us);
+    for (int p = PAWN; p <= GOLD; ++p) {
+        PieceType pt = PieceType(p);
+        if (!hand_has(h, pt)) continue;
+        Bitboard to = check_sq ? targets & check_sq[pt] : targets;
+        if (pt == PAWN) {
+            to = to.andnot(bb::LAST1[us]).andnot(pawn_files(pos, us));
+            // The one square where a pawn drop checks: 打ち歩詰め is never legal.
+            if (their_king != SQ_NONE) {
+                Bitboard front = bb::PAWN_ATK[~us][their_king] & to;
+                if (front && pawn_drop_mates(pos, front.lsb())) to ^= front;
+            }
+        } else if (pt == LANCE) {
+            to = to.andnot(bb::LAST1[us]);
+        } else if (pt == KNIGHT) {
+            to = to.andnot(bb::LAST2[us]);
+        }
+        while (to) out.add(make_drop(pt, to.pop(), us));
+    }
+}
+
+inline bool king_safe(const Position& pos, Color us, Square to, const Bitboard& occ_without_king) {
+    return pos.attackers_to(~us, to, occ_without_king).empty();
+}
+
+}  // namespace
+
+bool pawn_drop_mates(const Position& pos, Square to) {
+    const Color us = pos.side_to_move(), them = ~us;
+    const Square ek = pos.king_square(them);
+    if (ek == SQ_NONE || !test(bb::PAWN_ATK[us][to], ek)) return false;  // no check, no mate
+    const Bitboard occ = pos.pieces() | square_bb(to);
+    const Bitboard occ_no_king = occ ^ square_bb(ek);
+    // The king takes the pawn unless it is defended.
+    if (pos.attackers_to(us, to, occ_no_king).empty()) return false;
+    // Another piece takes it, unless pinned off the line.
+    Bitboard takers = pos.attackers_to(them, to, occ).andnot(square_bb(ek));
+    if (takers) {
+        const Bitboard pinned = pos.blockers_for_king(them) & pos.pieces(them);
+        while (takers) {
+            Square s = takers.pop();
+            if (!test(pinned, s) || aligned(s, to, ek)) return false;
+        }
+    }
+    // The king steps away.
+    Bitboard escapes = bb::KING_ATK[ek].andnot(pos.pieces(them)).andnot(square_bb(to));
+    while (escapes)
+        if (pos.attackers_to(us, escapes.pop(), occ_no_king).empty()) return false;
+    return true;
+}
+
+void generate_evasions(const Position& pos, MoveList& out) {
+    const Bitboard checkers = pos.checkers();
+    if (checkers.empty()) return;
+    const Color us = pos.side_to_move();
+    const Square ksq = pos.king_square(us);
+    const Bitboard own = pos.pieces(us);
+    const Bitboard occ_no_king = pos.pieces() ^ square_bb(ksq);
+    const Piece king = make_piece(us, KING);
+    for (Bitboard to = bb::KING_ATK[ksq].andnot(own); to;) {
+        Square s = to.pop();
+        if (king_safe(pos, us, s, occ_no_king)) out.add(make_move(ksq, s, king, false));
+    }
+    if (checkers.more_than_one()) return;
+    const Square checker = checkers.lsb();
+    const Bitboard between = bb::BETWEEN[ksq][checker];
+    const Bitboard target = between | square_bb(checker);
+    const Bitboard pinned = pos.blockers_for_king(us) & own;
+    const Bitboard occ = pos.pieces();
+    for (Bitboard pieces = own.andnot(square_bb(ksq)); pieces;) {
+        Square from = pieces.pop();
+        Piece pc = pos.piece_on(from);
+        PieceType pt = type_of(pc);
+        Bitboard to = attacks_from(pt, us, from, occ) & target;
+        if (test(pinned, from)) to &= bb::LINE[ksq][from];
+        if (to) add_moves(out, us, pt, pc, from, to);
+    }
+    if (between) add_drops(pos, out, between, nullptr);
+}
+
+void generate_legal(const Position& pos, MoveList& out) {
+    if (pos.in_check()) {
+        generate_evasions(pos, out);
+        return;
+    }
+    const Color us = pos.side_to_move();
+    const Square ksq = pos.king_square(us);
+    const Bitboard own = pos.pieces(us);
+    const Bitboard target = ~own;
+    const Bitboard occ = pos.pieces();
+    const Bitboard pinned = ksq == SQ_NONE ? Bitboard() : pos.blockers_for_king(us) & own;
+    Bitboard pieces = own;
+    if (ksq != SQ_NONE) {
+        pieces ^= square_bb(ksq);
+        const Bitboard occ_no_king = occ ^ square_bb(ksq);
+        const Piece king = make_piece(us, KING);
+        for (Bitboard to = bb::KING_ATK[ksq] & target; to;) {
+            Square s = to.pop();
+            if (king_safe(pos, us, s, occ_no_king)) out.add(make_move(ksq, s, king, false));
+        }
+    }
+    while (pieces) {
+        Square from = pieces.pop();
+        Piece pc = pos.piece_on(from);
+        PieceType pt = type_of(pc);
+        Bitboard to = attacks_from(pt, us, from, occ) & target;
+        if (test(pinned, from)) to &= bb::LINE[ksq][from];
+        if (to) add_moves(out, us, pt, pc, from, to);
+    }
+    add_drops(pos, out, ~occ, nullptr);
+}
+
+void generate_checks(const Position& pos, MoveList& out) {
+    const Color us = pos.side_to_move(), them = ~us;
+    const Square ek = pos.king_square(them);
+    if (ek == SQ_NONE) return;
+    if (pos.in_check()) {
+        // Rare in tsume (an attacker with a king, in check): evasions that also check.
+        MoveList all;
+        generate_evasions(pos, all);
+        Position& p = const_cast<Position&>(pos);  // do/undo leaves pos as it was
+        for (Move m : all)
+            if (p.gives_check(m)) out.add(m);
+        return;
+    }
+    const Square ksq = pos.king_square(us);
+    const Bitboard own = pos.pieces(us);
+    const Bitboard target = ~own;
+    const Bitboard occ = pos.pieces();
+    const Bitboard pinned = ksq == SQ_NONE ? Bitboard() : pos.blockers_for_king(us) & own;
+    const Bitboard discoverers = pos.blockers_for_king(them) & own;
+    // check_sq[pt]: the squares from which a piece of ours of type pt attacks their king.
+    Bitboard check_sq[PIECE_TYPE_NB];
+    for (int p = PAWN; p < PIECE_TYPE_NB; ++p)
+        if (p != KING) check_sq[p] = attacks_from(PieceType(p), them, ek, occ);
+
+    Bitboard pieces = own;
+    if (ksq != SQ_NONE) {
+        pieces ^= square_bb(ksq);
+        if (test(discoverers, ksq)) {  // the king itself uncovers a check by stepping off the line
+            const Bitboard occ_no_king = occ ^ square_bb(ksq);
+            const Piece king = make_piece(us, KING);
+            for (Bitboard to = (bb::KING_ATK[ksq] & target).andnot(bb::LINE[ek][ksq]); to;) {
+                Square s = to.pop();
+                if (king_safe(pos, us, s, occ_no_king)) out.add(make_move(ksq, s, king, false));
+            }
+        }
+    }
+    // Only pieces that can reach a checking square, or that uncover a check, need looking at.
+    while (pieces) {
+        Square from = pieces.pop();
+        Piece pc = pos.piece_on(from);
+        PieceType pt = type_of(pc);
+        Bitboard to = attacks_from(pt, us, from, occ) & target;
+        if (test(pinned, from)) to &= bb::LINE[ksq][from];
+        if (!to) continue;
+        if (test(discoverers, from)) {
+            // Leaving the line between their king and our slider checks, whatever the move.
+            Bitboard off = to.andnot(bb::LINE[ek][from]);
+            if (off) add_moves(out, us, pt, pc, from, off);
+            to &= bb::LINE[ek][from];
+            if (!to) continue;
+        }
+        const Bitboard promo_ok = can_promote(pt) ? check_sq[promoted(pt)] : Bitboard();
+        add_checking_moves(out, us, pt, pc, from, to, check_sq[pt], promo_ok);
+    }
+    add_drops(pos, out, ~occ, check_sq);
+}
+
+bool is_legal(const Position& pos, Move m) {
+    MoveList all;
+    generate_legal(pos, all);
+    return all.contains(m);
+}
+
+Move mate_in_one(Position& pos) {
+    MoveList checks;
+    generate_checks(pos, checks);
+    for (Move m : checks) {
+        pos.do_move(m);
+        MoveList replies;
+        generate_evasions(pos, replies);
+        pos.undo_move();
+        if (replies.size == 0) return m;
+    }
+    return MOVE_NONE;
+}
+
+uint64_t perft(Position& pos, int depth) {
+    if (depth <= 0) return 1;
+    MoveList moves;
+    generate_legal(pos, moves);
+    uint64_t total = 0;
+    if (depth == 1) {
+        for (Move m : moves) {
+            pos.do_move(m);
+            ++total;
+            pos.undo_move();
+        }
+        return total;
+    }
+    for (Move m : moves) {
+        pos.do_move(m);
+        total += perft(pos, depth - 1);
+        pos.undo_move();
+    }
+    return total;
+}
+
+}  // namespace tsume

@@ -1,0 +1,46 @@
+// Move generation: all legal moves, the defender's evasions, the attacker's
+// checking moves; mate in one; perft.
+//
+// Every generator returns legal moves only, each once, with both the promotion
+// and the non-promotion wherever both are legal (a policy that skips
+// non-promotions of pawns, bishops and rooks belongs to the search, not here).
+// 打ち歩詰め (mate by a pawn drop) is never generated; 二歩 and moves or drops
+// that leave a piece with no further move (行き所のない駒) neither.
+#pragma once
+
+#include <cstdint>
+
+#include "position.h"
+
+namespace tsume {
+
+struct MoveList {
+    Move moves[MAX_MOVES];
+    int size = 0;
+    void add(Move m) { moves[size++] = m; }
+    const Move* begin() const { return moves; }
+    const Move* end() const { return moves + size; }
+    bool contains(Move m) const {
+        for (int i = 0; i < size; ++i)
+            if (moves[i] == m) return true;
+        return false;
+    }
+};
+
+// Every legal move (the evasions when the side to move is in check).
+void generate_legal(const Position& pos, MoveList& out);
+// The legal moves of a side in check; nothing when it is not in check.
+void generate_evasions(const Position& pos, MoveList& out);
+// The legal moves that give check (direct or discovered); none when the other side has no king.
+void generate_checks(const Position& pos, MoveList& out);
+
+// True when the side to move, having dropped a pawn on `to`, would mate (打ち歩詰め).
+bool pawn_drop_mates(const Position& pos, Square to);
+// True when m is a legal move in pos (any 32-bit value is accepted).
+bool is_legal(const Position& pos, Move m);
+// A checking move that mates at once, or MOVE_NONE.
+Move mate_in_one(Position& pos);
+// Leaf count of the legal move tree to `depth`, making and unmaking every move, leaves too.
+uint64_t perft(Position& pos, int depth);
+
+}  // namespace tsume

@@ -1,0 +1,93 @@
+// The position: board, hands, side to move; SFEN in and out; do/undo with an
+// incrementally kept Zobrist key of the board and side to move (hands are kept
+// apart: df-pn keys its table by the board and compares hands by dominance);
+// checkers, and pinned pieces on demand.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "bitboard.h"
+#include "types.h"
+
+namespace tsume {
+
+struct StateInfo {
+    uint64_t board_key;  // Zobrist of the pieces on the board and the side to move
+    Bitboard checkers;   // pieces giving check to the side to move
+    Move move;           // the move that led here (MOVE_NONE at the root)
+    Piece captured;      // the piece that move captured
+};
+
+// The side to move's king square, or SQ_NONE when it has none (tsume attackers).
+class Position {
+public:
+    Position();
+    // Raises std::invalid_argument (a ValueError in Python) with the reason on a bad SFEN.
+    void set(std::string_view sfen);
+    std::string sfen() const;
+
+    Color side_to_move() const { return side_; }
+    Piece piece_on(Square s) const { return board_[s]; }
+    Hand hand(Color c) const { return hand_[c]; }
+    Square king_square(Color c) const { return king_[c]; }
+    Bitboard pieces() const { return occupied_; }
+    Bitboard pieces(Color c) const { return by_color_[c]; }
+    Bitboard pieces(PieceType pt) const { return by_type_[pt]; }
+    Bitboard pieces(Color c, PieceType pt) const { return by_type_[pt] & by_color_[c]; }
+    Bitboard golds() const {  // gold and the pieces that move like it
+        return by_type_[GOLD] | by_type_[PRO_PAWN] | by_type_[PRO_LANCE] | by_type_[PRO_KNIGHT] | by_type_[PRO_SILVER];
+    }
+
+    uint64_t board_key() const { return st_->board_key; }
+    Bitboard checkers() const { return st_->checkers; }
+    bool in_check() const { return !st_->checkers.empty(); }
+    int ply() const { return ply_; }          // moves made since set()
+    int game_ply() const { return start_ply_ + ply_; }  // the SFEN move number
+    Move last_move() const { return st_->move; }
+    // The board key after each move of the path from set() (index 0 = the root).
+    uint64_t key_at(int ply) const { return states_[ply].board_key; }
+
+    // Pieces of c attacking s, with occupancy occ.
+    Bitboard attackers_to(Color c, Square s, const Bitboard& occ) const;
+    Bitboard attackers_to(Color c, Square s) const { return attackers_to(c, s, occupied_); }
+    // Pieces of either colour that alone stand between c's king and an enemy slider.
+    Bitboard blockers_for_king(Color c) const;
+
+    // Make and unmake a move.  do_move trusts the move to be legal (see movegen.h: is_legal).
+    void do_move(Move m);
+    void undo_move();
+    bool can_undo() const { return ply_ > 0; }
+    bool gives_check(Move m);  // plays the move and takes it back
+
+    // A move read from a USI string, checked only for form and for matching the board
+    // (piece present, owner); MOVE_NONE when it cannot be such a move.
+    Move move_from_usi(std::string_view usi) const;
+
+    bool consistent() const;  // every incremental field equals its recomputation (tests)
+
+private:
+    void put(Piece pc, Square s);
+    void remove(Square s);
+    Bitboard compute_checkers() const;
+
+    Piece board_[SQ_NB];
+    Bitboard by_color_[COLOR_NB];
+    Bitboard by_type_[PIECE_TYPE_NB];
+    Bitboard occupied_;
+    Hand hand_[COLOR_NB];
+    Square king_[COLOR_NB];
+    Color side_;
+    int ply_;
+    int start_ply_;
+    StateInfo* st_;
+    StateInfo states_[MAX_PLY + 1];
+};
+
+std::string move_to_usi(Move m);
+void init_zobrist();
+extern uint64_t ZOBRIST[PIECE_NB][SQ_NB];
+extern uint64_t ZOBRIST_SIDE;
+
+}  // namespace tsume
