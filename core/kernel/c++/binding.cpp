@@ -22,7 +22,7 @@ namespace {
 
 const char* const START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 
-std::string shown(const std::string& s) { return s.size() > 40 ? s.substr(0, 40) + "..." : s; }
+std::string shown(const std::string& s) { return s.size() > 40 ? printable(s.substr(0, 40)) + "..." : printable(s); }
 
 std::vector<std::string> usi_list(const MoveList& ml) {
     std::vector<std::string> out;

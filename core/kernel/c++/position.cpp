@@ -30,6 +30,28 @@ const char* const PIECE_LETTERS = " PLNSBRGK";  // by PieceType 1..8
 
 [[noreturn]] void bad(const std::string& why) { throw std::invalid_argument("bad SFEN: " + why); }
 
+}  // namespace
+
+// Input echoed in a message: printable ASCII as it is, other bytes as \xNN (a message must
+// be valid UTF-8 to become a Python string, and the input may be cut in a character).
+std::string printable(std::string_view text) {
+    static const char* const HEX = "0123456789abcdef";
+    std::string out;
+    for (char ch : text) {
+        unsigned char u = static_cast<unsigned char>(ch);
+        if (u >= 0x20 && u < 0x7f) {
+            out += ch;
+        } else {
+            out += "\\x";
+            out += HEX[u >> 4];
+            out += HEX[u & 15];
+        }
+    }
+    return out;
+}
+
+namespace {
+
 PieceType type_from_letter(char ch) {
     const char up = (ch >= 'a' && ch <= 'z') ? char(ch - 32) : ch;
     for (int pt = PAWN; pt <= KING; ++pt)
@@ -105,7 +127,7 @@ void Position::set(std::string_view sfen) {
             promote = true;
         } else {
             PieceType pt = type_from_letter(ch);
-            if (pt == NO_PIECE_TYPE) bad(std::string("unknown piece letter '") + ch + "'");
+            if (pt == NO_PIECE_TYPE) bad("unknown piece letter '" + printable({&ch, 1}) + "'");
             if (file < 0) bad("rank " + std::string(1, char('a' + rank)) + " has more than 9 squares");
             if (promote && !can_promote(pt)) bad(std::string("'+") + ch + "' cannot promote");
             Color c = (ch >= 'a' && ch <= 'z') ? WHITE : BLACK;
@@ -135,7 +157,7 @@ void Position::set(std::string_view sfen) {
     Color side;
     if (f[1] == "b") side = BLACK;
     else if (f[1] == "w") side = WHITE;
-    else bad("the side to move must be 'b' or 'w', not '" + std::string(f[1].substr(0, 20)) + "'");
+    else bad("the side to move must be 'b' or 'w', not '" + printable(f[1].substr(0, 20)) + "'");
 
     Hand hands[COLOR_NB] = {HAND_ZERO, HAND_ZERO};
     if (f[2] != "-") {
@@ -147,7 +169,7 @@ void Position::set(std::string_view sfen) {
                 continue;
             }
             PieceType pt = type_from_letter(ch);
-            if (!is_hand_type(pt)) bad(std::string("'") + ch + "' cannot be in hand");
+            if (!is_hand_type(pt)) bad("'" + printable({&ch, 1}) + "' cannot be in hand");
             Color c = (ch >= 'a' && ch <= 'z') ? WHITE : BLACK;
             int n = digits ? count : 1;
             if (n < 1) bad("a count of zero in the hands");

@@ -86,6 +86,7 @@ private:
 };
 
 std::string move_to_usi(Move m);
+std::string printable(std::string_view text);  // for messages: non-ASCII bytes as \xNN
 void init_zobrist();
 extern uint64_t ZOBRIST[PIECE_NB][SQ_NB];
 extern uint64_t ZOBRIST_SIDE;
