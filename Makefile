@@ -53,6 +53,21 @@ bench: install
 	$(VENV)/bin/tsume bench tests/data/mate.tsv tests/data/nomate.tsv --seconds 60
 	$(VENV)/bin/tsume bench tests/data/microcosmos.tsv --seconds 60 --stop-after 2
 
+# The kernel's tests against a build of it with AddressSanitizer and UBSan
+# (tools/sanitize_kernel.py); any finding aborts the run.  SANITIZE_ARGS go to
+# pytest (CI passes a smaller --random-positions).
+CXX ?= g++
+SANITIZE_ARGS ?=
+.PHONY: sanitize
+sanitize: install
+	$(PY) -m pip install --quiet "pybind11>=2.12"
+	$(PY) tools/sanitize_kernel.py
+	export LD_PRELOAD="$$($(CXX) -print-file-name=libasan.so) $$($(CXX) -print-file-name=libubsan.so)" \
+		ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 PYTHONPATH=build/sanitize; \
+	$(PY) -c "from tsume_studio.core.kernel import _kernel; assert '/build/sanitize/' in _kernel.__file__" && \
+	$(PY) -m pytest -q -p no:cacheprovider tests/core/test_kernel_movegen.py tests/core/test_kernel_perft.py \
+		tests/core/test_kernel_fuzz.py $(SANITIZE_ARGS)
+
 dev: $(PY)
 	$(PY) -m pip install --quiet -e ".[test]"
 
