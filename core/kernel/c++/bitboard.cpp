@@ -27,6 +27,7 @@ Bitboard LANCE_TABLE[COLOR_NB][SQ_NB][128];
 Bitboard FILE_TABLE[SQ_NB][128];
 Bitboard RANK_TABLE[SQ_NB][128];
 Magic BISHOP_MAGIC[SQ_NB];
+Bitboard CHECK_CAND[COLOR_NB][4][SQ_NB];
 
 namespace {
 
@@ -219,6 +220,20 @@ void init() {
         }
     }
     init_bishop_magics();
+    const PieceType KINDS[4] = {PAWN, KNIGHT, SILVER, GOLD};
+    for (Color c : {BLACK, WHITE})
+        for (int k = 0; k < 4; ++k)
+            for (int ksq = 0; ksq < SQ_NB; ++ksq) {
+                const PieceType pt = KINDS[k];
+                const Bitboard plain = attacks_from(pt, ~c, Square(ksq), Bitboard());
+                const Bitboard promo = can_promote(pt) ? GOLD_ATK[~c][ksq] : Bitboard();
+                for (int from = 0; from < SQ_NB; ++from) {
+                    const Bitboard to = attacks_from(pt, c, Square(from), Bitboard());
+                    const Bitboard promo_to = in_promotion_zone(c, Square(from)) ? promo : promo & ZONE[c];
+                    if ((to & (plain | promo_to)).empty()) continue;
+                    CHECK_CAND[c][k][ksq] |= square_bb(Square(from));
+                }
+            }
 }
 
 }  // namespace bb

@@ -94,6 +94,11 @@ extern Bitboard LANCE_TABLE[COLOR_NB][SQ_NB][128];
 extern Bitboard FILE_TABLE[SQ_NB][128];
 extern Bitboard RANK_TABLE[SQ_NB][128];
 
+// CHECK_CAND[c][k][ksq]: the squares from which a step piece of colour c of kind k (0 pawn,
+// 1 knight, 2 silver, 3 gold or a piece that moves like one) can give check to a king on
+// ksq in one move, promoting or not: the only such pieces check generation looks at.
+extern Bitboard CHECK_CAND[COLOR_NB][4][SQ_NB];
+
 struct Magic {
     Bitboard mask;
     uint64_t magic;

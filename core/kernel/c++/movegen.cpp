@@ -38,6 +38,17 @@ inline void add_checking_moves(MoveList& out, Color us, PieceType pt, Piece pc, 
     while (plain) out.add(make_move(from, plain.pop(), pc, false));
 }
 
+// The squares from which each kind of piece of ours would attack their king.  Plain words,
+// not Bitboards: a zero-filled array of them cost a third of generate_checks' time.
+struct CheckSquares {
+    uint64_t w[PIECE_TYPE_NB][2];  // set for every kind before use
+    Bitboard operator[](int pt) const { return Bitboard(w[pt][0], w[pt][1]); }
+    void set(int pt, const Bitboard& b) {
+        w[pt][0] = b.p[0];
+        w[pt][1] = b.p[1];
+    }
+};
+
 // Files holding an unpromoted pawn of c (no second pawn may be dropped there).
 inline Bitboard pawn_files(const Position& pos, Color c) {
     Bitboard pawns = pos.pieces(c, PAWN), out;
@@ -47,7 +58,7 @@ inline Bitboard pawn_files(const Position& pos, Color c) {
 
 // Drops of every piece in hand onto `targets` (empty squares); `check_sq` limits each kind
 // to its checking squares when given (checks), else nullptr.
-inline void add_drops(const Position& pos, MoveList& out, Bitboard targets, const Bitboard* check_sq) {
+inline void add_drops(const Position& pos, MoveList& out, Bitboard targets, const CheckSquares* check_sq) {
     const Color us = pos.side_to_move();
     const Hand h = pos.hand(us);
     if (!h) return;
@@ -55,7 +66,8 @@ inline void add_drops(const Position& pos, MoveList& out, Bitboard targets, cons
     for (int p = PAWN; p <= GOLD; ++p) {
         PieceType pt = PieceType(p);
         if (!hand_has(h, pt)) continue;
-        Bitboard to = check_sq ? targets & check_sq[pt] : targets;
+        Bitboard to = check_sq ? targets & (*check_sq)[pt] : targets;
+        if (!to) continue;
         if (pt == PAWN) {
             to = to.andnot(bb::LAST1[us]).andnot(pawn_files(pos, us));
             // The one square where a pawn drop checks: 打ち歩詰め is never legal.
@@ -73,7 +85,7 @@ inline void add_drops(const Position& pos, MoveList& out, Bitboard targets, cons
 }
 
 inline bool king_safe(const Position& pos, Color us, Square to, const Bitboard& occ_without_king) {
-    return pos.attackers_to(~us, to, occ_without_king).empty();
+    return !pos.attacked(~us, to, occ_without_king);
 }
 
 }  // namespace
@@ -85,7 +97,7 @@ bool pawn_drop_mates(const Position& pos, Square to) {
     const Bitboard occ = pos.pieces() | square_bb(to);
     const Bitboard occ_no_king = occ ^ square_bb(ek);
     // The king takes the pawn unless it is defended.
-    if (pos.attackers_to(us, to, occ_no_king).empty()) return false;
+    if (!pos.attacked(us, to, occ_no_king)) return false;
     // Another piece takes it, unless pinned off the line.
     Bitboard takers = pos.attackers_to(them, to, occ).andnot(square_bb(ek));
     if (takers) {
@@ -98,7 +110,7 @@ bool pawn_drop_mates(const Position& pos, Square to) {
     // The king steps away.
     Bitboard escapes = bb::KING_ATK[ek].andnot(pos.pieces(them)).andnot(square_bb(to));
     while (escapes)
-        if (pos.attackers_to(us, escapes.pop(), occ_no_king).empty()) return false;
+        if (!pos.attacked(us, escapes.pop(), occ_no_king)) return false;
     return true;
 }
 
@@ -117,16 +129,26 @@ void generate_evasions(const Position& pos, MoveList& out) {
     if (checkers.more_than_one()) return;
     const Square checker = checkers.lsb();
     const Bitboard between = bb::BETWEEN[ksq][checker];
-    const Bitboard target = between | square_bb(checker);
-    const Bitboard pinned = pos.blockers_for_king(us) & own;
     const Bitboard occ = pos.pieces();
-    for (Bitboard pieces = own.andnot(square_bb(ksq)); pieces;) {
-        Square from = pieces.pop();
-        Piece pc = pos.piece_on(from);
-        PieceType pt = type_of(pc);
-        Bitboard to = attacks_from(pt, us, from, occ) & target;
-        if (test(pinned, from)) to &= bb::LINE[ksq][from];
-        if (to) add_moves(out, us, pt, pc, from, to);
+    // Captures of the checker and moves onto the squares between: the pieces attacking each
+    // such square (every shogi piece moves exactly where it attacks), pinned ones kept on their line.
+    Bitboard pinned;
+    bool pins_known = false;
+    const Bitboard others = own ^ square_bb(ksq);
+    for (Bitboard targets = between | square_bb(checker); targets;) {
+        const Square to = targets.pop();
+        Bitboard froms = pos.attackers_to(us, to, occ) & others;
+        if (!froms) continue;
+        if (!pins_known) {
+            pinned = pos.blockers_for_king(us) & own;
+            pins_known = true;
+        }
+        while (froms) {
+            const Square from = froms.pop();
+            if (test(pinned, from) && !aligned(from, to, ksq)) continue;
+            const Piece pc = pos.piece_on(from);
+            add_moves(out, us, type_of(pc), pc, from, square_bb(to));
+        }
     }
     if (between) add_drops(pos, out, between, nullptr);
 }
@@ -183,9 +205,19 @@ void generate_checks(const Position& pos, MoveList& out) {
     const Bitboard pinned = ksq == SQ_NONE ? Bitboard() : pos.blockers_for_king(us) & own;
     const Bitboard discoverers = pos.blockers_for_king(them) & own;
     // check_sq[pt]: the squares from which a piece of ours of type pt attacks their king.
-    Bitboard check_sq[PIECE_TYPE_NB];
-    for (int p = PAWN; p < PIECE_TYPE_NB; ++p)
-        if (p != KING) check_sq[p] = attacks_from(PieceType(p), them, ek, occ);
+    CheckSquares check_sq;
+    const Bitboard gold = bb::GOLD_ATK[them][ek], bishop = bishop_attacks(ek, occ), rook = rook_attacks(ek, occ);
+    check_sq.set(NO_PIECE_TYPE, Bitboard());
+    check_sq.set(PAWN, bb::PAWN_ATK[them][ek]);
+    check_sq.set(LANCE, lance_attacks(them, ek, occ));
+    check_sq.set(KNIGHT, bb::KNIGHT_ATK[them][ek]);
+    check_sq.set(SILVER, bb::SILVER_ATK[them][ek]);
+    check_sq.set(BISHOP, bishop);
+    check_sq.set(ROOK, rook);
+    check_sq.set(KING, Bitboard());
+    for (PieceType pt : {GOLD, PRO_PAWN, PRO_LANCE, PRO_KNIGHT, PRO_SILVER}) check_sq.set(pt, gold);
+    check_sq.set(HORSE, bishop | bb::KING_ATK[ek]);
+    check_sq.set(DRAGON, rook | bb::KING_ATK[ek]);
 
     Bitboard pieces = own;
     if (ksq != SQ_NONE) {
@@ -199,7 +231,11 @@ void generate_checks(const Position& pos, MoveList& out) {
             }
         }
     }
-    // Only pieces that can reach a checking square, or that uncover a check, need looking at.
+    // Only pieces that can reach a checking square, or that uncover a check, need looking at:
+    // step pieces near the king (CHECK_CAND), every slider, every piece that uncovers a check.
+    pieces &= (pos.pieces(PAWN) & bb::CHECK_CAND[us][0][ek]) | (pos.pieces(KNIGHT) & bb::CHECK_CAND[us][1][ek]) |
+              (pos.pieces(SILVER) & bb::CHECK_CAND[us][2][ek]) | (pos.golds() & bb::CHECK_CAND[us][3][ek]) |
+              pos.pieces(LANCE) | pos.bishops_horses() | pos.rooks_dragons() | discoverers;
     while (pieces) {
         Square from = pieces.pop();
         Piece pc = pos.piece_on(from);
@@ -217,7 +253,7 @@ void generate_checks(const Position& pos, MoveList& out) {
         const Bitboard promo_ok = can_promote(pt) ? check_sq[promoted(pt)] : Bitboard();
         add_checking_moves(out, us, pt, pc, from, to, check_sq[pt], promo_ok);
     }
-    add_drops(pos, out, ~occ, check_sq);
+    add_drops(pos, out, ~occ, &check_sq);
 }
 
 bool is_legal(const Position& pos, Move m) {

@@ -81,12 +81,28 @@ std::vector<std::string_view> split(std::string_view s) {
 
 Position::Position() { set("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"); }
 
+namespace {
+// The groups (bits: GOLDS, HDK, BH, RD) each piece type belongs to.
+constexpr unsigned GROUPS_OF[PIECE_TYPE_NB] = {0, 0, 0, 0, 0, 4, 8, 1, 2, 1, 1, 1, 1, 2 | 4, 2 | 8};
+
+inline void toggle(Bitboard* group, PieceType pt, const Bitboard& b) {
+    const unsigned g = GROUPS_OF[pt];
+    if (!g) return;  // pawns, lances, knights, silvers
+    for (int i = 0; i < 4; ++i) {
+        const uint64_t m = 0 - uint64_t((g >> i) & 1);
+        group[i].p[0] ^= b.p[0] & m;
+        group[i].p[1] ^= b.p[1] & m;
+    }
+}
+}  // namespace
+
 void Position::put(Piece pc, Square s) {
     board_[s] = pc;
     Bitboard b = square_bb(s);
     by_color_[color_of(pc)] ^= b;
     by_type_[type_of(pc)] ^= b;
     occupied_ ^= b;
+    toggle(group_, type_of(pc), b);
 }
 
 void Position::remove(Square s) {
@@ -96,6 +112,7 @@ void Position::remove(Square s) {
     by_color_[color_of(pc)] ^= b;
     by_type_[type_of(pc)] ^= b;
     occupied_ ^= b;
+    toggle(group_, type_of(pc), b);
 }
 
 void Position::set(std::string_view sfen) {
@@ -203,6 +220,7 @@ void Position::set(std::string_view sfen) {
     for (auto& b : by_color_) b = Bitboard();
     for (auto& b : by_type_) b = Bitboard();
     occupied_ = Bitboard();
+    for (auto& b : group_) b = Bitboard();
     for (int s = 0; s < SQ_NB; ++s)
         if (board[s] != NO_PIECE) put(board[s], Square(s));
     hand_[BLACK] = hands[BLACK];
@@ -261,27 +279,12 @@ std::string Position::sfen() const {
     return out;
 }
 
-Bitboard Position::attackers_to(Color c, Square s, const Bitboard& occ) const {
-    const Color t = ~c;
-    Bitboard b = (bb::PAWN_ATK[t][s] & by_type_[PAWN]) | (bb::KNIGHT_ATK[t][s] & by_type_[KNIGHT]) |
-                 (bb::SILVER_ATK[t][s] & by_type_[SILVER]) | (bb::GOLD_ATK[t][s] & golds()) |
-                 (bb::KING_ATK[s] & (by_type_[KING] | by_type_[HORSE] | by_type_[DRAGON]));
-    const Bitboard lances = by_type_[LANCE] & by_color_[c];
-    if (lances & bb::LANCE_EMPTY[t][s]) b |= lance_attacks(t, s, occ) & lances;
-    const Bitboard diag = (by_type_[BISHOP] | by_type_[HORSE]) & by_color_[c];
-    if (diag & bb::BISHOP_EMPTY[s]) b |= bishop_attacks(s, occ) & diag;
-    const Bitboard orth = (by_type_[ROOK] | by_type_[DRAGON]) & by_color_[c];
-    if (orth & bb::ROOK_EMPTY[s]) b |= rook_attacks(s, occ) & orth;
-    return b & by_color_[c];
-}
-
 Bitboard Position::blockers_for_king(Color c) const {
     const Square k = king_[c];
     if (k == SQ_NONE) return Bitboard();
     const Color e = ~c;
-    Bitboard snipers = ((bb::LANCE_EMPTY[c][k] & by_type_[LANCE]) |
-                        (bb::BISHOP_EMPTY[k] & (by_type_[BISHOP] | by_type_[HORSE])) |
-                        (bb::ROOK_EMPTY[k] & (by_type_[ROOK] | by_type_[DRAGON]))) &
+    Bitboard snipers = ((bb::LANCE_EMPTY[c][k] & by_type_[LANCE]) | (bb::BISHOP_EMPTY[k] & group_[BH]) |
+                        (bb::ROOK_EMPTY[k] & group_[RD])) &
                        by_color_[e];
     Bitboard out;
     while (snipers) {
@@ -403,6 +406,10 @@ bool Position::consistent() const {
         if (!(color[c] == by_color_[c])) return false;
     for (int t = 0; t < PIECE_TYPE_NB; ++t)
         if (!(type[t] == by_type_[t])) return false;
+    if (!(group_[GOLDS] == (type[GOLD] | type[PRO_PAWN] | type[PRO_LANCE] | type[PRO_KNIGHT] | type[PRO_SILVER])) ||
+        !(group_[HDK] == (type[KING] | type[HORSE] | type[DRAGON])) || !(group_[BH] == (type[BISHOP] | type[HORSE])) ||
+        !(group_[RD] == (type[ROOK] | type[DRAGON])))
+        return false;
     return occ == occupied_ && key == st_->board_key && compute_checkers() == st_->checkers &&
            (hand_[BLACK] & HAND_BORROW) == 0 && (hand_[WHITE] & HAND_BORROW) == 0;
 }

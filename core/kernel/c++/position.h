@@ -36,9 +36,11 @@ public:
     Bitboard pieces(Color c) const { return by_color_[c]; }
     Bitboard pieces(PieceType pt) const { return by_type_[pt]; }
     Bitboard pieces(Color c, PieceType pt) const { return by_type_[pt] & by_color_[c]; }
-    Bitboard golds() const {  // gold and the pieces that move like it
-        return by_type_[GOLD] | by_type_[PRO_PAWN] | by_type_[PRO_LANCE] | by_type_[PRO_KNIGHT] | by_type_[PRO_SILVER];
-    }
+    // Unions of kinds that share a way of moving, kept with the rest.
+    Bitboard golds() const { return group_[GOLDS]; }           // gold, promoted pawn/lance/knight/silver
+    Bitboard kings_horses_dragons() const { return group_[HDK]; }  // one step in all eight directions
+    Bitboard bishops_horses() const { return group_[BH]; }     // diagonal sliders
+    Bitboard rooks_dragons() const { return group_[RD]; }      // orthogonal sliders
 
     uint64_t board_key() const { return st_->board_key; }
     Bitboard checkers() const { return st_->checkers; }
@@ -52,6 +54,8 @@ public:
     // Pieces of c attacking s, with occupancy occ.
     Bitboard attackers_to(Color c, Square s, const Bitboard& occ) const;
     Bitboard attackers_to(Color c, Square s) const { return attackers_to(c, s, occupied_); }
+    // Whether any piece of c attacks s, with occupancy occ (stops at the first kind found).
+    bool attacked(Color c, Square s, const Bitboard& occ) const;
     // Pieces of either colour that alone stand between c's king and an enemy slider.
     Bitboard blockers_for_king(Color c) const;
 
@@ -68,6 +72,7 @@ public:
     bool consistent() const;  // every incremental field equals its recomputation (tests)
 
 private:
+    enum Group { GOLDS, HDK, BH, RD, GROUP_NB };
     void put(Piece pc, Square s);
     void remove(Square s);
     Bitboard compute_checkers() const;
@@ -76,6 +81,7 @@ private:
     Bitboard by_color_[COLOR_NB];
     Bitboard by_type_[PIECE_TYPE_NB];
     Bitboard occupied_;
+    Bitboard group_[GROUP_NB];
     Hand hand_[COLOR_NB];
     Square king_[COLOR_NB];
     Color side_;
@@ -84,6 +90,36 @@ private:
     StateInfo* st_;
     StateInfo states_[MAX_PLY + 1];
 };
+
+inline Bitboard Position::attackers_to(Color c, Square s, const Bitboard& occ) const {
+    const Color t = ~c;
+    const Bitboard mine = by_color_[c];
+    Bitboard b = (bb::PAWN_ATK[t][s] & by_type_[PAWN]) | (bb::KNIGHT_ATK[t][s] & by_type_[KNIGHT]) |
+                 (bb::SILVER_ATK[t][s] & by_type_[SILVER]) | (bb::GOLD_ATK[t][s] & golds()) |
+                 (bb::KING_ATK[s] & group_[HDK]);
+    const Bitboard lances = by_type_[LANCE] & mine;
+    if (lances & bb::LANCE_EMPTY[t][s]) b |= lance_attacks(t, s, occ) & lances;
+    const Bitboard diag = group_[BH] & mine;
+    if (diag & bb::BISHOP_EMPTY[s]) b |= bishop_attacks(s, occ) & diag;
+    const Bitboard orth = group_[RD] & mine;
+    if (orth & bb::ROOK_EMPTY[s]) b |= rook_attacks(s, occ) & orth;
+    return b & mine;
+}
+
+inline bool Position::attacked(Color c, Square s, const Bitboard& occ) const {
+    const Color t = ~c;
+    const Bitboard mine = by_color_[c];
+    if (((bb::PAWN_ATK[t][s] & by_type_[PAWN]) | (bb::KNIGHT_ATK[t][s] & by_type_[KNIGHT]) |
+         (bb::SILVER_ATK[t][s] & by_type_[SILVER]) | (bb::GOLD_ATK[t][s] & golds()) |
+         (bb::KING_ATK[s] & group_[HDK])) & mine)
+        return true;
+    const Bitboard lances = by_type_[LANCE] & mine & bb::LANCE_EMPTY[t][s];
+    if (lances && (lance_attacks(t, s, occ) & lances)) return true;
+    const Bitboard diag = group_[BH] & mine & bb::BISHOP_EMPTY[s];
+    if (diag && (bishop_attacks(s, occ) & diag)) return true;
+    const Bitboard orth = group_[RD] & mine & bb::ROOK_EMPTY[s];
+    return orth && (rook_attacks(s, occ) & orth);
+}
 
 std::string move_to_usi(Move m);
 std::string printable(std::string_view text);  // for messages: non-ASCII bytes as \xNN
