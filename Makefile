@@ -68,6 +68,12 @@ sanitize: install
 	$(PY) -m pytest -q -p no:cacheprovider tests/core/test_kernel_movegen.py tests/core/test_kernel_perft.py \
 		tests/core/test_kernel_fuzz.py $(SANITIZE_ARGS)
 
+# The kernel's move generation speed (docs/benchmarks.md); CSHOGI_BENCH=path adds cshogi's
+# (tools/cshogi_movegen_bench.cpp built against cshogi's C++ sources).
+.PHONY: bench-kernel
+bench-kernel: install
+	$(PY) tools/bench_kernel.py $(if $(CSHOGI_BENCH),--cshogi $(CSHOGI_BENCH))
+
 dev: $(PY)
 	$(PY) -m pip install --quiet -e ".[test]"
 

@@ -36,6 +36,17 @@ def test_archive_holds_three_executables_the_desktop_entry_and_the_icon(bundle: 
 
 
 @pytest.mark.slow
+def test_bundled_command_line_loads_the_kernel(bundle: Path) -> None:
+    """The bundle carries the C++ kernel that `pip install .` built (where it was built)."""
+    from tsume_studio.core import kernel
+
+    proc = subprocess.run([str(bundle / "tsume-studio" / "tsume"), "--version"], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert ("C++ kernel loaded" in proc.stdout) == kernel.AVAILABLE, proc.stdout
+
+
+@pytest.mark.slow
 def test_bundled_app_starts(bundle: Path) -> None:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     proc = subprocess.Popen([str(bundle / "tsume-studio" / "tsume-studio"), "--sample"], env=env,

@@ -35,11 +35,26 @@ def build_parser() -> argparse.ArgumentParser:
                      epilog="exit codes: 0 success, 1 a negative answer (invalid position, no mate), "
                             "2 a user error, 3 an internal error, 130 interrupted")
     parser.add_argument("--debug", action="store_true", help="show the traceback of an internal error")
+    parser.add_argument("--version", action="version", version=_version(),
+                        help="show the version and whether the C++ kernel is loaded")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     # Subcommand modules, in the order `tsume --help` lists them.
     for module in (position, solve, check, batch, records, usi, helpmate):
         module.register(sub)
     return parser
+
+
+def _version() -> str:
+    """``tsume VERSION; C++ kernel loaded`` (or why it is not)."""
+    from importlib import metadata
+
+    from ..kernel import AVAILABLE, REASON
+
+    try:
+        version = metadata.version("tsume-studio")
+    except metadata.PackageNotFoundError:  # a frozen bundle keeps no metadata
+        version = "(bundled)"
+    return f"tsume {version}; {'C++ kernel loaded' if AVAILABLE else REASON}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
