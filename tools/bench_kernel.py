@@ -59,7 +59,16 @@ def main() -> int:
     print(f"perft(5) from the start: 19,861,490 leaves in {seconds:.3f} CPU s (median of {args.runs}), "
           f"{19_861_490 / seconds / 1e6:.1f} million leaves per CPU second")
     sfens = problem_sfens()
-    runs = [kernel.bench_generation(sfens, args.rounds) for _ in range(args.runs)]
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write("\n".join(sfens) + "\n")
+    # Kernel and cshogi alternate, run by run, so that both see the same load.
+    runs, theirs = [], []
+    for _ in range(args.runs):
+        runs.append(kernel.bench_generation(sfens, args.rounds))
+        if args.cshogi:
+            theirs.append(json.loads(subprocess.run([str(args.cshogi), f.name, str(args.rounds)], capture_output=True,
+                                                    text=True, check=True).stdout))
+    Path(f.name).unlink()
     first = runs[0]
     check_s = statistics.median(r["check_seconds"] for r in runs)
     evasion_s = statistics.median(r["evasion_seconds"] for r in runs)
@@ -68,12 +77,7 @@ def main() -> int:
           f"({check_s / n_or / args.rounds * 1e9:.0f} ns a position); "
           f"{n_and} positions in check, evasions x{args.rounds}: {int(first['evasions'])} moves in {evasion_s:.4f} s "
           f"({evasion_s / n_and / args.rounds * 1e9:.0f} ns a position)")
-    if args.cshogi:
-        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
-            f.write("\n".join(sfens) + "\n")
-        theirs = [json.loads(subprocess.run([str(args.cshogi), f.name, str(args.rounds)], capture_output=True,
-                                            text=True, check=True).stdout) for _ in range(args.runs)]
-        Path(f.name).unlink()
+    if theirs:
         t = theirs[0]
         assert t["legal_checks"] == first["checks"] and t["legalall_in_check_moves"] == first["evasions"], t
 
