@@ -15,6 +15,7 @@ lists the search replaces whole, so the two never share a mutable board.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Generator
 from typing import TypeVar
 
@@ -79,4 +80,17 @@ def in_background(work: Callable[[Cancel], T], report: Callable[[], Progress], i
     return outcome[0]
 
 
-__all__ = ["STACK_BYTES", "in_background"]
+def release_later(release: Callable[[Callable[[], None]], None]) -> None:
+    """Run ``release(breathe)`` on a thread of its own, ``breathe`` offering the interpreter lock.
+
+    A stopped search answers at once and its table (millions of small
+    objects) is freed afterwards, beside whatever runs next, without holding
+    the lock for long.
+    """
+    def breathe() -> None:
+        time.sleep(0)
+
+    threading.Thread(target=release, args=(breathe,), name="tsume-release", daemon=True).start()
+
+
+__all__ = ["STACK_BYTES", "in_background", "release_later"]

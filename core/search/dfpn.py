@@ -127,6 +127,13 @@ class Options:
 # Options.summing's modes.
 SUMMING_MODES = ("sum", "source", "weak")
 
+YIELD_NS = 1_000_000
+"""A search on its own thread offers the interpreter lock this often (ns of time.perf_counter_ns).
+A thread waiting for the lock then waits about this long plus the switch interval, at a cost of
+about 0.3 % of the search's CPU time (docs/benchmarks.md, "The window while it solves")."""
+BREATHE_NODES = 16
+"""Nodes between two looks at the clock for YIELD_NS (a node takes 10-20 µs compiled, more at a large expansion)."""
+
 # Options.delay's modes and their move-list policies.
 DELAY_POLICIES: dict[str, MovePolicy] = {"far": delay_far_drops, "all": delay_drops, "off": all_at_once}
 
@@ -241,6 +248,7 @@ class DfPn:
         self._deadline: float | None = None
         self._report_every: float | None = None
         self._next_full = 0
+        self._next_yield = 0
         self._clock: Callable[[], float] = time.monotonic
         self._pause_at: float | None = None
         self._cancel: Any = None
@@ -394,21 +402,28 @@ class DfPn:
 
     def _check_stop(self) -> None:
         if self._report_every is not None:
-            # On its own thread, offer the interpreter lock about every millisecond:
-            # compiled (mypyc) code never offers it by itself, and a GUI waiting for
-            # it at every call into Qt would stall.
-            time.sleep(0)
+            # On its own thread: compiled (mypyc) code never offers the
+            # interpreter lock by itself, and the GUI thread needs it at every
+            # return from Qt, so offer it on a clock (every YIELD_NS) rather
+            # than a node count (a node's cost varies a hundredfold), and
+            # look at the cancel flag as often.  The full checks below stay
+            # on their node schedule, so the nodes searched do not change.
+            self._breathe()
+            if self._cancel is not None and self._cancel.is_set():
+                self._abort = True
+                self._refresh_snapshot()
+                return
             if self.nodes < self._next_full:
-                self._next_check = min(self.nodes + 128, self._next_full)
+                self._next_check = min(self.nodes + BREATHE_NODES, self._next_full)
                 return
         self._next_check = self.nodes + 1024
         if self._node_limit is not None and self._next_check > self._node_limit > self.nodes:
             self._next_check = self._node_limit   # stop at the limit exactly
         self._next_full = self._next_check
         if self._report_every is not None:
-            self._next_check = min(self.nodes + 128, self._next_full)
+            self._next_check = min(self.nodes + BREATHE_NODES, self._next_full)
         if self.tt.over_limit():
-            self.tt.collect()
+            self.tt.collect(breathe=self._breathe if self._report_every is not None else None)
         if self._cancel is not None and self._cancel.is_set():
             self._abort = True
         elif self._node_limit is not None and self.nodes >= self._node_limit:
@@ -426,6 +441,23 @@ class DfPn:
         if self._abort:
             # The path as it is now, for the progress report.
             self._refresh_snapshot()
+
+    def release(self, breathe: Callable[[], None]) -> None:
+        """Empty the tables a few hundred entries at a time, ``breathe`` in between (as TranspositionTable.release)."""
+        sources = self._sources
+        self._sources = {}
+        for n, key in enumerate(list(sources)):
+            del sources[key]
+            if n & 511 == 511:
+                breathe()
+        self.tt.release(breathe)
+
+    def _breathe(self) -> None:
+        """Offer the interpreter lock if YIELD_NS have passed since it was last offered."""
+        now = time.perf_counter_ns()
+        if now >= self._next_yield:
+            time.sleep(0)   # releases the lock; a thread waiting for it runs now
+            self._next_yield = time.perf_counter_ns() + YIELD_NS
 
     def _refresh_snapshot(self) -> None:
         """Copy the current path into :attr:`snapshot_path` (a new list, so a reader never sees it change)."""

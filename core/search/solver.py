@@ -18,7 +18,7 @@ import cshogi
 from .contract import (
     INFINITY, Cancel, ChildInfo, Limits, PathEntry, Progress, SolveResult, SolveStatus, drive,
 )
-from .background import in_background
+from .background import in_background, release_later
 from .dfpn import DfPn, Options as DfPnOptions, Outcome
 from .exact import build_proof
 from .official import build_proof as official_proof
@@ -160,7 +160,10 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
     outcome = yield from in_background(prove, report, progress_interval, cancel)
     peak_entries = max(peak_entries, searcher.tt.entries)
     if cancel is not None and cancel.is_set() and outcome == Outcome.UNKNOWN:
-        return finish(SolveStatus.CANCELLED)
+        # Stop answers now; the tables are freed beside what comes next.
+        stopped = finish(SolveStatus.CANCELLED)
+        release_later(searcher.release)
+        return stopped
     if outcome == Outcome.DISPROVEN:
         return finish(SolveStatus.NO_MATE)
     if outcome == Outcome.UNKNOWN:

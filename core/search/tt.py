@@ -21,6 +21,7 @@ entries (docs/benchmarks.md).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from .contract import INFINITY
@@ -138,21 +139,33 @@ class TranspositionTable:
         """True when the table holds more entries than its bound allows."""
         return self.entries > self.max_entries
 
-    def collect(self, target: float = 0.7) -> int:
+    def collect(self, target: float = 0.7, breathe: Callable[[], None] | None = None) -> int:
         """Drop the cheapest entries until at most ``target`` of the bound is used.
 
         Unresolved entries go before decided ones of the same cost; returns
-        how many entries were removed.
+        how many entries were removed.  ``breathe`` is called every 512
+        keys (a search on its own thread offers the interpreter lock there: a
+        collection of 170,000 entries takes 0.2-0.35 s compiled).
         """
         goal = int(self.max_entries * target)
         if self.entries <= goal:
             return 0
         # A cost per entry: search amount, decided entries counted double.
-        costs = sorted(e[4] * (2 if (e[1] == 0 or e[2] == 0) else 1)
-                       for lst in self.table.values() for e in lst)
+        costs: list[int] = []
+        for n, lst in enumerate(list(self.table.values())):
+            for e in lst:
+                costs.append(e[4] * (2 if (e[1] == 0 or e[2] == 0) else 1))
+            if breathe is not None and n & 511 == 511:
+                breathe()
+        costs.sort()
+        if breathe is not None:
+            breathe()
         cutoff = costs[self.entries - goal - 1]
+        del costs
         removed = 0
-        for key in list(self.table):
+        for n, key in enumerate(list(self.table)):
+            if breathe is not None and n & 511 == 511:
+                breathe()
             lst = self.table[key]
             keep = tuple(e for e in lst if e[4] * (2 if (e[1] == 0 or e[2] == 0) else 1) > cutoff)
             if len(keep) != len(lst):
@@ -164,6 +177,20 @@ class TranspositionTable:
         self.entries -= removed
         self.collections += 1
         return removed
+
+    def release(self, breathe: Callable[[], None]) -> None:
+        """Empty the table a few hundred keys at a time, calling ``breathe`` in between.
+
+        Freeing a large table at once holds the interpreter lock for tens of
+        milliseconds (170,000 entries: 15-85 ms on a busy machine).
+        """
+        table = self.table
+        self.table = {}
+        self.entries = 0
+        for n, key in enumerate(list(table)):
+            del table[key]
+            if n & 511 == 511:
+                breathe()
 
     def clear(self) -> None:
         """Forget everything."""
