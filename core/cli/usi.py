@@ -15,7 +15,10 @@ moves on to the next position never waits for a stale answer, and every
 search the same way.
 
 Input is read as bytes: a line that is not UTF-8 is ignored with an ``info
-string`` (whatever the locale), and replies are written as UTF-8.
+string`` (whatever the locale).  Every reply is printable ASCII (input quoted
+in one is escaped) and an ``info string`` is at most 200 characters, so a
+client that decodes Shift_JIS, or reads lines into a fixed buffer, reads every
+reply.
 """
 
 from __future__ import annotations
@@ -41,6 +44,20 @@ SolveIter = Callable[[Position, Limits, threading.Event], Generator[Progress, No
 _INFO_INTERVAL = 1.0  # seconds between info lines during a search
 _HASH_MAX = 65536     # MB, the USI_Hash option's advertised maximum
 _NODES_MAX = 2_000_000_000
+_INFO_MAX = 200       # characters of an ``info string`` reply's text, at most
+
+
+def _wire(line: str) -> str:
+    """``line`` as it goes out: printable ASCII only, and an ``info string`` at most ``_INFO_MAX`` long.
+
+    Anything else (non-ASCII text, control characters from the input) is
+    written as Python escapes, so that a client decoding Shift_JIS or ASCII
+    reads every reply and a reply is always one line.
+    """
+    out = "".join(c if " " <= c <= "~" else c.encode("unicode_escape").decode("ascii") for c in line)
+    if out.startswith("info string ") and len(out) > len("info string ") + _INFO_MAX:
+        out = out[:len("info string ") + _INFO_MAX - 4] + " ..."
+    return out
 
 
 def _usi_int(text: str) -> int:
@@ -77,7 +94,7 @@ class UsiEngine:
             if self.closed:
                 return
             try:
-                self._out.write(line + "\n")
+                self._out.write(_wire(line) + "\n")
                 self._out.flush()
             except (OSError, ValueError):
                 self.closed = True

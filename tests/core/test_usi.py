@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import subprocess
 import sys
 import threading
@@ -117,3 +118,81 @@ def test_real_engine_over_stdin() -> None:
     for m in moves:
         pos.push(parse_move(pos, m))
     assert pos.board().is_game_over()
+
+
+def _tail(n: int) -> str:
+    from pathlib import Path
+    for line in (Path(__file__).parents[1] / "data" / "microcosmos.tsv").read_text(encoding="utf-8").splitlines():
+        cells = line.split("\t")
+        if cells[0] == f"microcosmos-tail-{n}":
+            return cells[1]
+    raise AssertionError(f"microcosmos-tail-{n} missing")
+
+
+def test_every_reply_is_ascii_and_bounded() -> None:
+    """Junk, text that is not UTF-8, non-ASCII text and a 100 kB line: every reply is short printable ASCII."""
+    junk = [
+        "position sfen あいう".encode(),
+        b"position sfen \xff\xfe\x81\x40 b - 1",
+        "setoption name ハッシュ value 十".encode(),
+        "命令 です".encode(),
+        b"go mate \x00\x01\x7f",
+        b"position sfen " + b"9/" * 50_000 + b" b - 1",
+        b"position sfen " + "歩".encode() * 35_000,
+        b"position startpos moves " + b"7g7f " * 20_000,
+        b"\x1b[31mred\x1b[0m",
+        b"go mate abc",
+    ]
+    lines = b"usi\n" + b"\n".join(junk) + b"\nisready\nquit\n"
+    proc = subprocess.run([sys.executable, "-m", "tsume_studio.core.cli.main", "usi"], input=lines,
+                          capture_output=True, timeout=120)
+    assert proc.returncode == 0
+    replies = proc.stdout.split(b"\n")
+    assert replies[-1] == b""
+    replies = replies[:-1]
+    assert b"readyok" in replies and b"usiok" in replies
+    for reply in replies:
+        assert all(0x20 <= c < 0x7f for c in reply), reply[:80]
+        if reply.startswith(b"info string"):
+            assert len(reply) <= 12 + 200, len(reply)
+        else:
+            assert len(reply) <= 200, reply[:80]
+    bad = [r for r in replies if r.startswith(b"info string bad position")]
+    assert len(bad) >= 4   # the line that is not UTF-8 is ignored with its own reply
+    assert any(b"\\u3042" in r for r in bad)   # あ, escaped
+
+
+def test_info_lines_keep_coming_and_stop_is_answered_at_once() -> None:
+    """A long real search: an info line about every second, and checkmate within 100 ms of stop."""
+    import time
+    with subprocess.Popen([sys.executable, "-m", "tsume_studio.core.cli.main", "usi"], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, text=True, bufsize=1) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            proc.stdin.write(f"usi\nisready\nposition sfen {_tail(301)}\ngo mate infinite\n")
+            proc.stdin.flush()
+            times: list[float] = []
+            for line in proc.stdout:
+                if line.startswith("info nodes"):
+                    times.append(time.monotonic())
+                    if len(times) >= 5:
+                        break
+                assert not line.startswith("checkmate"), line
+            gaps = [b - a for a, b in itertools.pairwise(times)]
+            assert max(gaps) < 1.5, gaps
+            t0 = time.monotonic()
+            proc.stdin.write("stop\n")
+            proc.stdin.flush()
+            answer = ""
+            for line in proc.stdout:
+                if line.startswith("checkmate"):
+                    answer = line.strip()
+                    break
+            stop_ms = (time.monotonic() - t0) * 1000
+            assert answer == "checkmate timeout"
+            assert stop_ms < 100, f"stop answered after {stop_ms:.0f} ms"
+            proc.stdin.write("quit\n")
+            proc.stdin.flush()
+            assert proc.wait(timeout=30) == 0
+        finally:
+            proc.kill()
