@@ -6,6 +6,8 @@ Microcosmos (1525 plies), which no limit here lets finish.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,8 @@ from pytestqt.qtbot import QtBot
 from tsume_studio.core.shogi.moves import Move
 from tsume_studio.core.shogi.position import Position
 from tsume_studio.core.records.formats import read_record
-from tsume_studio.core.search.contract import Limits, SolveStatus
+from tsume_studio.core.search.background import in_background
+from tsume_studio.core.search.contract import ChildInfo, Limits, Progress, SolveResult, SolveStatus
 from tsume_studio.gui.mainwindow import MainWindow, default_solver
 from tsume_studio.gui.settings import save_limits
 from tsume_studio.gui.worker import running_workers
@@ -145,10 +148,10 @@ def test_stop_a_long_search_returns_nothing(qtbot: QtBot, window: MainWindow) ->
         window.actions_["solve"].trigger()
     worker = window._worker
     assert worker is not None
-    with qtbot.waitSignal(worker.progress, timeout=5000):
-        pass
-    assert window.search_panel.model.rowCount() > 0     # the live tree grows
-    assert "pn/dn" in window.stats_label.text()
+    # The live tree grows and the status line follows the search (the first
+    # snapshot may be in flight, so wait for what it shows, not for the signal).
+    qtbot.waitUntil(lambda: window.search_panel.model.rowCount() > 0, timeout=10000)
+    qtbot.waitUntil(lambda: "pn/dn" in window.stats_label.text(), timeout=10000)
     # A snapshot can catch the search near the root; wait for one from deeper down.
     qtbot.waitUntil(lambda: len(window.search_panel.model.current_path()) >= 3, timeout=10000)
     path = window.search_panel.model.current_path()[:3]
@@ -172,16 +175,54 @@ def test_stop_a_long_search_returns_nothing(qtbot: QtBot, window: MainWindow) ->
     assert window.board.is_editable()
 
 
-def test_event_loop_stays_responsive(qtbot: QtBot, window: MainWindow) -> None:
-    window.editor.set_position(Position.from_sfen(microcosmos()))
-    with qtbot.waitSignal(window.searchStarted, timeout=5000):
-        window.actions_["solve"].trigger()
-    # Measure once the search is under way: its first progress snapshot has
-    # arrived (the start, with both threads setting up, is not the concern).
-    worker = window._worker
-    assert worker is not None
-    with qtbot.waitSignal(worker.progress, timeout=5000):
-        pass
+# CPU-bound work with memory traffic: it walks a 256 MB buffer, evicting the
+# caches the search and the window share.  Pure CPU loops alone did not
+# reproduce the stalls seen on a busy machine; this does, with a full suite before it.
+_HOG = """
+import sys
+data = bytearray(256 * 2**20)
+view = memoryview(data)
+k = 0
+while True:
+    for i in range(0, len(data), 4096):
+        data[i] = (data[i] + k) & 255
+    view[k % 1000::1000] = bytes(len(view[k % 1000::1000]))
+    k += 1
+"""
+
+# Longest event-loop gap and Stop time the test accepts (ms).  The benchmark
+# (scripts/responsiveness.py) measures the 50 ms / 100 ms targets.  Under this
+# test's own load beside other work (2 cores, load 5-11), 20 runs measured
+# longest gaps of 65-160 ms and one of 359 ms (load 11), Stop 24-215 ms; a
+# search that keeps the interpreter lock gives gaps at least as long as it
+# keeps it (the double below: 1 s, gaps 1.3-4 s).
+MAX_GAP_MS = 500
+MAX_STOP_MS = 500
+
+
+@pytest.fixture
+def busy_machine() -> Iterator[None]:
+    """One CPU-bound process with heavy memory traffic beside the test, ended after it."""
+    hog = subprocess.Popen([sys.executable, "-c", _HOG], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(0.5)   # at work before the search starts
+    try:
+        yield
+    finally:
+        hog.kill()
+        hog.wait()
+
+
+def measure_responsiveness(qtbot: QtBot, w: MainWindow, sfen: str, ticks: int = 200) -> tuple[int, float]:
+    """Solve ``sfen``; once the first snapshot is shown, time a 10 ms timer's gaps, then Stop.
+
+    Returns the longest gap (ms) and the time from Stop to ``searchFinished`` (ms).
+    """
+    w.editor.set_position(Position.from_sfen(sfen))
+    with qtbot.waitSignal(w.searchStarted, timeout=5000):
+        w.actions_["solve"].trigger()
+    # Measure once the search is under way and the window shows it (the
+    # start, with both threads setting up, is not the concern).
+    qtbot.waitUntil(lambda: w.search_panel.model.rowCount() > 0, timeout=10000)
     gaps: list[int] = []
     clock = QElapsedTimer()
     clock.start()
@@ -193,12 +234,63 @@ def test_event_loop_stays_responsive(qtbot: QtBot, window: MainWindow) -> None:
 
     timer.timeout.connect(tick)
     timer.start()
-    qtbot.waitUntil(lambda: len(gaps) >= 60, timeout=10000)
+    qtbot.waitUntil(lambda: len(gaps) >= ticks, timeout=60000)
     timer.stop()
-    assert window.is_searching()
-    assert max(gaps) < 200, f"event loop stalled: {max(gaps)} ms"
-    with qtbot.waitSignal(window.searchFinished, timeout=2000):
-        window.stop()
+    assert w.is_searching()
+    finished: list[float] = []
+    w.searchFinished.connect(lambda _r: finished.append(time.perf_counter()))
+    t0 = time.perf_counter()
+    w.stop()
+    qtbot.waitUntil(lambda: bool(finished), timeout=10000)
+    return max(gaps[1:]), (finished[0] - t0) * 1000
+
+
+def test_event_loop_stays_responsive(qtbot: QtBot, window: MainWindow, busy_machine: None) -> None:
+    gap, stop_ms = measure_responsiveness(qtbot, window, microcosmos())
+    print(f"longest gap {gap} ms, Stop {stop_ms:.0f} ms")
+    assert gap < MAX_GAP_MS, f"event loop stalled: {gap} ms"
+    assert stop_ms < MAX_STOP_MS, f"Stop took {stop_ms:.0f} ms"
+
+
+def _held_for(seconds: float) -> int:
+    """An n such that ``sum(range(n))``, one C call that never releases the lock, takes about ``seconds``."""
+    t = time.perf_counter()
+    sum(range(1_000_000))
+    return int(1_000_000 * seconds / max(time.perf_counter() - t, 1e-6))
+
+
+_HOLD_N = 0
+
+
+def _lock_holding_solver(position: Position, limits: Limits, cancel: Any) -> Any:
+    """A search double that keeps the interpreter lock about 1 s at a time (one C call, no release)."""
+    def work(flag: Any) -> None:
+        while not flag.is_set():
+            sum(range(_HOLD_N))
+
+    def report() -> Progress:
+        return Progress(nodes=1, nps=1.0, elapsed=0.1, root_pn=1, root_dn=1,
+                        root_children=(ChildInfo("G*5b", 1, 1),))
+
+    yield from in_background(work, report, 0.1, cancel)
+    return SolveResult(SolveStatus.CANCELLED, position.sfen())
+
+
+def test_the_measure_catches_a_search_that_keeps_the_lock(qtbot: QtBot) -> None:
+    """The responsiveness measure fails a search double that holds the lock for long."""
+    global _HOLD_N
+    _HOLD_N = _held_for(1.0)
+    t = time.perf_counter()
+    sum(range(_HOLD_N))
+    held = (time.perf_counter() - t) * 1000
+    w = MainWindow(solver_for=lambda mode: _lock_holding_solver)
+    qtbot.addWidget(w)
+    w.show()
+    assert held > MAX_GAP_MS
+    gap, _stop_ms = measure_responsiveness(qtbot, w, THREE, ticks=20)
+    print(f"lock held {held:.0f} ms at a time: longest gap {gap} ms")
+    assert gap >= MAX_GAP_MS, f"a {held:.0f} ms lock hold went unseen: longest gap {gap} ms"
+    qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
 
 
 def test_close_during_search_stops_it(qtbot: QtBot, window: MainWindow) -> None:
