@@ -232,7 +232,8 @@ def run_bench(args: argparse.Namespace) -> int:
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"  process peak RSS so far: {rss:.0f} MB", flush=True)
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"machine": machine(), "compiled": native.describe(), "rows": records}, f,
-                      ensure_ascii=False, indent=1)
+        from .files import write_atomic
+
+        write_atomic(args.json, json.dumps({"machine": machine(), "compiled": native.describe(), "rows": records},
+                                           ensure_ascii=False, indent=1).encode("utf-8"))
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 from .errors import UserError
@@ -12,30 +13,62 @@ _ANY_WRITE = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
 
 
 def check_writable(path: str, extensions: dict[str, object] | None = None) -> None:
-    """Raise :class:`UserError` naming ``path`` unless a record can be written there.
+    """Raise :class:`UserError` naming ``path`` unless a file can be written there.
 
-    Checks the extension (when ``extensions`` is given, else the record
+    Every command that writes a file calls this before any long work.  It
+    checks the extension (when ``extensions`` is given, else the record
     formats'), that the folder exists and can be written, and that an
-    existing file is a regular file the user may write: a read-only file is
-    refused, never silently replaced.
+    existing file is a regular file the user may write: a read-only file, a
+    folder, a FIFO or a device is refused, never silently replaced.  A
+    symbolic link is written through: the file it points to is checked here
+    and replaced (completely or not at all), the link stays; a link that
+    points to nothing is refused.
     """
     if extensions is None:
         from ..records.formats import FORMATS
 
         extensions = dict(FORMATS)
     target = Path(path)
-    if target.suffix.lower() not in extensions:
-        raise UserError(f"cannot write {path!r}: unknown extension {target.suffix or '(none)'!r}; "
+    if target.is_symlink():
+        if not target.exists():
+            raise UserError(f"cannot write {path!r}: it is a symbolic link to nothing")
+        target = target.resolve()
+    if Path(path).suffix.lower() not in extensions:
+        raise UserError(f"cannot write {path!r}: unknown extension {Path(path).suffix or '(none)'!r}; "
                         f"use one of {', '.join(extensions)}")
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise UserError(f"cannot write {path!r}: no such folder {str(folder)!r}")
-    if target.exists() or target.is_symlink():
+    if target.exists():
         if target.is_dir():
             raise UserError(f"cannot write {path!r}: it is a folder")
         if not target.is_file():
-            raise UserError(f"cannot write {path!r}: not a regular file")
+            raise UserError(f"cannot write {path!r}: not a regular file (a FIFO, socket or device)")
         if not os.access(target, os.W_OK) or not target.stat().st_mode & _ANY_WRITE:
             raise UserError(f"cannot write {path!r}: the file is read-only")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise UserError(f"cannot write {path!r}: the folder {str(folder)!r} is not writable")
+
+
+def write_atomic(path: str, data: bytes) -> None:
+    """Write ``data`` to ``path`` completely or not at all (a temporary file, then a rename).
+
+    A symbolic link is written through, as :func:`check_writable` describes.
+    """
+    target = Path(path)
+    if target.is_symlink():
+        target = target.resolve()
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -23,7 +23,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from ..records.formats import parse_record_text, read_record, write_record
+    from .files import check_writable
 
+    check_writable(args.output)
     if args.input == "-":
         record = parse_record_text(sys.stdin.read())
     else:

@@ -78,8 +78,11 @@ def _read_position(args: argparse.Namespace) -> tuple[Position, Record | None]:
         raise UserError("give either SFEN or --file, not both")
     if args.file:
         path = Path(args.file)
+        if path.is_dir():
+            raise UserError(f"{args.file!r} is a folder, not a file")
         if not path.is_file():
-            raise UserError(f"no such file: {args.file!r}")
+            raise UserError(f"no such file: {args.file!r}" if not path.exists() else
+                            f"{args.file!r} is not a regular file")
         if path.suffix.lower() != ".sfen":
             record = read_record(str(path))
             return record.start, record
@@ -230,4 +233,6 @@ def _write_solution(path: str, position: Position, result: SolveResult, record: 
 def _bench(args: argparse.Namespace) -> int:
     from .bench import run_bench
 
+    if args.json:
+        check_writable(args.json, {".json": None})   # before the long run
     return run_bench(args)

@@ -265,7 +265,8 @@ def write_record(path: str | os.PathLike[str], record: Record) -> None:
     """Write ``record`` to ``path`` in the format, encoding and line ends of its extension.
 
     The file is written completely or not at all (temporary file, then
-    ``os.replace``).
+    ``os.replace``).  A symbolic link is written through (the file it points
+    to is replaced); a folder, FIFO or device is refused.
 
     Raises:
         RecordError: unknown extension, or text that the encoding cannot hold
@@ -283,6 +284,12 @@ def write_record(path: str | os.PathLike[str], record: Record) -> None:
         raise RecordError("record.unencodable", text=repr(bad), encoding=encoding,
                           alternative=".kifu" if fmt == "kif" else ".ki2u" if fmt == "ki2" else "UTF-8") from None
     target = Path(path)
+    if target.is_symlink():
+        # Written through: the file the link points to is replaced, the link stays.
+        target = target.resolve()
+    if target.exists() and not target.is_file():
+        raise IsADirectoryError(errno.EISDIR, "it is a folder", str(path)) if target.is_dir() else \
+            OSError(errno.EINVAL, "not a regular file (a FIFO, socket or device)", str(path))
     if target.is_file() and (not target.stat().st_mode & 0o222 or not os.access(target, os.W_OK)):
         # A read-only file is the user's choice: refuse rather than replace it.
         raise PermissionError(errno.EACCES, "the file is read-only", str(path))
