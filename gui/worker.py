@@ -20,6 +20,7 @@ from collections.abc import Callable, Generator
 from PySide6.QtCore import QObject, QThread, Qt, Signal, Slot
 
 from ..core.shogi.position import Position
+from ..core.search.background import wait_released
 from ..core.search.contract import Limits, Progress, drive
 
 SolveFunction = Callable[[Position, Limits, threading.Event], Generator[Progress, None, Any]]
@@ -59,6 +60,29 @@ class _CancelFlag(threading.Event):
         return super().is_set()
 
 
+_paused = 0
+_paused_lock = threading.Lock()
+_was_collecting = True
+
+
+def _pause_collection() -> None:
+    """Pause cyclic garbage collection while at least one search runs (counted, so searches may overlap)."""
+    global _paused, _was_collecting
+    with _paused_lock:
+        if _paused == 0:
+            _was_collecting = gc.isenabled()
+            gc.disable()
+        _paused += 1
+
+
+def _resume_collection() -> None:
+    global _paused
+    with _paused_lock:
+        _paused -= 1
+        if _paused == 0 and _was_collecting:
+            gc.enable()
+
+
 # Workers whose thread is still running: Python must keep their wrappers
 # alive until the thread has finished, whoever else drops them.
 _RUNNING: set[SolverWorker] = set()
@@ -88,16 +112,16 @@ class _Runner(QObject):
     @Slot()
     def run(self) -> None:
         self.started.emit()
-        # The solver's table holds millions of small containers; a full cyclic
+        # The solver's table holds millions of small containers; a cyclic
         # collection walks them all while holding the interpreter lock, which
         # freezes the window for hundreds of milliseconds.  Reference counting
-        # still frees memory; collection resumes when the search ends.
-        collecting = gc.isenabled()
+        # still frees memory; collection resumes when the search ends and its
+        # tables are freed.
         # A thread waiting for the lock gets it after the switch interval; the
         # GUI thread waits once per call into Python, so keep it short.
         interval = sys.getswitchinterval()
         if self._responsive:
-            gc.disable()
+            _pause_collection()
             sys.setswitchinterval(min(interval, SWITCH_INTERVAL))
         try:
             result = self._drive()
@@ -111,12 +135,16 @@ class _Runner(QObject):
         finally:
             if self._responsive:
                 sys.setswitchinterval(interval)
-                if collecting:
-                    gc.enable()
             # Hand the runner back to the starting thread, which deletes it
             # (Python owns it) once the thread has finished.
             self.moveToThread(self._home)
             self.finished.emit()
+            if self._responsive:
+                # After the window has its answer: a stopped search's tables are
+                # freed on a thread of their own (core.search.background), and a
+                # collection resumed before that would walk them all.
+                wait_released()
+                _resume_collection()
 
     def _drive(self) -> Any:
         last_sent = 0.0

@@ -90,7 +90,34 @@ def release_later(release: Callable[[Callable[[], None]], None]) -> None:
     def breathe() -> None:
         time.sleep(0)
 
-    threading.Thread(target=release, args=(breathe,), name="tsume-release", daemon=True).start()
+    thread = threading.Thread(target=release, args=(breathe,), name="tsume-release", daemon=True)
+    with _releasing_lock:
+        _releasing.append(thread)
+    thread.start()
 
 
-__all__ = ["STACK_BYTES", "in_background", "release_later"]
+_releasing: list[threading.Thread] = []
+_releasing_lock = threading.Lock()
+
+
+def wait_released(timeout: float = 10.0) -> bool:
+    """Wait until the tables handed to :func:`release_later` are freed; False if ``timeout`` passed first.
+
+    A caller that paused cyclic garbage collection during a search waits here
+    before resuming it: a collection would otherwise walk the millions of
+    objects still being freed, holding the interpreter lock all along.
+    """
+    end = time.monotonic() + timeout
+    with _releasing_lock:
+        threads = list(_releasing)
+    for thread in threads:
+        thread.join(max(0.0, end - time.monotonic()))
+        if thread.is_alive():
+            return False
+        with _releasing_lock:
+            if thread in _releasing:
+                _releasing.remove(thread)
+    return True
+
+
+__all__ = ["STACK_BYTES", "in_background", "release_later", "wait_released"]
