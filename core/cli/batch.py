@@ -216,6 +216,15 @@ def run(args: argparse.Namespace) -> int:
                "helpmate": args.helpmate, "raw": args.raw, "check": not args.no_check}
     summary = _Summary(len(rows))
     bar = ProgressBar(len(rows)) if sys.stderr.isatty() else None
+    try:
+        return _run_rows(args, rows, options, jobs, summary, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _run_rows(args: argparse.Namespace, rows: list[dict[str, str]], options: dict[str, Any], jobs: int,
+              summary: _Summary, bar: ProgressBar | None) -> int:
     with signals.cancelling(threading.Event()) as cancel:
         for line in _lines(rows, options, min(jobs, max(1, len(rows))), cancel):
             if line["status"] == "cancelled":
@@ -229,7 +238,7 @@ def run(args: argparse.Namespace) -> int:
                 bar.step(line["status"])
         interrupted = cancel.is_set()
     if bar is not None:
-        bar.clear()
+        bar.close()
     print(json.dumps(summary.as_json(interrupted), ensure_ascii=False), flush=True)
     if not args.json and sys.stderr.isatty():
         # For the reader at a terminal; standard output stays JSON lines.
@@ -329,28 +338,60 @@ class _Summary:
 
 
 class ProgressBar:
-    """A one-line progress bar on standard error: done/total, elapsed time, an estimate of the rest."""
+    """A one-line progress bar on standard error: done/total, elapsed time, an estimate of the rest.
+
+    It is redrawn every ``TICK`` seconds by a thread of its own, so its clock
+    keeps running during a long search, and after every problem.
+    """
+
+    TICK = 0.5
 
     def __init__(self, total: int) -> None:
         self.total = max(1, total)
         self.done = 0
+        self.status = ""
         self.start = time.monotonic()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._shown = True
+        self._ticker = threading.Thread(target=self._tick, name="progress-bar", daemon=True)
+        self._ticker.start()
 
-    def step(self, status: str) -> None:
-        """Count one more problem and redraw."""
-        self.done += 1
+    def _tick(self) -> None:
+        while not self._stop.wait(self.TICK):
+            with self._lock:
+                if self._shown:
+                    self._draw()
+
+    def _draw(self) -> None:
         width = 30
         filled = width * self.done // self.total
         elapsed = time.monotonic() - self.start
-        left = elapsed / self.done * (self.total - self.done)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
-                         f"{elapsed:7.1f}s, ~{left:.0f}s left  {status:<10}")
+        left = f"~{elapsed / self.done * (self.total - self.done):.0f}s left" if self.done else "…"
+        sys.stderr.write(f"\r\x1b[K[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
+                         f"{elapsed:7.1f}s, {left}  {self.status:<10}")
         sys.stderr.flush()
 
+    def step(self, status: str) -> None:
+        """Count one more problem and redraw."""
+        with self._lock:
+            self.done += 1
+            self.status = status
+            self._shown = True
+            self._draw()
+
     def clear(self) -> None:
-        """Erase the bar (before a line goes to standard output)."""
-        sys.stderr.write("\r\x1b[K")
-        sys.stderr.flush()
+        """Erase the bar (before a line goes to standard output); the next step draws it again."""
+        with self._lock:
+            self._shown = False
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        """Stop redrawing and erase the bar."""
+        self._stop.set()
+        self._ticker.join()
+        self.clear()
 
 
 def default_jobs() -> int:
