@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 import sys
 
 from ..records.formats import FORMATS
@@ -22,10 +23,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..records.formats import parse_record_text, read_record, write_record
+    from ..records.formats import FORMATS, parse_record_text, read_record, write_record
     from .files import check_writable
 
-    check_writable(args.output)
+    if Path(args.output).suffix.lower() in FORMATS:   # else write_record names the unknown extension
+        check_writable(args.output)
     if args.input == "-":
         record = parse_record_text(sys.stdin.read())
     else:
