@@ -188,7 +188,7 @@ def solve_row(row: dict[str, str], options: dict[str, Any],
         if reason is not None:
             line["check_skipped"] = reason
         else:
-            line.update(check_fields(position, row["pv"], Limits(**options["limits"]), session))
+            line.update(check_fields(position, row["pv"], Limits(**options["limits"]), session, cancel))
     line["_no_length_column"] = "length" not in row
     return line
 
