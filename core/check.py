@@ -167,6 +167,7 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
             length = None
         if length is None:
             return CheckResult(False, None, tuple(given), complete=False, nodes=_nodes(s))
+    s.phase = "check"   # questions about other positions than the root
     out: list[Discrepancy] = []
     try:
         _compare(s, root, attacker, given, moves, out)

@@ -95,4 +95,8 @@ def result_json(result: SolveResult) -> dict[str, Any]:
         out["exact"] = bool(result.extra.get("exact", False))
         # df-pn's line stopped short of mate (its end was dropped from the table): length null.
         out["pv_complete"] = bool(result.extra.get("pv_complete", True))
+    # A length search stopped before the end: the tsume-rule length it had proved bounds of.
+    for key in ("at_least", "at_most"):
+        if key in result.extra:
+            out[key] = result.extra[key]
     return out

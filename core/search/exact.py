@@ -115,6 +115,10 @@ class BoundedSearch:
         self.last_yield = self.start
         self.depth = 0
         self.phase = "search"
+        # What the root's length search has proved so far: no mate within
+        # ``root_lo - 2``, a mate within ``root_hi`` (INF: none yet), and the
+        # question being asked, "mate within ``asking``?" (0: none).
+        self.root_lo, self.root_hi, self.asking = 1, INF, 0
         self.root_pn, self.root_dn = 1, 1
 
     def check_stop(self) -> None:
@@ -157,7 +161,17 @@ class BoundedSearch:
                         elapsed=elapsed, root_pn=self.root_pn, root_dn=self.root_dn,
                         table_fill=fill, table_entries=entries,
                         stats=(("depth", float(self.depth)), ("futility_tests", float(self.futility_tests)),
-                               ("tree", 1.0 if self.phase == "tree" else 0.0)))
+                               ("tree", 1.0 if self.phase == "tree" else 0.0)) + self.bounds_stats())
+
+    def bounds_stats(self) -> tuple[tuple[str, float], ...]:
+        """``asking`` ("mate within n?"), ``at_least`` and ``at_most`` (the root's proved bounds), when known."""
+        out: list[tuple[str, float]] = []
+        if self.asking:
+            out.append(("asking", float(self.asking)))
+        out.append(("at_least", float(self.root_lo)))
+        if self.root_hi < INF:
+            out.append(("at_most", float(self.root_hi)))
+        return tuple(out)
 
 
 class AnswerSession:
@@ -170,12 +184,20 @@ class AnswerSession:
     questions of that table instead of solving the problem again.
     """
 
-    __slots__ = ("search", "length", "sfen")
+    __slots__ = ("search", "length", "sfen", "at_least", "at_most")
 
     def __init__(self) -> None:
         self.search: BoundedSearch | None = None
         self.length: int | None = None
         self.sfen: str | None = None
+        # A search stopped before the length was proved: the bounds it had proved.
+        self.at_least: int | None = None
+        self.at_most: int | None = None
+
+    def stopped(self, search: BoundedSearch) -> None:
+        """Record the root's proved bounds of a search stopped before its length was proved."""
+        self.at_least = search.root_lo
+        self.at_most = search.root_hi if search.root_hi < INF else None
 
     def keep(self, search: BoundedSearch, length: int, sfen: str) -> None:
         """Record the search of ``sfen`` whose exact length ``length`` is proved."""
@@ -971,8 +993,11 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
         # depth before it was refuted by proof).
         length = None
         d = 1
+        probe = search.mate.probe(root, True)
+        if probe is not None and probe[0] == 0 and probe[2] > 0:
+            search.root_hi = probe[2]   # df-pn's proof (raw rules) bounds the length from above
         while d <= max_depth:
-            search.depth = d
+            search.depth = search.asking = search.root_lo = d
             if (yield from search.or_within(d)):
                 length = d
                 break
@@ -981,6 +1006,8 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
             return None
         e = search.tt[root.zobrist_hash()]
         e.lo = e.hi = length
+        search.root_lo = search.root_hi = length
+        search.asking = 0
         search.phase = "tree"
         if session is not None:
             session.keep(search, length, position.sfen())
@@ -998,6 +1025,8 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
         except SearchAborted:
             return answer
     except SearchAborted:
+        if session is not None:
+            session.stopped(search)
         return None
 
 

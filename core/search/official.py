@@ -328,7 +328,11 @@ class OfficialSearch(BoundedSearch):
         """
         b = self.board
         e = self.table.get(b)
+        root = self.phase == "search"   # the root's length search: its bounds are progress to report
         while e.lo < e.hi:
+            if root:
+                self.root_lo, self.root_hi = e.lo, e.hi
+                self.asking = cap if e.hi >= INF else min(e.hi - 2, cap)
             if e.hi >= INF:
                 if not (yield from self._ask(or_node, cap)):
                     return None
@@ -726,7 +730,8 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
         length = yield from search.exact(True, max_length)
         if length is None:
             return None
-        search.depth = length
+        search.depth = search.root_lo = search.root_hi = length
+        search.asking = 0
         search.phase = "tree"
         if session is not None:
             session.keep(search, length, position.sfen())
@@ -742,6 +747,12 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
         except SearchAborted:
             return answer
     except SearchAborted:
+        if session is not None:
+            e = search.table.by_zob.get(root.zobrist_hash())
+            if e is not None and search.phase == "search":
+                # The table may have tightened the root's bounds inside the stopped question.
+                search.root_lo, search.root_hi = max(search.root_lo, e.lo), min(search.root_hi, e.hi)
+            session.stopped(search)
         return None
 
 

@@ -112,7 +112,10 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
     and its exact length under tsume rules when ``exact`` is true.  That search
     shares the time limit; with none it gets ``max(EXACT_MIN_SECONDS,
     EXACT_FACTOR × the proof's time)``, and past that the result carries
-    df-pn's own line with ``extra["exact"]`` False.
+    df-pn's own line with ``extra["exact"]`` False, and what the length
+    search had proved by then: ``extra["at_least"]`` and ``extra["at_most"]``
+    (plies, tsume rules).  While it runs, its progress ``stats`` say which
+    question it asks (``asking``: "mate within n?") and those bounds.
 
     Args:
         position: the problem (not modified).
@@ -183,6 +186,8 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
     searcher.snapshot_path = _table_path(searcher, board, pv_moves)
     yield _progress(searcher, board, start)
     proof: Proof | None = None
+    if session is None:
+        session = AnswerSession()   # for the proved bounds of a stopped length search
     if exact:
         # Without a time limit the exact search still gets a budget: several
         # times what the proof took, at least EXACT_MIN_SECONDS; past it the
@@ -199,6 +204,12 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
         else:
             proof = yield from build_proof(position, searcher, deadline=exact_deadline, cancel=cancel, clock=clock,
                                            node_limit=limits.nodes, memory_mb=limits.memory_mb, session=session)
+        if proof is None:
+            # Stopped before the length was proved: keep what was proved of it.
+            if session.at_least is not None:
+                raw_extra["at_least"] = session.at_least
+            if session.at_most is not None:
+                raw_extra["at_most"] = session.at_most
         if cancel is not None and cancel.is_set() and proof is None:
             return finish(SolveStatus.CANCELLED, pv=raw_pv, length=raw_length,
                           extra={k: v for k, v in raw_extra.items() if k != "dfpn_pv"})
