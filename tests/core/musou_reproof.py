@@ -14,6 +14,15 @@ searches:
 * the brute force of ``bruteforce.py`` (plain minimax) decides it under tsume
   rules where the depth is small enough.
 
+cshogi's df-pn does not generate every move: a defender's capture by rook,
+bishop or pawn that could promote is tried promoted only (its evasion
+generator leaves the non-promotion out).  Its "mate within n" then misses a
+defence; on 無双71番 that defence is ``8i6i`` (the rook not promoting, so
+that ``P*7h`` becomes a pawn-drop mate, which is illegal), and cshogi reports a
+mate that is not one.  A "mate" from cshogi is therefore only taken where the
+brute force, which plays every legal move, agrees or where the claim is an
+attacker-side one whose defences :func:`raw_mated_within` lists itself.
+
 What each proves.  Tsume rules only ever remove defences (futile drop
 interpositions) from the raw ones, so the tsume-rule length is at most the
 raw length, and at least the length when the defender may drop nothing:
