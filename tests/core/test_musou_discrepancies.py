@@ -25,7 +25,19 @@ def _c(row: str, kind: str, ply: int, line: str) -> Claim:
     return Claim(row, kind, ply, tuple(line.split()))
 
 
+PRE49 = "G*8e 9d8e 6d6c 7e7d 6c6b 4g4a 5c6d+ 7d8c P*8d 8c7b 6d5d 7b7a 6b6a+ 4a6a P*7b 2b7b 5d7b 6a7b"
+
 CLAIMS: tuple[Claim, ...] = (
+    # 9番 (published 29, confirmed length): 成不成非限定 at ply 3
+    _c("musou-009", "promotion_choice", 3, "L*7b 7a7b 9b8c"),
+    # 49番 (published 27, confirmed length): 成不成非限定 at plies 19 and 23, 余詰 at ply 25 (mates because
+    # the defender's only drops are futile)
+    _c("musou-049", "promotion_choice", 19, PRE49 + " 9c8b"),
+    _c("musou-049", "promotion_choice", 23, PRE49 + " 9c8b+ 7a8b R*9b 8b7a 9b7b"),
+    _c("musou-049", "alternative", 25, PRE49 + " 9c8b+ 7a8b R*9b 8b7a 9b7b+ 7a7b R*1b"),
+    _c("musou-049", "alternative", 25, PRE49 + " 9c8b+ 7a8b R*9b 8b7a 9b7b+ 7a7b R*2b"),
+    _c("musou-049", "alternative", 25, PRE49 + " 9c8b+ 7a8b R*9b 8b7a 9b7b+ 7a7b R*3b"),
+    _c("musou-049", "alternative", 25, PRE49 + " 9c8b+ 7a8b R*9b 8b7a 9b7b+ 7a7b R*4b"),
     # 21番 (published 21; the tool: 25)
     _c("musou-021", "longer_defence", 4, "S*7b 6a7b 4b5b N*6b"),
     _c("musou-021", "longer_defence", 4, "S*7b 6a7b 4b5b S*6b"),
