@@ -27,9 +27,16 @@ def _c(row: str, kind: str, ply: int, line: str) -> Claim:
 
 PRE49 = "G*8e 9d8e 6d6c 7e7d 6c6b 4g4a 5c6d+ 7d8c P*8d 8c7b 6d5d 7b7a 6b6a+ 4a6a P*7b 2b7b 5d7b 6a7b"
 
+PRE42 = ("L*5e 5d5e N*4g 5e5f 9g5g 5f4e 5g4f 4e3d 4f3e 3d4c 3e4d 4c3b 4d4b 3b2c 4b2b 2c3d 2b2d 3d4e 2d3e 4e5f "
+         "3e5e 5f6g 5e5g 6g7f 5g7g 7f6e 6i5g 6e5d 5h4f 5d4c 4g3e 4c3b 3f2d")
+PRE36 = "1b1c 2a1c 6e2e 1c2e 2g3e 2c2b G*2c 2b1a P*1b 1a2a"
 CLAIMS: tuple[Claim, ...] = (
     # 9番 (published 29, confirmed length): 成不成非限定 at ply 3
     _c("musou-009", "promotion_choice", 3, "L*7b 7a7b 9b8c"),
+    # 42番 (published 43; the tool: 47): three king moves at ply 34
+    _c("musou-042", "longer_defence", 34, PRE42 + " 3b2a"),
+    _c("musou-042", "longer_defence", 34, PRE42 + " 3b4a"),
+    _c("musou-042", "longer_defence", 34, PRE42 + " 3b3a"),
     # 49番 (published 27, confirmed length): 成不成非限定 at plies 19 and 23, 余詰 at ply 25 (mates because
     # the defender's only drops are futile)
     _c("musou-049", "promotion_choice", 19, PRE49 + " 9c8b"),
@@ -49,6 +56,10 @@ CLAIMS: tuple[Claim, ...] = (
     _c("musou-021", "longer_defence", 14, "S*7b 6a7b 4b5b P*6b 7d7c 7b8a 8b9a+ 8a9a S*8b 9a9b P*9c 9b8b 5b6b B*7b"),
     _c("musou-021", "longer_defence", 18,
        "S*7b 6a7b 4b5b P*6b 7d7c 7b8a 8b9a+ 8a9a S*8b 9a9b P*9c 9b8b 5b6b 8b9c P*9d 9c9d 6b6d 9d8e"),
+    # 36番 (published 37, confirmed length): 余詰 at ply 11, and another mate on the last move (ply 37)
+    _c("musou-036", "alternative", 11, PRE36 + " 4b3a"),
+    _c("musou-036", "alternative", 37, PRE36 + " 3b3a+ 4a3a 4b3a 6a3a G*1a 6f1a 1b1a+ 2a1a B*2b 1a2a 2b3a+ 2a3a "
+       "R*3c 3a4a 2c3b 4a5a 3b4b 5a4b 3e4c+ 4b5a 4c5b 5a5b 6d6c+ 5b4b G*4c 4b4a 4c5b"),
     # 38番 (published 13; the tool: 15)
     _c("musou-038", "longer_defence", 12, "S*2e 1d2e 4f3e 3f3e N*4f 3e4f 7a3e+ 2c3e 1e2e 3d2c 2e3d 2c1c"),
     # 29番 (published 21, confirmed length): 成不成非限定 at ply 19
