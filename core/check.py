@@ -35,7 +35,7 @@ import cshogi
 
 from .search.contract import Cancel, Limits
 from .search.dfpn import DfPn, Outcome
-from .search.exact import SearchAborted
+from .search.exact import AnswerSession, BoundedSearch, SearchAborted
 from .search.official import OfficialSearch
 from .shogi.position import Position
 
@@ -72,6 +72,10 @@ class CheckResult:
     given: tuple[str, ...]
     discrepancies: tuple[Discrepancy, ...] = field(default=())
     complete: bool = True
+    nodes: int = 0
+    """Nodes the check searched (its own, and its df-pn oracle's)."""
+    reused: bool = False
+    """The check asked its questions of a solve's search (:class:`AnswerSession`) instead of solving again."""
 
     def check_json(self) -> dict[str, Any]:
         """The ``check`` object: ``confirmed``, ``discrepancies``, and ``complete: false`` when cut short."""
@@ -101,12 +105,17 @@ def _promotion_twins(a: int, b: int) -> bool:
 
 
 def check_solution(position: Position, given: list[str] | tuple[str, ...],
-                   limits: Limits = Limits(seconds=60), cancel: Cancel | None = None) -> CheckResult:
+                   limits: Limits = Limits(seconds=60), cancel: Cancel | None = None,
+                   session: AnswerSession | None = None) -> CheckResult:
     """Compare ``given`` (USI moves from ``position``) with the exact answer.
 
     When ``limits`` run out, or ``cancel`` is set, the result is not
     ``complete`` (its ``length`` is None when the exact length was not proved
-    by then).
+    by then).  ``session``, filled in by a solve of the same position
+    (:func:`~.search.solver.solve_iter`), lends its search: the length it
+    proved and the table behind it answer the check's questions, so the
+    problem is not solved a second time; ``limits`` then bound the check's
+    own work.
 
     Raises:
         CheckError: a move of ``given`` is not legal where it is played (or an
@@ -128,29 +137,54 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
         raise CheckError(f"the solution has {len(given)} plies: a mate ends with the attacker's move")
     clock = limits.clock()
     deadline = clock() + limits.seconds if limits.seconds is not None else None
-    oracle = DfPn(attacker, max(16, limits.memory_mb // 2))
-    outcome = oracle.search(root.copy(), deadline=deadline, cancel=cancel, node_limit=limits.nodes, clock=clock)
-    if outcome == Outcome.DISPROVEN:
-        raise CheckError("this position has no mate (proved), so no solution can hold")
-    if outcome != Outcome.PROVEN:
-        return CheckResult(False, None, tuple(given), complete=False)
-    s = OfficialSearch(root.copy(), oracle, deadline=deadline, cancel=cancel, node_limit=limits.nodes,
-                       distance_rule=True, memory_mb=max(16, limits.memory_mb // 4), clock=clock)
-    try:
-        length = _run(s.exact(True))
-    except SearchAborted:
-        length = None
-    if length is None:
-        return CheckResult(False, None, tuple(given), complete=False)
+    s: BoundedSearch
+    reused = session is not None and session.usable_for(position.sfen())
+    if reused:
+        assert session is not None and session.search is not None and session.length is not None
+        s = session.search
+        # The same table, a budget of the check's own.
+        s.deadline, s.cancel, s.clock = deadline, cancel, clock
+        s.node_limit = None if limits.nodes is None else s.nodes + limits.nodes
+        s.board = root.copy()
+        if isinstance(s, OfficialSearch):
+            s.table.frozen = False   # the builder is done: its entries may be collected again
+        length: int | None = session.length
+        start = _nodes(s)
+    else:
+        oracle = DfPn(attacker, max(16, limits.memory_mb // 2))
+        outcome = oracle.search(root.copy(), deadline=deadline, cancel=cancel, node_limit=limits.nodes,
+                                clock=clock)
+        if outcome == Outcome.DISPROVEN:
+            raise CheckError("this position has no mate (proved), so no solution can hold")
+        if outcome != Outcome.PROVEN:
+            return CheckResult(False, None, tuple(given), complete=False, nodes=oracle.nodes)
+        s = OfficialSearch(root.copy(), oracle, deadline=deadline, cancel=cancel, node_limit=limits.nodes,
+                           distance_rule=True, memory_mb=max(16, limits.memory_mb // 4), clock=clock)
+        start = 0
+        try:
+            length = _run(s.exact(True))
+        except SearchAborted:
+            length = None
+        if length is None:
+            return CheckResult(False, None, tuple(given), complete=False, nodes=_nodes(s))
+    s.phase = "check"   # questions about other positions than the root
     out: list[Discrepancy] = []
     try:
         _compare(s, root, attacker, given, moves, out)
     except SearchAborted:
-        return CheckResult(False, length, tuple(given), tuple(out), complete=False)
-    return CheckResult(not out and len(moves) == length, length, tuple(given), tuple(out))
+        return CheckResult(False, length, tuple(given), tuple(out), complete=False, nodes=_nodes(s) - start,
+                           reused=reused)
+    return CheckResult(not out and len(moves) == length, length, tuple(given), tuple(out),
+                       nodes=_nodes(s) - start, reused=reused)
 
 
-def _compare(s: OfficialSearch, root: cshogi.Board, attacker: int, given: list[str] | tuple[str, ...],
+def _nodes(s: BoundedSearch) -> int:
+    """Nodes ``s`` and its df-pn oracle have searched so far."""
+    oracle = s.mate.oracle
+    return s.nodes + (oracle.nodes if oracle is not None else 0)
+
+
+def _compare(s: BoundedSearch, root: cshogi.Board, attacker: int, given: list[str] | tuple[str, ...],
              moves: list[int], out: list[Discrepancy]) -> None:
     """Append to ``out`` every discrepancy of the line ``moves`` (``given`` in USI) from ``root``."""
     b = root.copy()
@@ -200,7 +234,7 @@ def _compare(s: OfficialSearch, root: cshogi.Board, attacker: int, given: list[s
         out.append(Discrepancy("pieces_left", n, tuple(given)))
 
 
-def _first_mate(s: OfficialSearch, value: int) -> int:
+def _first_mate(s: BoundedSearch, value: int) -> int:
     """An attacker move of ``s.board`` that mates within ``value`` plies."""
     b = s.board.copy()
     for c in b.check_moves:

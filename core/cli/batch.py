@@ -12,7 +12,9 @@ separated by spaces), a record's main line.  The row then carries ``check``
 (``confirmed``, ``discrepancies``), or ``check_skipped`` with the reason
 (``--raw``, no exact answer within the limits, an empty cell), or
 ``check_error`` when the line does not replay; ``--no-check`` leaves it out.
-The check gets the row's limits over again.
+The check asks its questions of the search that built the row's answer
+(the same table: the problem is not solved again) and gets the row's limits
+over again for its own work.
 
 ``--jobs N`` solves N problems at a time in separate processes (the solver is
 pure Python, so threads would share one core).  Lines still come out in input
@@ -40,6 +42,7 @@ from typing import Any
 
 from . import signals
 from ..search.contract import Limits
+from ..search.exact import AnswerSession
 from ..shogi.position import Position
 from .check import CheckTally, check_fields, skip_reason
 from .errors import EXIT_INTERRUPTED, EXIT_OK, UserError
@@ -164,8 +167,10 @@ def solve_row(row: dict[str, str], options: dict[str, Any],
         if warnings:
             line["warnings"] = warnings
         # Collections hold a few positions with 二歩 and the like: solve them as given.
+        # The check of a given solution reuses the answer's search (solve once).
+        session = AnswerSession() if "pv" in row and options.get("check", True) else None
         result = run_solver(position, Limits(**options["limits"]), options["helpmate"], options["raw"],
-                      force=True, cancel=cancel)
+                      force=True, cancel=cancel, session=session)
     except ValueError as exc:
         line.update(status="error", error=str(exc), expected=expected)
         return line
@@ -183,7 +188,7 @@ def solve_row(row: dict[str, str], options: dict[str, Any],
         if reason is not None:
             line["check_skipped"] = reason
         else:
-            line.update(check_fields(position, row["pv"], Limits(**options["limits"])))
+            line.update(check_fields(position, row["pv"], Limits(**options["limits"]), session, cancel))
     line["_no_length_column"] = "length" not in row
     return line
 

@@ -34,6 +34,7 @@ from ..search.dfpn import Options
 from .running import result_json
 from ..shogi.position import Position
 from ..search.contract import Limits, SolveStatus
+from ..search.exact import AnswerSession
 from ..search.solver import solve
 
 # cshogi's df-pn speed on this kind of machine, measured on the Microcosmos
@@ -165,9 +166,10 @@ def run_bench(args: argparse.Namespace) -> int:
             done += 1
             expected = expected_length(row)
             position = Position.from_sfen(row["sfen"])
+            session = AnswerSession() if official and "pv" in row else None
             cpu = time.process_time()
             result = solve(position, limits,
-                           options=options, exact=not args.raw, force=True)
+                           options=options, exact=not args.raw, force=True, session=session)
             cpu = time.process_time() - cpu
             ok = result.status in (SolveStatus.MATE, SolveStatus.NO_MATE)
             rec: dict[str, Any] = {"file": os.path.basename(path), "id": row["id"], "expected": expected,
@@ -186,7 +188,7 @@ def run_bench(args: argparse.Namespace) -> int:
                     if reason is not None:
                         rec["check_skipped"] = reason
                     else:
-                        rec.update(check_fields(position, row["pv"], limits))
+                        rec.update(check_fields(position, row["pv"], limits, session))
                 view.add(rec)
             misses = 0 if ok else misses + 1
             if ok:

@@ -20,15 +20,17 @@ from typing import Any
 from .errors import UserError
 from .. import check as _check_core
 from ..check import KINDS, CheckError, CheckResult, Discrepancy
-from ..search.contract import Limits
+from ..search.contract import Cancel, Limits
+from ..search.exact import AnswerSession
 from ..shogi.position import Position
 
 
 def check_solution(position: Position, given: list[str] | tuple[str, ...],
-                   limits: Limits = Limits(seconds=60)) -> CheckResult:
+                   limits: Limits = Limits(seconds=60), session: AnswerSession | None = None,
+                   cancel: Cancel | None = None) -> CheckResult:
     """:func:`tsume_studio.core.check.check_solution`, with its :class:`CheckError` as a :class:`UserError`."""
     try:
-        return _check_core.check_solution(position, given, limits)
+        return _check_core.check_solution(position, given, limits, cancel, session=session)
     except CheckError as exc:
         raise UserError(str(exc)) from exc
 
@@ -55,22 +57,28 @@ def skip_reason(pv: str, *, status: str, exact: bool, raw: bool = False, helpmat
     return None
 
 
-def check_fields(position: Position, pv: str, limits: Limits) -> dict[str, Any]:
+def check_fields(position: Position, pv: str, limits: Limits,
+                 session: AnswerSession | None = None, cancel: Cancel | None = None) -> dict[str, Any]:
     """A problem row's check of its given solution ``pv`` (USI moves separated by spaces).
 
-    Returns ``check`` (:meth:`CheckResult.check_json`), ``check_length`` (the
-    exact length the check proved, None if not in time), ``check_seconds``
-    and ``check_cpu``; or ``check_error`` alone when ``pv`` cannot be replayed
-    (a move that is not legal, an even number of plies) or the position is
-    proved no mate.
+    ``session`` is the row's solve (:class:`AnswerSession`): the check asks
+    its questions of that search instead of solving again; setting ``cancel``
+    cuts the check short (``complete: false``).  Returns ``check``
+    (:meth:`CheckResult.check_json`), ``check_length`` (the exact length the
+    check worked with, None if not proved in time), ``check_seconds``,
+    ``check_cpu``, ``check_nodes`` (the check's own nodes) and
+    ``check_reused`` (the solve's search answered it); or ``check_error``
+    alone when ``pv`` cannot be replayed (a move that is not legal, an even
+    number of plies) or the position is proved no mate.
     """
     start, cpu = time.monotonic(), time.process_time()
     try:
-        result = check_solution(position, pv.split(), limits)
+        result = check_solution(position, pv.split(), limits, session, cancel)
     except UserError as exc:
         return {"check_error": str(exc)}
     return {"check": result.check_json(), "check_length": result.length,
-            "check_seconds": round(time.monotonic() - start, 4), "check_cpu": round(time.process_time() - cpu, 4)}
+            "check_seconds": round(time.monotonic() - start, 4), "check_cpu": round(time.process_time() - cpu, 4),
+            "check_nodes": result.nodes, "check_reused": result.reused}
 
 
 class CheckTally:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..answer import classify_alternatives, ordered_futile
+from ..search.exact import AnswerSession
 from ..search.contract import Limits, Progress, SolveResult, SolveStatus, drive
 from ..search.helpmate import HelpmateOptions, solve_iter as helpmate_solve_iter
 from ..search.proof import HelpmateAnswer, Proof
@@ -44,11 +45,13 @@ def limits_from_args(args: argparse.Namespace) -> Limits:
 
 def run_solver(position: Position, limits: Limits, helpmate: bool, raw: bool, force: bool = False,
          on_progress: Callable[[Progress], object] | None = None,
-         cancel: threading.Event | None = None, max_solutions: int | None = None) -> SolveResult:
+         cancel: threading.Event | None = None, max_solutions: int | None = None,
+         session: AnswerSession | None = None) -> SolveResult:
     """Run a solver to the end; setting ``cancel`` stops it with a ``cancelled`` result.
 
     ``max_solutions`` (helpmates only) lists up to that many shortest
-    helpmates (余詰 check); None lists the line found only.
+    helpmates (余詰 check); None lists the line found only.  ``session``
+    (direct mates) keeps the official answer's search for a check to reuse.
     """
     if cancel is None:
         cancel = threading.Event()
@@ -56,7 +59,7 @@ def run_solver(position: Position, limits: Limits, helpmate: bool, raw: bool, fo
         options = HelpmateOptions(max_solutions=max_solutions) if max_solutions is not None else HelpmateOptions()
         gen = helpmate_solve_iter(position, limits, cancel, options=options, all_solutions=max_solutions is not None)
     else:
-        gen = solve_iter(position, limits, cancel, exact=not raw, force=force)
+        gen = solve_iter(position, limits, cancel, exact=not raw, force=force, session=session)
     return drive(gen, on_progress)
 
 
@@ -92,4 +95,8 @@ def result_json(result: SolveResult) -> dict[str, Any]:
         out["exact"] = bool(result.extra.get("exact", False))
         # df-pn's line stopped short of mate (its end was dropped from the table): length null.
         out["pv_complete"] = bool(result.extra.get("pv_complete", True))
+    # A length search stopped before the end: the tsume-rule length it had proved bounds of.
+    for key in ("at_least", "at_most"):
+        if key in result.extra:
+            out[key] = result.extra[key]
     return out

@@ -211,12 +211,25 @@ def _status_text(result: SolveResult) -> str:
                 "held its end, so its length is not known)")
     if result.status == SolveStatus.MATE:
         exact = result.extra.get("exact", isinstance(result.proof, Proof) and result.proof.exact)
-        return f"mate in {result.length} ({result.length}手詰{'' if exact else ', length not proved shortest'})"
+        return f"mate in {result.length} ({result.length}手詰{'' if exact else ', length not proved shortest'})" + (
+            "" if exact else _bounds_text(result))
     if result.status == SolveStatus.NO_MATE:
         return "no mate (不詰, proved)"
     if result.status == SolveStatus.CANCELLED:
-        return "cancelled"
+        return "cancelled" + _bounds_text(result)
     return "unknown (limit reached)"
+
+
+def _bounds_text(result: SolveResult) -> str:
+    """``; proved: at most 41 plies, at least 37`` for a length search stopped early, else ``""``."""
+    parts = []
+    if "at_most" in result.extra and result.extra.get("at_least") == result.extra["at_most"]:
+        return f"; the length {result.extra['at_most']} is proved, its line was not built in time"
+    if "at_most" in result.extra:
+        parts.append(f"at most {result.extra['at_most']} plies")
+    if "at_least" in result.extra and int(str(result.extra["at_least"])) > 1:
+        parts.append(f"at least {result.extra['at_least']}")
+    return f"; proved: {', '.join(parts)}" if parts else ""
 
 
 def _write_solution(path: str, position: Position, result: SolveResult, record: Record | None) -> None:

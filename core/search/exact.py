@@ -115,6 +115,10 @@ class BoundedSearch:
         self.last_yield = self.start
         self.depth = 0
         self.phase = "search"
+        # What the root's length search has proved so far: no mate within
+        # ``root_lo - 2``, a mate within ``root_hi`` (INF: none yet), and the
+        # question being asked, "mate within ``asking``?" (0: none).
+        self.root_lo, self.root_hi, self.asking = 1, INF, 0
         self.root_pn, self.root_dn = 1, 1
 
     def check_stop(self) -> None:
@@ -130,6 +134,25 @@ class BoundedSearch:
         """Entries in the search's table and how full it is (0.0 .. 1.0)."""
         return 0, 0.0
 
+    # The questions both searches answer (a check of a given line asks them of either).
+    mate: MateOracle
+
+    def or_within(self, d: int) -> Generator[Progress, None, bool]:
+        """Does the attacker to move in :attr:`board` mate within ``d`` plies (tsume rules)?"""
+        raise NotImplementedError
+
+    def and_within(self, d: int) -> Generator[Progress, None, bool]:
+        """Is the defender to move in :attr:`board` mated within ``d`` plies (tsume rules)?"""
+        raise NotImplementedError
+
+    def exact(self, or_node: bool, cap: int = MAX_DEPTH) -> Generator[Progress, None, int | None]:
+        """Exact tsume-rule length of :attr:`board`, or None beyond ``cap``."""
+        raise NotImplementedError
+
+    def defences(self, value: int) -> Generator[Progress, None, Defences]:
+        """The defences of :attr:`board` that count at bound ``value``, and its futile drop squares."""
+        raise NotImplementedError
+
     def progress(self) -> Progress:
         """A frozen snapshot for the progress report."""
         elapsed = time.monotonic() - self.start
@@ -138,7 +161,55 @@ class BoundedSearch:
                         elapsed=elapsed, root_pn=self.root_pn, root_dn=self.root_dn,
                         table_fill=fill, table_entries=entries,
                         stats=(("depth", float(self.depth)), ("futility_tests", float(self.futility_tests)),
-                               ("tree", 1.0 if self.phase == "tree" else 0.0)))
+                               ("tree", 1.0 if self.phase == "tree" else 0.0)) + self.bounds_stats())
+
+    def bounds_stats(self) -> tuple[tuple[str, float], ...]:
+        """``asking`` ("mate within n?"), ``at_least`` and ``at_most`` (the root's proved bounds), when known."""
+        out: list[tuple[str, float]] = []
+        if self.asking:
+            out.append(("asking", float(self.asking)))
+        out.append(("at_least", float(self.root_lo)))
+        if self.root_hi < INF:
+            out.append(("at_most", float(self.root_hi)))
+        return tuple(out)
+
+
+class AnswerSession:
+    """The search an official answer was built with, kept so that a later check reuses it.
+
+    :func:`build_proof` (here and in :mod:`.official`) fills it in once the
+    root's exact length is proved: ``search`` (its table of proved bounds and
+    its df-pn oracle), ``length`` and the root's ``sfen``.  A check of a given
+    line (:func:`tsume_studio.core.check.check_solution`) then asks its
+    questions of that table instead of solving the problem again.
+    """
+
+    __slots__ = ("search", "length", "sfen", "at_least", "at_most")
+
+    def __init__(self) -> None:
+        self.search: BoundedSearch | None = None
+        self.length: int | None = None
+        self.sfen: str | None = None
+        # A search stopped before the length was proved: the bounds it had proved.
+        self.at_least: int | None = None
+        self.at_most: int | None = None
+
+    def stopped(self, search: BoundedSearch) -> None:
+        """Record the root's proved bounds of a search stopped before its length was proved."""
+        self.at_least = search.root_lo
+        self.at_most = search.root_hi if search.root_hi < INF else None
+
+    def keep(self, search: BoundedSearch, length: int, sfen: str) -> None:
+        """Record the search of ``sfen`` whose exact length ``length`` is proved."""
+        self.search, self.length, self.sfen = search, length, sfen
+
+    def usable_for(self, sfen: str) -> bool:
+        """True when a search of exactly this position, with its length proved, is kept."""
+        return self.search is not None and self.length is not None and self.sfen == sfen
+
+    def release(self) -> None:
+        """Let the table go (it may hold hundreds of megabytes)."""
+        self.search = None
 
 
 class MateOracle:
@@ -871,7 +942,8 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
                 cancel: Cancel | None = None, node_limit: int | None = None,
                 distance_rule: bool = True, max_depth: int = MAX_DEPTH,
                 alternatives: bool = True, memory_mb: int = 1024,
-                clock: Callable[[], float] = time.monotonic) -> Generator[Progress, None, Proof | None]:
+                clock: Callable[[], float] = time.monotonic,
+                session: AnswerSession | None = None) -> Generator[Progress, None, Proof | None]:
     """Compute the official answer of the direct-mate problem ``position``.
 
     A generator: it yields :class:`~.contract.Progress` about every 0.1 s of
@@ -895,6 +967,8 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
             and ties between equally short attacker moves are not broken).
             When the limits run out during that search, the answer without
             it is returned, with ``Proof.alternatives_checked`` False.
+        session: when given, receives the search once the length is proved,
+            for a check of a given line to reuse (:class:`AnswerSession`).
 
     ``Proof.exact`` is True when the depth before the length was refuted by
     proof, which this search always does; it stays a field so that answers
@@ -919,8 +993,11 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
         # depth before it was refuted by proof).
         length = None
         d = 1
+        probe = search.mate.probe(root, True)
+        if probe is not None and probe[0] == 0 and probe[2] > 0:
+            search.root_hi = probe[2]   # df-pn's proof (raw rules) bounds the length from above
         while d <= max_depth:
-            search.depth = d
+            search.depth = search.asking = search.root_lo = d
             if (yield from search.or_within(d)):
                 length = d
                 break
@@ -929,7 +1006,11 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
             return None
         e = search.tt[root.zobrist_hash()]
         e.lo = e.hi = length
+        search.root_lo = search.root_hi = length
+        search.asking = 0
         search.phase = "tree"
+        if session is not None:
+            session.keep(search, length, position.sfen())
         # The main line and the tree first, without the 余詰 search, which
         # asks more of every other check on the main line than the length
         # did; should that search run out of time, this answer stands.
@@ -944,6 +1025,8 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
         except SearchAborted:
             return answer
     except SearchAborted:
+        if session is not None:
+            session.stopped(search)
         return None
 
 
@@ -952,4 +1035,4 @@ def solve_exact(position: Position, oracle: DfPn | None = None, **kwargs: Any) -
     return drive(build_proof(position, oracle, **kwargs))
 
 
-__all__ = ["build_proof", "solve_exact", "INF", "MAX_DEPTH", "MAX_TREE_NODES"]
+__all__ = ["AnswerSession", "build_proof", "solve_exact", "INF", "MAX_DEPTH", "MAX_TREE_NODES"]

@@ -58,7 +58,7 @@ import cshogi
 from .contract import INFINITY as INF
 from .contract import Cancel, Progress
 from .dfpn import DfPn, Outcome
-from .exact import AnswerBuilder, BoundedSearch, MateOracle, SearchAborted, assemble_proof
+from .exact import AnswerBuilder, AnswerSession, BoundedSearch, MateOracle, SearchAborted, assemble_proof
 from .hand import MASK64, hand_ge, hand_key, pack
 from .node import select_child
 from .interposition import (
@@ -328,7 +328,11 @@ class OfficialSearch(BoundedSearch):
         """
         b = self.board
         e = self.table.get(b)
+        root = self.phase == "search"   # the root's length search: its bounds are progress to report
         while e.lo < e.hi:
+            if root:
+                self.root_lo, self.root_hi = e.lo, e.hi
+                self.asking = cap if e.hi >= INF else min(e.hi - 2, cap)
             if e.hi >= INF:
                 if not (yield from self._ask(or_node, cap)):
                     return None
@@ -694,7 +698,8 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
                 cancel: Cancel | None = None, node_limit: int | None = None,
                 distance_rule: bool = True, max_length: int = MAX_LENGTH,
                 alternatives: bool = True, memory_mb: int = 256,
-                clock: Callable[[], float] = time.monotonic) -> Generator[Progress, None, Proof | None]:
+                clock: Callable[[], float] = time.monotonic,
+                session: AnswerSession | None = None) -> Generator[Progress, None, Proof | None]:
     """The official answer of ``position`` by the length-aware df-pn.
 
     Same contract as :func:`.exact.build_proof`: a generator yielding
@@ -703,7 +708,8 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
     before the length was proved.  ``oracle`` (the project's df-pn, made
     here when None) proves the root first; its proof length is the first
     upper bound, and its table answers raw no-mates inside the search.
-    ``memory_mb`` bounds this search's own table.
+    ``memory_mb`` bounds this search's own table.  ``session``, when given,
+    receives the search once the length is proved (:class:`.exact.AnswerSession`).
     """
     root = position.board().copy()
     if oracle is None:
@@ -724,8 +730,11 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
         length = yield from search.exact(True, max_length)
         if length is None:
             return None
-        search.depth = length
+        search.depth = search.root_lo = search.root_hi = length
+        search.asking = 0
         search.phase = "tree"
+        if session is not None:
+            session.keep(search, length, position.sfen())
         search.table.frozen = True
         base = AnswerBuilder(search, position.sfen(), False)   # type: ignore[arg-type]
         answer = yield from assemble_proof(base, position, length, search)   # type: ignore[arg-type]
@@ -738,6 +747,12 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
         except SearchAborted:
             return answer
     except SearchAborted:
+        if session is not None:
+            e = search.table.by_zob.get(root.zobrist_hash())
+            if e is not None and search.phase == "search":
+                # The table may have tightened the root's bounds inside the stopped question.
+                search.root_lo, search.root_hi = max(search.root_lo, e.lo), min(search.root_hi, e.hi)
+            session.stopped(search)
         return None
 
 

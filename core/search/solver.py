@@ -20,7 +20,7 @@ from .contract import (
 )
 from .background import in_background, release_later
 from .dfpn import DfPn, Options as DfPnOptions, Outcome
-from .exact import build_proof
+from .exact import AnswerSession, build_proof
 from .official import build_proof as official_proof
 from .proof import Proof
 from .tt import BYTES_PER_ENTRY, LENGTH, PN
@@ -102,7 +102,8 @@ def _clip(x: int) -> int:
 
 def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | None = None, *,
                options: DfPnOptions | None = None, exact: bool = True,
-               progress_interval: float = 0.1, force: bool = False) -> Generator[Progress, None, SolveResult]:
+               progress_interval: float = 0.1, force: bool = False,
+               session: AnswerSession | None = None) -> Generator[Progress, None, SolveResult]:
     """Solve a direct-mate problem; yields :class:`Progress`, returns :class:`SolveResult`.
 
     The side to move is the attacker.  df-pn (core.dfpn) proves or disproves
@@ -111,7 +112,10 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
     and its exact length under tsume rules when ``exact`` is true.  That search
     shares the time limit; with none it gets ``max(EXACT_MIN_SECONDS,
     EXACT_FACTOR × the proof's time)``, and past that the result carries
-    df-pn's own line with ``extra["exact"]`` False.
+    df-pn's own line with ``extra["exact"]`` False, and what the length
+    search had proved by then: ``extra["at_least"]`` and ``extra["at_most"]``
+    (plies, tsume rules).  While it runs, its progress ``stats`` say which
+    question it asks (``asking``: "mate within n?") and those bounds.
 
     Args:
         position: the problem (not modified).
@@ -123,6 +127,9 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
         force: solve despite editor problems that leave the position
             searchable (二歩 on the board, a piece that can never move);
             some published problem sets contain such positions.
+        session: receives the official answer's search once the exact
+            length is proved, so that a check of a given line reuses it
+            (:func:`tsume_studio.core.check.check_solution`).
 
     Raises:
         IllegalPositionError: the position is not a valid problem; the
@@ -182,6 +189,8 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
     searcher.snapshot_path = _table_path(searcher, board, pv_moves)
     yield _progress(searcher, board, start)
     proof: Proof | None = None
+    if session is None:
+        session = AnswerSession()   # for the proved bounds of a stopped length search
     if exact:
         # Without a time limit the exact search still gets a budget: several
         # times what the proof took, at least EXACT_MIN_SECONDS; past it the
@@ -194,10 +203,16 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
         if proved is not None and proved[PN] == 0 and proved[LENGTH] >= OFFICIAL_FROM:
             proof = yield from official_proof(position, searcher, deadline=exact_deadline, cancel=cancel, clock=clock,
                                               node_limit=limits.nodes,
-                                              memory_mb=max(16, limits.memory_mb // 4))
+                                              memory_mb=max(16, limits.memory_mb // 4), session=session)
         else:
             proof = yield from build_proof(position, searcher, deadline=exact_deadline, cancel=cancel, clock=clock,
-                                           node_limit=limits.nodes, memory_mb=limits.memory_mb)
+                                           node_limit=limits.nodes, memory_mb=limits.memory_mb, session=session)
+        if proof is None:
+            # Stopped before the length was proved: keep what was proved of it.
+            if session.at_least is not None:
+                raw_extra["at_least"] = session.at_least
+            if session.at_most is not None:
+                raw_extra["at_most"] = session.at_most
         if cancel is not None and cancel.is_set() and proof is None:
             return finish(SolveStatus.CANCELLED, pv=raw_pv, length=raw_length,
                           extra={k: v for k, v in raw_extra.items() if k != "dfpn_pv"})

@@ -10,6 +10,8 @@ import pytest
 
 from tsume_studio.core.check import KINDS, CheckError, check_solution
 from tsume_studio.core.search.contract import Limits
+from tsume_studio.core.search.exact import AnswerSession
+from tsume_studio.core.search.solver import solve
 from tsume_studio.core.search.official import solve_official
 from tsume_studio.core.shogi.position import Position
 
@@ -59,3 +61,39 @@ def test_a_cancelled_check_is_not_complete() -> None:
 def test_a_line_that_does_not_replay_is_a_check_error() -> None:
     with pytest.raises(CheckError, match="is not a check"):
         check_solution(Position.from_sfen(_sfen("tanuki-5-1")), ["9i9h"])
+
+
+# ---- solve once: the check asks the solve's own search -----------------------------
+
+@pytest.mark.parametrize("row_id, extra", [
+    ("tanuki-5-5", ["P*1d", "1a1d"]),   # short: core.exact's search; a futile drop counted, a promotion choice
+    ("mog-1033", []),                   # df-pn's proof 19 plies: the length-aware df-pn's search; 成不成非限定
+])
+def test_a_check_reuses_the_solve_and_finds_the_same(row_id: str, extra: list[str]) -> None:
+    """With the solve's :class:`AnswerSession` the check asks the table the answer was built
+    from: the same verdict as a check that solves from scratch, for a fraction of its nodes."""
+    sfen = _sfen(row_id)
+    position = Position.from_sfen(sfen)
+    session = AnswerSession()
+    solved = solve(position, Limits(seconds=60), force=True, session=session)
+    assert solved.extra["exact"] and session.usable_for(position.sfen())
+    line = list(solved.pv) + extra
+    reused = check_solution(position, line, Limits(seconds=60), session=session)
+    fresh = check_solution(position, line, Limits(seconds=60))
+    assert reused.reused and not fresh.reused
+    assert reused.check_json() == fresh.check_json() and reused.discrepancies   # each has one to find
+    assert reused.length == fresh.length == solved.length
+    # The fresh check solves again (its own df-pn and exact length); the reused one
+    # only asks what the solve did not.
+    assert reused.nodes < fresh.nodes
+    if row_id == "mog-1033":
+        # The official line checked: the answer's builder asked nearly every question already.
+        assert fresh.nodes > solved.nodes // 2 and reused.nodes * 100 < fresh.nodes
+
+
+def test_a_session_of_another_position_is_not_used() -> None:
+    session = AnswerSession()
+    solve(Position.from_sfen(_sfen("tanuki-5-1")), Limits(seconds=60), session=session)
+    other = _sfen("tanuki-5-5")
+    result = check_solution(Position.from_sfen(other), _official(other), session=session)
+    assert not result.reused and result.confirmed

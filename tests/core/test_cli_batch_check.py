@@ -75,6 +75,8 @@ def test_solve_row_checks_the_pv_column(problem_set: Path) -> None:
     lines = {name: solve_row(row, OPTIONS) for name, row in rows.items()}
     right, short, futile = lines["right"], lines["short"], lines["futile"]
     assert right["check"] == {"confirmed": True, "discrepancies": []} and right["exact"] is True
+    # Solve once: the check asked the row's own search, not a second solve.
+    assert all(line["check_reused"] for line in (right, short, futile))
     # The check proves the same exact length as the row's answer.
     for line in (right, short, futile):
         assert line["check_length"] == line["length"]

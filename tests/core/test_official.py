@@ -233,3 +233,34 @@ def test_cancel_ends_the_search_without_an_answer() -> None:
     cancel = _CancelAfter(20)
     assert solve_official(pos, oracle, cancel=cancel) is None
     assert cancel.left < 0
+
+
+def test_a_stopped_length_search_reports_its_question_and_keeps_its_bounds() -> None:
+    """While the length is sought, progress says "mate within n?" and the bounds proved; Stop
+    (the cancel flag) keeps those bounds in the result: at most df-pn's proof, at least 1."""
+    import threading
+
+    from tsume_studio.core.cli.running import result_json
+    from tsume_studio.core.search.contract import Limits, Progress, SolveStatus, drive
+    from tsume_studio.core.search.solver import solve_iter
+
+    with (DATA / "musou.tsv").open(encoding="utf-8") as f:
+        sfen = next(r for r in csv.DictReader(f, delimiter="\t") if r["id"] == "musou-091")["sfen"]
+    cancel = threading.Event()
+    asked: list[dict[str, float]] = []
+
+    def watch(progress: Progress) -> None:
+        stats = dict(progress.stats)
+        if "asking" in stats:
+            asked.append(stats)
+            cancel.set()
+
+    result = drive(solve_iter(Position.from_sfen(sfen), Limits(seconds=120), cancel, force=True), watch)
+    assert asked, "no progress asked a length question"
+    first = asked[0]
+    # df-pn's proof is 31 plies (raw rules): the first question is "mate within 29?".
+    assert first["at_most"] == 31 and first["asking"] == 29 and first["at_least"] >= 1
+    assert result.status == SolveStatus.CANCELLED
+    assert result.extra["at_most"] == 31 and 1 <= int(str(result.extra["at_least"])) <= 31
+    data = result_json(result)
+    assert data["at_most"] == 31 and "at_least" in data
