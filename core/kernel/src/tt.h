@@ -1,0 +1,101 @@
+// df-pn's transposition table: pn/dn per (board key, attacker hand), bounded.
+//
+// Same meaning as the Python engine's table (core/search/tt.py): a proven
+// entry stores its proof hand (証明駒) and answers every hand that holds at
+// least those pieces; a disproven entry stores its disproof hand (反証駒) and
+// answers every hand with at most those pieces; an unresolved entry answers
+// its own hand only ([ComShogi ch. 9]).
+//
+// Layout, after the fixed-size clustered tables of [KomoringHeights]: one
+// flat array of 32-byte entries; a board key's entries live in the window of
+// kWindow slots that starts at the key's home slot, so every hand of one
+// board is found by one short scan.  A store into a full window replaces its
+// cheapest entry (least search amount, unresolved before decided).  When the
+// table is nine tenths full, collect() drops the entries that cost the least
+// search to rebuild until seven tenths remain, as the Python table does.
+// The array is allocated zeroed by the system (calloc), so only the pages a
+// search touches take memory.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "dfpn_hand.h"
+
+namespace tsume::dfpn {
+
+// pn/dn of a decided node: the Python contract's one infinity (core.search.contract.INFINITY).
+inline constexpr std::uint64_t kInf = 1'000'000'000'000ULL;
+inline constexpr std::uint16_t kNoLength = 0xFFFF;
+
+struct TTEntry {
+    std::uint64_t key;     // board key (hands apart)
+    std::uint32_t pn;      // saturated to 32 bits; kInf32 stands for kInf
+    std::uint32_t dn;
+    PHand hand;            // attacker hand; proof hand when pn == 0, disproof hand when dn == 0
+    std::uint32_t amount;  // search spent under this node (nodes); 0 marks an empty slot
+    std::uint32_t move;    // a proven OR node's move (the board's 32-bit move), else 0
+    std::uint16_t depth;   // shallowest path depth the node was met at
+    std::uint16_t length;  // proof length in plies, kNoLength when unknown
+};
+static_assert(sizeof(TTEntry) == 32, "an entry is 32 bytes");
+
+inline constexpr std::uint32_t kInf32 = 0xFFFFFFFFu;
+
+constexpr std::uint32_t to32(std::uint64_t v) {
+    return v >= kInf ? kInf32 : (v >= kInf32 ? kInf32 - 1 : static_cast<std::uint32_t>(v));
+}
+constexpr std::uint64_t from32(std::uint32_t v) { return v == kInf32 ? kInf : v; }
+
+class TranspositionTable {
+public:
+    static constexpr std::size_t kBytesPerEntry = sizeof(TTEntry);
+    static constexpr std::size_t kWindow = 8;
+    static constexpr double kCollectAt = 0.9;
+    static constexpr double kCollectTo = 0.7;
+
+    // The table takes what memory_mb leaves beside the interpreter and the rest of the process.
+    static std::size_t entries_for(std::size_t memory_mb);
+
+    explicit TranspositionTable(std::size_t memory_mb);
+    ~TranspositionTable();
+    TranspositionTable(const TranspositionTable&) = delete;
+    TranspositionTable& operator=(const TranspositionTable&) = delete;
+
+    // The entry that answers `hand` on board `key` (a proof or disproof by dominance first), or null.
+    // The pointer is valid until the next store or collection.
+    const TTEntry* probe(std::uint64_t key, PHand hand) const;
+    // The unresolved entry of exactly `hand`, or a decided one that answers it (no dominance for
+    // unresolved entries); used when dominance is switched off.
+    const TTEntry* probe_exact(std::uint64_t key, PHand hand) const;
+    bool has_key(std::uint64_t key) const;
+
+    // Record a node's values (pn/dn in search units, kInf for infinity).  A decided entry
+    // replaces the unresolved entries of the same board it now answers, adding their amounts.
+    void store(std::uint64_t key, PHand hand, std::uint64_t pn, std::uint64_t dn, int depth,
+               std::uint64_t amount, int length = kNoLength, std::uint32_t move = 0);
+
+    bool wants_collection() const { return entries_ >= collect_at_; }
+    // Drop the cheapest entries until at most `target` of the capacity is used; returns how many.
+    std::size_t collect(double target = kCollectTo);
+    void clear();
+
+    std::size_t entries() const { return entries_; }
+    std::size_t capacity() const { return capacity_; }
+    std::size_t collections() const { return collections_; }
+    std::size_t peak_entries() const { return peak_; }
+    double fill() const { return capacity_ ? static_cast<double>(entries_) / static_cast<double>(capacity_) : 0.0; }
+
+private:
+    std::size_t home(std::uint64_t key) const;
+    TTEntry* slot_for_insert(std::size_t start);
+
+    TTEntry* data_ = nullptr;
+    std::size_t capacity_ = 0;   // slots reachable as a home; the array holds capacity_ + kWindow - 1
+    std::size_t entries_ = 0;
+    std::size_t collect_at_ = 0;
+    std::size_t collections_ = 0;
+    std::size_t peak_ = 0;
+};
+
+}  // namespace tsume::dfpn
