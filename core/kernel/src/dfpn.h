@@ -251,7 +251,7 @@ private:
         next_check_ = nodes_ + 1024;
         if (limits_.nodes != 0 && next_check_ > limits_.nodes && limits_.nodes > nodes_) next_check_ = limits_.nodes;
         pub_nodes_.store(nodes_, std::memory_order_relaxed);
-        if (tt_.wants_collection()) tt_.collect();
+        tt_.maintain();
         if (cancel_.load(std::memory_order_relaxed)) {
             abort_ = true;
         } else if (limits_.nodes != 0 && nodes_ >= limits_.nodes) {

@@ -5,6 +5,10 @@
 #include <new>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace tsume::dfpn {
 
 namespace {
@@ -12,6 +16,7 @@ namespace {
 // The process beside the table: the interpreter, Qt or cshogi, the search's own stacks.
 constexpr double kTableShare = 0.75;
 constexpr double kReservedMb = 32.0;
+constexpr std::size_t kInitialEntries = std::size_t{1} << 16;
 
 std::uint64_t mul_hi(std::uint64_t a, std::uint64_t b) {
 #if defined(__SIZEOF_INT128__)
@@ -43,11 +48,50 @@ std::size_t TranspositionTable::entries_for(std::size_t memory_mb) {
 }
 
 TranspositionTable::TranspositionTable(std::size_t memory_mb) {
-    capacity_ = entries_for(memory_mb);
-    void* p = std::calloc(capacity_ + kWindow - 1, sizeof(TTEntry));
+    // The last growth holds a quarter-size array beside the full one.
+    max_capacity_ = std::max<std::size_t>(1024, entries_for(memory_mb) * 4 / 5);
+    allocate(std::min<std::size_t>(max_capacity_, kInitialEntries));
+}
+
+void TranspositionTable::allocate(std::size_t capacity) {
+    void* p = std::calloc(capacity + kWindow - 1, sizeof(TTEntry));
     if (p == nullptr) throw std::bad_alloc();
     data_ = static_cast<TTEntry*>(p);
-    collect_at_ = static_cast<std::size_t>(static_cast<double>(capacity_) * kCollectAt);
+    capacity_ = capacity;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    // A large table is probed at random: 2 MB pages spare most TLB misses (a hint; failure is harmless).
+    const std::size_t bytes = (capacity + kWindow - 1) * sizeof(TTEntry);
+    if (bytes >= (std::size_t{64} << 20)) {
+        constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+        const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
+        const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kHuge - 1);
+        if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+    }
+#endif
+    grow_at_ = capacity_ < max_capacity_ ? capacity_ / 2 : static_cast<std::size_t>(-1);
+    collect_at_ = capacity_ < max_capacity_ ? static_cast<std::size_t>(-1)
+                                            : static_cast<std::size_t>(static_cast<double>(capacity_) * kCollectAt);
+}
+
+void TranspositionTable::grow() {
+    TTEntry* old = data_;
+    const std::size_t old_total = capacity_ + kWindow - 1;
+    allocate(std::min(max_capacity_, capacity_ * 4));
+    entries_ = 0;
+    crowded_ = false;
+    for (std::size_t i = 0; i < old_total; ++i) {
+        const TTEntry& e = old[i];
+        if (e.amount == 0) continue;
+        TTEntry* w = data_ + home(e.key);
+        for (std::size_t j = 0; j < kWindow; ++j)
+            if (w[j].amount == 0) {
+                w[j] = e;
+                ++entries_;
+                break;
+            }   // a full window drops the entry: a rare loss of knowledge, never of soundness
+    }
+    std::free(old);
+    peak_ = std::max(peak_, entries_);
 }
 
 TranspositionTable::~TranspositionTable() { std::free(data_); }
@@ -97,6 +141,7 @@ TTEntry* TranspositionTable::slot_for_insert(std::size_t start) {
         }
         if (victim == nullptr || cost(w[i]) < cost(*victim)) victim = &w[i];
     }
+    crowded_ = true;
     return victim;   // the window is full: the cheapest entry goes
 }
 

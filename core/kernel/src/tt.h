@@ -13,8 +13,9 @@
 // cheapest entry (least search amount, unresolved before decided).  When the
 // table is nine tenths full, collect() drops the entries that cost the least
 // search to rebuild until seven tenths remain, as the Python table does.
-// The array is allocated zeroed by the system (calloc), so only the pages a
-// search touches take memory.
+// The table starts at 64k entries (2 MB, cache-friendly for short problems) and grows four
+// times over, rehashing, whenever it is half full, up to what the memory bound allows; the
+// bound is taken so that the old and the new array together stay inside it while it grows.
 #pragma once
 
 #include <cstddef>
@@ -75,24 +76,36 @@ public:
     void store(std::uint64_t key, PHand hand, std::uint64_t pn, std::uint64_t dn, int depth,
                std::uint64_t amount, int length = kNoLength, std::uint32_t move = 0);
 
+    // Grow the table (while under its bound) or collect it when it is full enough; called
+    // between nodes, as often as the search checks its limits.
+    void maintain() {
+        if (entries_ >= grow_at_ || (crowded_ && entries_ >= grow_at_ / 2)) grow();
+        if (entries_ >= collect_at_) collect();
+    }
     bool wants_collection() const { return entries_ >= collect_at_; }
     // Drop the cheapest entries until at most `target` of the capacity is used; returns how many.
     std::size_t collect(double target = kCollectTo);
     void clear();
 
     std::size_t entries() const { return entries_; }
-    std::size_t capacity() const { return capacity_; }
+    std::size_t capacity() const { return max_capacity_; }      // entries the memory bound allows
+    std::size_t slots() const { return capacity_; }              // entries the table has grown to
     std::size_t collections() const { return collections_; }
     std::size_t peak_entries() const { return peak_; }
-    double fill() const { return capacity_ ? static_cast<double>(entries_) / static_cast<double>(capacity_) : 0.0; }
+    double fill() const { return static_cast<double>(entries_) / static_cast<double>(max_capacity_); }
 
 private:
     std::size_t home(std::uint64_t key) const;
     TTEntry* slot_for_insert(std::size_t start);
+    void allocate(std::size_t capacity);
+    void grow();
 
     TTEntry* data_ = nullptr;
     std::size_t capacity_ = 0;   // slots reachable as a home; the array holds capacity_ + kWindow - 1
     std::size_t entries_ = 0;
+    std::size_t max_capacity_ = 0;   // the bound's capacity; the table starts small and grows to it
+    std::size_t grow_at_ = 0;
+    bool crowded_ = false;           // a store found its window full since the last growth
     std::size_t collect_at_ = 0;
     std::size_t collections_ = 0;
     std::size_t peak_ = 0;
