@@ -34,7 +34,7 @@ STACK_BYTES = 256 * 2**20
 """The search thread's stack: df-pn recurses one C++ frame a ply, up to 4000 plies."""
 
 
-class EngineChoiceError(RuntimeError):
+class EngineChoiceError(ValueError):
     """``TSUME_ENGINE`` names an unknown engine, or the kernel it asks for is not built."""
 
 
@@ -170,13 +170,20 @@ def new_search(sfen: str, memory_mb: int, options: Any = None) -> Any:
 
 
 def solve_iter(sfen: str, limits: Limits = Limits(), cancel: Cancel | None = None, *,
-               options: Any = None, progress_interval: float = 0.1) -> Generator[Progress, None, SolveResult]:
+               options: Any = None, progress_interval: float = 0.1,
+               search: Any = None) -> Generator[Progress, None, SolveResult]:
     """df-pn alone on the kernel (what ``tsume solve --raw`` runs); yields Progress, returns SolveResult.
 
-    The result has the Python engine's raw result's fields; ``extra`` adds
-    ``engine`` ("kernel") and ``cpu_seconds`` (the search thread's CPU time).
+    ``search`` is a ``DfPnSearch`` of ``sfen`` made by :func:`new_search`
+    (made here when None).  The result has the Python engine's raw result's
+    fields; ``extra`` adds ``engine`` ("kernel") and ``cpu_seconds`` (the
+    search thread's CPU time).
+
+    Raises:
+        ValueError: the kernel refuses ``sfen`` (a message says why).
     """
-    search = new_search(sfen, limits.memory_mb, options)
+    if search is None:
+        search = new_search(sfen, limits.memory_mb, options)
     start = time.monotonic()
     nodes = limits.nodes or 0
     seconds = -1.0 if limits.seconds is None else float(limits.seconds)
