@@ -1,6 +1,6 @@
 """df-pn in the C++ kernel behind the solvers' contract (core.search.contract).
 
-The kernel's df-pn (``core/kernel/src/dfpn.h``) has the Python engine's
+The kernel's df-pn (``core/kernel/c++/dfpn.h``) has the Python engine's
 meaning (core.search.dfpn): the same table with hand dominance, loops,
 initial estimates and delayed interpositions.  Here it runs on a thread of
 its own with the interpreter lock released for the whole search, while the
@@ -39,13 +39,13 @@ class EngineChoiceError(ValueError):
 
 
 def _load() -> ModuleType | None:
-    try:
-        from ..kernel import _kernel  # type: ignore[attr-defined]
-    except ImportError:
+    from .. import kernel
+
+    if not kernel.AVAILABLE:   # not built, or TSUME_PURE set
         return None
-    if not hasattr(_kernel, "DfPnSearch"):
-        return None
-    return _kernel  # type: ignore[no-any-return]
+    from ..kernel import _kernel
+
+    return _kernel if hasattr(_kernel, "DfPnSearch") else None
 
 
 _KERNEL = _load()
