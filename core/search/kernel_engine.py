@@ -19,7 +19,6 @@ import os
 import threading
 import time
 from collections.abc import Generator, Sequence
-from types import ModuleType
 from typing import Any
 
 from .contract import Cancel, ChildInfo, INFINITY, Limits, PathEntry, Progress, SolveResult, SolveStatus
@@ -38,14 +37,12 @@ class EngineChoiceError(ValueError):
     """``TSUME_ENGINE`` names an unknown engine, or the kernel it asks for is not built."""
 
 
-def _load() -> ModuleType | None:
+def _load() -> type | None:
     from .. import kernel
 
     if not kernel.AVAILABLE:   # not built, or TSUME_PURE set
         return None
-    from ..kernel import _kernel
-
-    return _kernel if hasattr(_kernel, "DfPnSearch") else None
+    return kernel.DfPnSearch
 
 
 _KERNEL = _load()
@@ -166,7 +163,7 @@ def new_search(sfen: str, memory_mb: int, options: Any = None) -> Any:
     if options is not None:
         kw = {"mate1": options.mate1, "dominance": options.dominance, "tca": options.tca, "rps": options.rps,
               "epsilon": options.epsilon, "max_ply": options.max_ply, "delay": options.delay}
-    return _KERNEL.DfPnSearch(sfen, memory_mb, **kw)
+    return _KERNEL(sfen, memory_mb, **kw)
 
 
 def solve_iter(sfen: str, limits: Limits = Limits(), cancel: Cancel | None = None, *,

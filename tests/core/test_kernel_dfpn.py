@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import cshogi
 import pytest
@@ -27,10 +28,10 @@ def _rows(name: str) -> list[list[str]]:
     return [line.split("\t") for line in (DATA / name).read_text(encoding="utf-8").splitlines()[1:]]
 
 
-def _kernel() -> object:
-    from tsume_studio.core.kernel import _kernel  # type: ignore[attr-defined]
+def _kernel() -> Any:
+    from tsume_studio.core import kernel
 
-    return _kernel
+    return kernel
 
 
 def _replays_to_mate(sfen: str, pv: list[str] | tuple[str, ...]) -> bool:
@@ -158,7 +159,7 @@ def test_agrees_with_cshogi_and_the_python_engine_inside_searches(monkeypatch: p
 
 @needs_kernel
 def test_repetition_only_is_no_mate() -> None:
-    search = _kernel().DfPnSearch("8k/9/9/9/9/9/9/9/R8 b - 1", 16)  # type: ignore[attr-defined]
+    search = _kernel().DfPnSearch("8k/9/9/9/9/9/9/9/R8 b - 1", 16)
     assert search.run(0, 30.0, False) == "disproven"
     assert search.nodes > 100
 
@@ -167,7 +168,7 @@ def test_repetition_only_is_no_mate() -> None:
 def test_memory_bound_collects_and_still_proves(monkeypatch: pytest.MonkeyPatch) -> None:
     # 1 MB: about 26,000 entries; the proof visits about 190,000 nodes.
     tail = next(r for r in _rows("microcosmos.tsv") if r[2] == "51")
-    search = _kernel().DfPnSearch(tail[1], 1)  # type: ignore[attr-defined]
+    search = _kernel().DfPnSearch(tail[1], 1)
     assert search.run(0, 60.0, True) == "proven"
     assert search.collections > 0
     assert search.peak_entries <= search.capacity
@@ -179,7 +180,7 @@ def test_memory_bound_collects_and_still_proves(monkeypatch: pytest.MonkeyPatch)
 @pytest.mark.parametrize("delay", ["off", "far", "all"])
 def test_delay_modes_keep_every_verdict(delay: str) -> None:
     for row in _rows("mate.tsv")[::53]:
-        search = _kernel().DfPnSearch(row[1], 64, delay=delay)  # type: ignore[attr-defined]
+        search = _kernel().DfPnSearch(row[1], 64, delay=delay)
         assert search.run(0, 20.0, True) == "proven", (delay, row[0])
         line, complete = search.principal_variation()
         assert complete and _replays_to_mate(row[1], line), (delay, row[0])
@@ -188,7 +189,7 @@ def test_delay_modes_keep_every_verdict(delay: str) -> None:
 @needs_kernel
 def test_progress_is_read_while_the_search_runs() -> None:
     tail = next(r for r in _rows("microcosmos.tsv") if r[2] == "101")
-    search = _kernel().DfPnSearch(tail[1], 256)  # type: ignore[attr-defined]
+    search = _kernel().DfPnSearch(tail[1], 256)
     seen: list[Progress] = []
     thread = threading.Thread(target=search.run, args=(0, 3.0, True))
     thread.start()
@@ -218,7 +219,7 @@ def test_cancel_stops_within_100_ms() -> None:
 @needs_kernel
 def test_a_second_run_while_one_runs_is_refused() -> None:
     full = _rows("microcosmos.tsv")[-1]
-    search = _kernel().DfPnSearch(full[1], 64)  # type: ignore[attr-defined]
+    search = _kernel().DfPnSearch(full[1], 64)
     thread = threading.Thread(target=search.run, args=(0, 5.0, False))
     thread.start()
     time.sleep(0.05)
@@ -238,10 +239,10 @@ def test_bad_arguments_raise_value_errors() -> None:
     for kwargs in ({"memory_mb": 0}, {"memory_mb": -5}, {"memory_mb": 1 << 40}, {"epsilon": float("nan")},
                    {"epsilon": -1.0}, {"max_ply": 0}, {"max_ply": 10**6}, {"delay": "sometimes"}):
         with pytest.raises(ValueError):
-            k.DfPnSearch(sfen, **kwargs)  # type: ignore[attr-defined]
+            k.DfPnSearch(sfen, **kwargs)
     with pytest.raises(ValueError, match="not to move"):
-        k.DfPnSearch("4k4/4R4/9/9/9/9/9/9/4K4 b - 1")  # type: ignore[attr-defined]
-    search = k.DfPnSearch(sfen)  # type: ignore[attr-defined]
+        k.DfPnSearch("4k4/4R4/9/9/9/9/9/9/4K4 b - 1")
+    search = k.DfPnSearch(sfen)
     with pytest.raises(ValueError, match="NaN"):
         search.run(0, float("nan"), False)
     with pytest.raises(TypeError):
@@ -272,7 +273,7 @@ def test_fuzzed_sfens_raise_or_search_never_crash() -> None:
         else:
             sfen = sfen * rng.randrange(2, 4) if rng.random() < 0.5 else "x" * 100_000
         try:
-            search = k.DfPnSearch(sfen, 4)  # type: ignore[attr-defined]
+            search = k.DfPnSearch(sfen, 4)
         except ValueError:
             outcomes["error"] += 1
             continue

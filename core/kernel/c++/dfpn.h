@@ -3,7 +3,7 @@
 // move generators order moves alike.
 //
 // * Thresholds and child selection after [Qhapaq 2020], with the 1+ε trick for the best
-//   child's threshold ([Pawlewicz 2012]).
+//   child's threshold (as the Python engine's Options.epsilon).
 // * The table (tt.h) with hand dominance, proof and disproof hands ([ComShogi ch. 9]).
 // * Loops: a child repeating a position on the current path is not a mate for the attacker
 //   (連続王手の千日手); a disproof resting on such a repetition is path-dependent and is stored

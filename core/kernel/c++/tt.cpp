@@ -5,10 +5,6 @@
 #include <new>
 #include <vector>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 namespace tsume::dfpn {
 
 namespace {
@@ -58,16 +54,6 @@ void TranspositionTable::allocate(std::size_t capacity) {
     if (p == nullptr) throw std::bad_alloc();
     data_ = static_cast<TTEntry*>(p);
     capacity_ = capacity;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    // A large table is probed at random: 2 MB pages spare most TLB misses (a hint; failure is harmless).
-    const std::size_t bytes = (capacity + kWindow - 1) * sizeof(TTEntry);
-    if (bytes >= (std::size_t{64} << 20)) {
-        constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
-        const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
-        const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kHuge - 1);
-        if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-    }
-#endif
     grow_at_ = capacity_ < max_capacity_ ? capacity_ / 2 : static_cast<std::size_t>(-1);
     collect_at_ = capacity_ < max_capacity_ ? static_cast<std::size_t>(-1)
                                             : static_cast<std::size_t>(static_cast<double>(capacity_) * kCollectAt);

@@ -14,7 +14,8 @@
 // table is nine tenths full, collect() drops the entries that cost the least
 // search to rebuild until seven tenths remain, as the Python table does.
 // The table starts at 64k entries (2 MB, cache-friendly for short problems) and grows four
-// times over, rehashing, whenever it is half full, up to what the memory bound allows; the
+// times over, rehashing, whenever it is half full or a window overflows, up to what the memory
+// bound allows (a window lost to replacement costs far more search than the growth); the
 // bound is taken so that the old and the new array together stay inside it while it grows.
 #pragma once
 
@@ -79,7 +80,9 @@ public:
     // Grow the table (while under its bound) or collect it when it is full enough; called
     // between nodes, as often as the search checks its limits.
     void maintain() {
-        if (entries_ >= grow_at_ || (crowded_ && entries_ >= grow_at_ / 2)) grow();
+        // Half full, or a full window once the table holds more than a few boards' worth of hands
+        // (a window also fills with one board's many hands, which a larger table would not help).
+        if (entries_ >= grow_at_ || (crowded_ && entries_ >= capacity_ / 16 && capacity_ < max_capacity_)) grow();
         if (entries_ >= collect_at_) collect();
     }
     bool wants_collection() const { return entries_ >= collect_at_; }
