@@ -44,6 +44,19 @@ public:
     // Moves a search may still make before the position's state stack is full.
     int ply_room() const { return MAX_PLY - pos_.ply(); }
 
+    // The board key after m, without playing it (the same Zobrist sums as Position::do_move).
+    std::uint64_t key_after(Move m) const {
+        std::uint64_t key = pos_.board_key() ^ ZOBRIST_SIDE;
+        const Square to = move_to(m);
+        if (is_drop(m)) return key ^ ZOBRIST[make_piece(pos_.side_to_move(), drop_type(m))][to];
+        const Square from = move_from(m);
+        const Piece pc = pos_.piece_on(from);
+        const Piece cap = pos_.piece_on(to);
+        if (cap != NO_PIECE) key ^= ZOBRIST[cap][to];
+        const Piece moved = tsume::is_promotion(m) ? Piece(pc + PROMOTE) : pc;
+        return key ^ ZOBRIST[pc][from] ^ ZOBRIST[moved][to];
+    }
+
     int gen_checks(Move* out) { return copy_out(out, [&](MoveList& ml) { generate_checks(pos_, ml); }); }
     int gen_evasions(Move* out) { return copy_out(out, [&](MoveList& ml) { generate_evasions(pos_, ml); }); }
     Move mate_in_one() { return tsume::mate_in_one(pos_); }

@@ -82,7 +82,7 @@ void TranspositionTable::grow() {
 
 TranspositionTable::~TranspositionTable() { std::free(data_); }
 
-std::size_t TranspositionTable::home(std::uint64_t key) const {
+std::size_t TranspositionTable::home_portable(std::uint64_t key) const {
     return static_cast<std::size_t>(mul_hi(key, capacity_));
 }
 

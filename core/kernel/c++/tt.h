@@ -71,6 +71,18 @@ public:
     // unresolved entries); used when dominance is switched off.
     const TTEntry* probe_exact(std::uint64_t key, PHand hand) const;
     bool has_key(std::uint64_t key) const;
+    // Ask the memory system for a key's window ahead of its probe.
+    void prefetch(std::uint64_t key) const {
+#if defined(__GNUC__) || defined(__clang__)
+        const char* p = reinterpret_cast<const char*>(data_ + home(key));
+        __builtin_prefetch(p);
+        __builtin_prefetch(p + 64);
+        __builtin_prefetch(p + 128);
+        __builtin_prefetch(p + 192);
+#else
+        (void)key;
+#endif
+    }
 
     // Record a node's values (pn/dn in search units, kInf for infinity).  A decided entry
     // replaces the unresolved entries of the same board it now answers, adding their amounts.
@@ -98,7 +110,14 @@ public:
     double fill() const { return static_cast<double>(entries_) / static_cast<double>(max_capacity_); }
 
 private:
-    std::size_t home(std::uint64_t key) const;
+    std::size_t home(std::uint64_t key) const {   // the high word of key * capacity: an even spread
+#if defined(__SIZEOF_INT128__)
+        return static_cast<std::size_t>((static_cast<unsigned __int128>(key) * capacity_) >> 64);
+#else
+        return home_portable(key);
+#endif
+    }
+    std::size_t home_portable(std::uint64_t key) const;
     TTEntry* slot_for_insert(std::size_t start);
     void allocate(std::size_t capacity);
     void grow();
