@@ -32,3 +32,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture
 def data_dir() -> Path:
     return DATA
+
+
+@pytest.fixture(params=["python", "kernel"])
+def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test once on each df-pn engine (``TSUME_ENGINE``); the kernel's run skips where it is not built."""
+    from tsume_studio.core.search import kernel_engine
+
+    if request.param == "kernel" and not kernel_engine.available():
+        pytest.skip("the C++ kernel is not built in this install")
+    monkeypatch.setenv("TSUME_ENGINE", request.param)
+    return str(request.param)

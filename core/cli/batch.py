@@ -177,7 +177,7 @@ def solve_row(row: dict[str, str], options: dict[str, Any],
     data = result_json(result)
     line.update(status=data["status"], length=data["length"], expected=expected,
                 nodes=data["nodes"], seconds=data["seconds"])
-    for key in ("exact", "alternatives_checked"):
+    for key in ("exact", "alternatives_checked", "engine", "cpu_seconds"):
         if key in data:
             line[key] = data[key]
     if data["status"] == "mate" and expected is not None and data["length"] != expected:

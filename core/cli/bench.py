@@ -29,7 +29,7 @@ import cshogi
 from .check import CheckTally, check_fields, skip_reason
 from .errors import UserError
 from .problemset import expected_length, iter_rows
-from ..search import native
+from ..search import kernel_engine, native
 from ..search.dfpn import Options
 from .running import result_json
 from ..shogi.position import Position
@@ -146,6 +146,7 @@ def run_bench(args: argparse.Namespace) -> int:
                       delay=getattr(args, "delay", None) or Options().delay)
     print(f"machine: {machine()}")
     print(f"compiled: {native.describe()}")
+    print(f"df-pn engine (--raw): {kernel_engine.engine_choice()}")
     clock = "CPU" if args.cpu_time else "wall-clock"
     print(f"limit {args.seconds:g} s {clock} per problem; df-pn switches off: {', '.join(sorted(off)) or 'none'}; "
           f"delayed drops: {options.delay}; "
@@ -176,7 +177,8 @@ def run_bench(args: argparse.Namespace) -> int:
                                    "status": result.status.value, "length": result.length,
                                    "seconds": round(result.seconds, 4), "cpu": round(cpu, 4),
                                    "nodes": result.nodes,
-                                   "exact": bool(result.extra.get("exact", False))}
+                                   "exact": bool(result.extra.get("exact", False)),
+                                   "engine": result.extra.get("engine", "python")}
             if official:
                 data = result_json(result)
                 if "alternatives_checked" in data:

@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _version() -> str:
-    """``tsume VERSION; C++ kernel loaded`` (or why it is not)."""
+    """``tsume VERSION; C++ kernel loaded`` (or why it is not), and the engine of the raw df-pn."""
     from importlib import metadata
 
     from ..kernel import AVAILABLE, REASON
@@ -54,7 +54,13 @@ def _version() -> str:
         version = metadata.version("tsume-studio")
     except metadata.PackageNotFoundError:  # a frozen bundle keeps no metadata
         version = "(bundled)"
-    return f"tsume {version}; {'C++ kernel loaded' if AVAILABLE else REASON}"
+    from ..search import kernel_engine
+
+    try:
+        engine = kernel_engine.engine_choice()
+    except kernel_engine.EngineChoiceError as exc:
+        engine = f"none ({exc})"
+    return f"tsume {version}; {'C++ kernel loaded' if AVAILABLE else REASON}; df-pn alone (--raw) on: {engine}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -74,6 +74,9 @@ def result_json(result: SolveResult) -> dict[str, Any]:
         "seconds": round(result.seconds, 4),
         "table_entries": result.table_entries,
     }
+    for key in ("engine", "cpu_seconds"):
+        if key in result.extra:
+            out[key] = result.extra[key]
     proof = result.proof
     if isinstance(proof, Proof):
         out["exact"] = bool(proof.exact)

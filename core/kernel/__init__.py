@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["AVAILABLE", "MAX_PLY", "REASON", "Board", "bench_generation", "bench_perft", "hand_dominates",
-           "self_test"]
+__all__ = ["AVAILABLE", "MAX_PLY", "REASON", "Board", "DfPnSearch", "bench_generation", "bench_perft",
+           "hand_dominates", "self_test"]
 
 #: True when the compiled kernel is loaded; REASON says why not otherwise.
 AVAILABLE = False
@@ -25,6 +25,7 @@ try:
     if os.environ.get("TSUME_PURE"):
         raise ImportError("TSUME_PURE is set")
     from ._kernel import MAX_PLY, Board, bench_generation, bench_perft, hand_dominates, self_test
+    from ._kernel import DfPnSearch  # df-pn (c++/bind_search.cpp)
     AVAILABLE = True
 except ImportError as exc:  # not built (no compiler), or switched off
     REASON = f"the C++ kernel is not loaded: {exc}"

@@ -53,3 +53,35 @@ def bench_generation(sfens: list[str], rounds: int) -> dict[str, float]:
 
 def self_test(samples: int = 100) -> str:
     """Attack tables and do/undo against recomputation; '' when all agree."""
+
+# ---- df-pn (core/kernel/c++/bind_search.cpp) ----
+
+class DfPnSearch:
+    """df-pn for a direct mate from an SFEN (the side to move attacks), with its table."""
+
+    bytes_per_entry: int
+
+    def __init__(self, sfen: str, memory_mb: int = 1024, mate1: bool = True, dominance: bool = True,
+                 tca: bool = True, rps: bool = True, epsilon: float = 0.25, max_ply: int = 4000,
+                 delay: str = "far") -> None: ...
+    def run(self, nodes: int = 0, seconds: float = -1.0, cpu_time: bool = False) -> str:
+        """'proven', 'disproven' or 'unknown' (a limit, or cancelled); the GIL is released meanwhile."""
+    def principal_variation(self, nodes: int = 0, seconds: float = -1.0,
+                            cpu_time: bool = False) -> tuple[list[str], bool]:
+        """(moves, complete): the proof line, searched on until it replays to mate."""
+    def cancel(self) -> None:
+        """Stop the running search from any thread."""
+    def snapshot(self) -> tuple[int, int, int, int, float, float, list[tuple[int, bool, list[tuple[str, int, int]]]]]:
+        """(nodes, root pn, root dn, entries, fill, CPU seconds, path levels (selected, OR node, children))."""
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def entries(self) -> int: ...
+    @property
+    def peak_entries(self) -> int: ...
+    @property
+    def capacity(self) -> int: ...
+    @property
+    def collections(self) -> int: ...
+    @property
+    def cpu_seconds(self) -> float: ...

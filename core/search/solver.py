@@ -18,6 +18,7 @@ import cshogi
 from .contract import (
     INFINITY, Cancel, ChildInfo, Limits, PathEntry, Progress, SolveResult, SolveStatus, drive,
 )
+from . import kernel_engine
 from .background import in_background, release_later
 from .dfpn import DfPn, Options as DfPnOptions, Outcome
 from .exact import AnswerSession, build_proof
@@ -139,8 +140,20 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
     blocking = [p for p in position.problems() if not p.flag & tolerated]
     if blocking:
         raise IllegalPositionError(blocking)
+    if not exact and kernel_engine.engine_choice() == "kernel" and kernel_engine.supports(options):
+        # df-pn alone: the C++ kernel's, on its own thread (core.search.kernel_engine).  The
+        # kernel's board refuses what ``force`` tolerates (二歩, a dead piece): the Python engine
+        # searches those, and its result says so ("engine").
+        try:
+            kernel_search = kernel_engine.new_search(position.sfen(), limits.memory_mb, options)
+        except ValueError:
+            kernel_search = None
+        if kernel_search is not None:
+            return (yield from kernel_engine.solve_iter(position.sfen(), limits, cancel, options=options,
+                                                        progress_interval=progress_interval, search=kernel_search))
     board = position.board().copy()
     searcher = DfPn(position.turn, limits.memory_mb, options or DfPnOptions())
+    cpu0 = time.process_time()
     start = time.monotonic()
     clock = limits.clock()
     deadline = clock() + limits.seconds if limits.seconds is not None else None
@@ -148,6 +161,9 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
     sfen = position.sfen()
 
     def finish(status: SolveStatus, **kw: Any) -> SolveResult:
+        # The process's CPU time: the search thread's and this one's.
+        kw["extra"] = {**kw.get("extra", {}), "engine": "python",
+                       "cpu_seconds": round(time.process_time() - cpu0, 4)}
         return SolveResult(status, sfen, nodes=searcher.nodes, seconds=time.monotonic() - start,
                            table_entries=searcher.tt.entries,
                            peak_memory_mb=peak_entries * BYTES_PER_ENTRY / 2**20, **kw)

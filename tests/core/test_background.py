@@ -34,8 +34,9 @@ def _quick(_flag: object) -> Progress:
     return Progress(nodes=0, nps=0.0, elapsed=0.0, root_pn=1, root_dn=1)
 
 
-def test_reports_do_not_change_the_search() -> None:
+def test_reports_do_not_change_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
     """Reported every 10 ms, the proof takes exactly the nodes of a search left alone."""
+    monkeypatch.setenv("TSUME_ENGINE", "python")   # compared with the Python engine's own count
     sfen = _tail_41()
     board = cshogi.Board(sfen)
     alone = DfPn(board.turn, memory_mb=256)

@@ -20,6 +20,13 @@ from tsume_studio.core.search.solver import solve, solve_iter
 DATA = Path(__file__).parent.parent / "data"
 
 
+@pytest.fixture(autouse=True)
+def _python_engine_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Tests that look inside the Python engine (its table, its node counts) run on it;
+    # the ones that take the `engine` fixture run on both engines.
+    monkeypatch.setenv("TSUME_ENGINE", "python")
+
+
 def _rows(name: str) -> list[list[str]]:
     return [line.split("\t") for line in (DATA / name).read_text(encoding="utf-8").splitlines()[1:]]
 
@@ -68,14 +75,14 @@ def test_board_key_ignores_hands_only() -> None:
 
 # ---- proofs --------------------------------------------------------------------------
 
-def test_three_ply_problem() -> None:
+def test_three_ply_problem(engine: str) -> None:
     result = solve(Position.from_sfen("7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"), exact=False)
     assert result.status is SolveStatus.MATE
     assert result.pv[0] == "N*3c" and len(result.pv) == 3
     _assert_mating_line(result.sfen, result.pv)
 
 
-def test_mate_sample_lines_are_real_mates() -> None:
+def test_mate_sample_lines_are_real_mates(engine: str) -> None:
     """A spread of mate.tsv: every row proven, every line a real mate, never shorter than the shortest."""
     rows = _rows("mate.tsv")[::13]
     for row in rows:
@@ -85,7 +92,7 @@ def test_mate_sample_lines_are_real_mates() -> None:
         _assert_mating_line(row[1], result.pv)
 
 
-def test_white_attacker() -> None:
+def test_white_attacker(engine: str) -> None:
     # The 3-ply problem turned round: White attacks Black's king.
     sfen = cshogi.Board("7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1").sfen()
     rotated = cshogi.rotate_sfen(sfen) if hasattr(cshogi, "rotate_sfen") else None
@@ -96,7 +103,7 @@ def test_white_attacker() -> None:
     _assert_mating_line(rotated, result.pv)
 
 
-def test_checking_back_defence_is_not_mate_in_one() -> None:
+def test_checking_back_defence_is_not_mate_in_one(engine: str) -> None:
     # After 4a2c+ L*3a the interposed lance checks Black's king: 2c2b is illegal
     # there, so this problem is not a 3-ply mate (it is 13 plies).
     sfen = "4RB1k1/5s3/7n1/5s1LP/9/7r1/9/9/6K2 b b4g2s3n3l17p 1"
@@ -109,24 +116,24 @@ def test_checking_back_defence_is_not_mate_in_one() -> None:
 # ---- disproofs -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("row", [r for r in _rows("nomate.tsv") if r[0] != "nomate-4"], ids=lambda r: r[0])
-def test_no_mate_rows_are_proved(row: list[str]) -> None:
+def test_no_mate_rows_are_proved(row: list[str], engine: str) -> None:
     result = solve(Position.from_sfen(row[1]), Limits(seconds=30), exact=False)
     assert result.status is SolveStatus.NO_MATE
 
 
 @pytest.mark.slow
-def test_no_mate_game_position() -> None:
+def test_no_mate_game_position(engine: str) -> None:
     row = next(r for r in _rows("nomate.tsv") if r[0] == "nomate-4")
     assert solve(Position.from_sfen(row[1]), Limits(seconds=120), exact=False).status is SolveStatus.NO_MATE
 
 
-def test_uchifuzume_only_is_no_mate() -> None:
+def test_uchifuzume_only_is_no_mate(engine: str) -> None:
     # The only mating move would be a pawn drop (打ち歩詰め): no mate.
     result = solve(Position.from_sfen("4B2nk/6G2/5pppp/7N1/9/9/9/9/9 b 2rb3g4s2n4l14p 1"), exact=False)
     assert result.status is SolveStatus.NO_MATE
 
 
-def test_agrees_with_cshogi_on_random_positions() -> None:
+def test_agrees_with_cshogi_on_random_positions(engine: str) -> None:
     """On random positions with checks, proven/disproven agree with cshogi's C++ df-pn."""
     rng = random.Random(7)
     rows = _rows("mate.tsv")
@@ -179,7 +186,7 @@ def test_no_position_both_proven_and_disproven() -> None:
                 assert not hand_ge(dh, ph)
 
 
-def test_proof_hands_are_enough_to_mate() -> None:
+def test_proof_hands_are_enough_to_mate(engine: str) -> None:
     """Give the attacker only the root's proof hand (the rest to the defender): still mate.
 
     And the proof hand is often smaller than the hand: that is what lets one
@@ -240,7 +247,7 @@ def test_memory_bound_is_kept() -> None:
 
 
 @pytest.mark.parametrize("switch", ["mate1", "mate3", "dominance", "tca", "rps", "epsilon"])
-def test_every_switch_still_solves(switch: str) -> None:
+def test_every_switch_still_solves(switch: str, engine: str) -> None:
     options = Options(**{switch: 0.0 if switch == "epsilon" else False})
     for row in _rows("mate.tsv")[::97]:
         result = solve(Position.from_sfen(row[1]), Limits(seconds=20), exact=False, force=True,
@@ -251,7 +258,7 @@ def test_every_switch_still_solves(switch: str) -> None:
 
 # ---- the solver API -----------------------------------------------------------------------
 
-def test_progress_snapshots() -> None:
+def test_progress_snapshots(engine: str) -> None:
     tail = next(r for r in _rows("microcosmos.tsv") if r[2] == "33")
     gen = solve_iter(Position.from_sfen(tail[1]), Limits(seconds=60), exact=False, progress_interval=0.02)
     snapshots: list[Progress] = []
@@ -273,7 +280,7 @@ def test_progress_snapshots() -> None:
         last.nodes = 0  # type: ignore[misc]
 
 
-def test_cancel_is_prompt() -> None:
+def test_cancel_is_prompt(engine: str) -> None:
     full = _rows("microcosmos.tsv")[-1]
     cancel = threading.Event()
     gen = solve_iter(Position.from_sfen(full[1]), Limits(), cancel, exact=False)
@@ -286,7 +293,7 @@ def test_cancel_is_prompt() -> None:
     assert took < 0.5   # checked every 1024 nodes: a few tens of ms on this machine
 
 
-def test_limits_give_unknown_never_no_mate() -> None:
+def test_limits_give_unknown_never_no_mate(engine: str) -> None:
     full = _rows("microcosmos.tsv")[-1]
     result = solve(Position.from_sfen(full[1]), Limits(nodes=3000), exact=False)
     assert result.status is SolveStatus.UNKNOWN
@@ -301,7 +308,7 @@ def test_invalid_position_lists_every_problem() -> None:
     assert "no king" in text and "pawns" in text and "never move" in text
 
 
-def test_nifu_needs_force() -> None:
+def test_nifu_needs_force(engine: str) -> None:
     sfen = "9/6pL1/6pkp/5R3/7P1/9/9/9/9 b Sr2b4g3s4n3l14p 1"  # 二歩 in a published problem
     with pytest.raises(IllegalPositionError, match="二歩"):
         solve(Position.from_sfen(sfen), exact=False)
@@ -350,7 +357,7 @@ def test_hand_dominance_matters() -> None:
     assert _nodes_to_prove(row[1], 220, dominance=False, mate3=False, delay="off") is None
 
 
-def test_agrees_with_brute_force_on_short_problems() -> None:
+def test_agrees_with_brute_force_on_short_problems(engine: str) -> None:
     """df-pn's verdict and its line's length against plain minimax (raw rules, up to 5 plies)."""
     import bruteforce  # tests/core/bruteforce.py, on the path beside this file
 

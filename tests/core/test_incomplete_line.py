@@ -21,6 +21,7 @@ MATE5 = "7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"
 
 
 def test_a_line_cut_short_is_reported_without_a_length(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("TSUME_ENGINE", "python")   # the Python engine's line reading is what is cut here
     full = solver.solve(Position.from_sfen(MATE5), Limits(), exact=False)
     assert full.status is SolveStatus.MATE and full.length == len(full.pv) and full.length % 2 == 1
     assert result_json(full)["pv_complete"] is True

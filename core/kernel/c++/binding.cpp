@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench.h"
+#include "bind_search.h"  // df-pn: DfPnSearch
 #include "bitboard.h"
 #include "movegen.h"
 #include "position.h"
@@ -176,4 +177,5 @@ PYBIND11_MODULE(_kernel, m) {
         return self_test(samples);
     }, py::arg("samples") = 100);
     m.attr("MAX_PLY") = MAX_PLY;
+    bind_search(m);  // df-pn (bind_search.cpp)
 }

@@ -1,0 +1,184 @@
+// The Python binding of the kernel's df-pn (pybind11): `DfPnSearch`, registered into the kernel
+// module by bind_search().  Type conversion and input checks only; the search runs with the
+// interpreter lock released and never calls into Python, and another thread reads its progress
+// through snapshot() while it runs.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <cmath>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "bind_search.h"
+#include "dfpn.h"
+#include "search_board.h"
+
+namespace py = pybind11;
+
+namespace tsume {
+
+namespace {
+
+using dfpn::Outcome;
+using Search = dfpn::Searcher<dfpn::SearchBoard>;
+
+constexpr std::size_t kMaxMemoryMb = std::size_t{1} << 20;   // 1 TB: anything above is a typo
+
+dfpn::DelayMode delay_arg(const std::string& delay) {
+    if (delay == "far") return dfpn::DelayMode::Far;
+    if (delay == "all") return dfpn::DelayMode::All;
+    if (delay == "off") return dfpn::DelayMode::Off;
+    throw std::invalid_argument("unknown delay mode '" + delay.substr(0, 20) + "': expected one of far, all, off");
+}
+
+const char* outcome_name(Outcome o) {
+    switch (o) {
+        case Outcome::Proven: return "proven";
+        case Outcome::Disproven: return "disproven";
+        default: return "unknown";
+    }
+}
+
+dfpn::SearchLimits limits_arg(std::uint64_t nodes, double seconds, bool cpu_time) {
+    if (std::isnan(seconds)) throw std::invalid_argument("seconds must be a number, not NaN");
+    dfpn::SearchLimits lim;
+    lim.nodes = nodes;
+    lim.seconds = seconds;
+    lim.cpu_time = cpu_time;
+    return lim;
+}
+
+class DfPnSearch {
+public:
+    DfPnSearch(const std::string& sfen, long long memory_mb, bool mate1, bool dominance, bool tca, bool rps,
+               double epsilon, int max_ply, const std::string& delay)
+        : pos_(std::make_unique<Position>()) {
+        if (memory_mb < 1 || static_cast<unsigned long long>(memory_mb) > kMaxMemoryMb)
+            throw std::invalid_argument("memory must be between 1 MB and 1 TB, got " + std::to_string(memory_mb));
+        if (!std::isfinite(epsilon) || epsilon < 0.0 || epsilon > 100.0)
+            throw std::invalid_argument("epsilon must be between 0 and 100, got " + std::to_string(epsilon));
+        if (max_ply < 1 || max_ply > MAX_PLY - 64)
+            throw std::invalid_argument("max_ply must be between 1 and " + std::to_string(MAX_PLY - 64) + ", got " +
+                                        std::to_string(max_ply));
+        dfpn::Options opt;
+        opt.mate1 = mate1;
+        opt.dominance = dominance;
+        opt.tca = tca;
+        opt.rps = rps;
+        opt.epsilon = epsilon;
+        opt.max_ply = max_ply;
+        opt.delay = delay_arg(delay);
+        pos_->set(sfen);   // std::invalid_argument (ValueError) with the reason on a bad SFEN
+        const Color us = pos_->side_to_move();
+        const Square their_king = pos_->king_square(~us);
+        if (their_king != SQ_NONE && !pos_->attackers_to(us, their_king).empty())
+            throw std::invalid_argument("the side not to move is in check: not a position to search");
+        for (int c = 0; c < COLOR_NB; ++c)
+            for (int pt = PAWN; pt <= GOLD; ++pt)
+                if (tsume::hand_count(pos_->hand(Color(c)), PieceType(pt)) > dfpn::hand_capacity(dfpn::kHandKindOf[pt]))
+                    throw std::invalid_argument("a hand holds more pieces of one kind than a game has");
+        board_ = std::make_unique<dfpn::SearchBoard>(*pos_);
+        search_ = std::make_unique<Search>(int(us), static_cast<std::size_t>(memory_mb), opt);
+    }
+
+    std::string run(std::uint64_t nodes, double seconds, bool cpu_time) {
+        const dfpn::SearchLimits lim = limits_arg(nodes, seconds, cpu_time);
+        Guard guard(*this);
+        Outcome o;
+        {
+            py::gil_scoped_release release;
+            o = search_->search(*board_, true, lim);
+        }
+        return outcome_name(o);
+    }
+
+    // df-pn's line, searched on where the table does not answer it to mate; `nodes` and
+    // `seconds` bound that extra search (0 / negative: none).  Returns (moves, complete).
+    std::tuple<std::vector<std::string>, bool> principal_variation(std::uint64_t nodes, double seconds,
+                                                                   bool cpu_time) {
+        dfpn::SearchLimits lim = limits_arg(nodes, seconds, cpu_time);
+        Guard guard(*this);
+        std::vector<Move> line;
+        bool complete = false;
+        {
+            py::gil_scoped_release release;
+            if (lim.nodes != 0) lim.nodes += search_->nodes();
+            line = search_->principal_variation(*board_, complete, lim);
+        }
+        std::vector<std::string> out;
+        out.reserve(line.size());
+        for (Move m : line) out.push_back(move_to_usi(m));
+        return {out, complete};
+    }
+
+    void cancel() { search_->cancel(); }
+
+    // (nodes, root pn, root dn, table entries, table fill, CPU seconds,
+    //  [(selected child, OR node, [(move, pn, dn), ...]), ...] along the current path)
+    py::tuple snapshot() const {
+        const dfpn::Snapshot s = search_->snapshot();
+        py::list levels;
+        for (const dfpn::SnapLevel& lv : s.path) {
+            py::list children;
+            for (const dfpn::SnapChild& c : lv.children)
+                children.append(py::make_tuple(move_to_usi(Move(c.move)), c.pn, c.dn));
+            levels.append(py::make_tuple(lv.selected, lv.or_node, children));
+        }
+        return py::make_tuple(s.nodes, s.root_pn, s.root_dn, s.entries, s.fill, s.cpu_seconds, levels);
+    }
+
+    std::uint64_t nodes() const { return running_ ? search_->published_nodes() : search_->nodes(); }
+    std::size_t entries() const { return running_ ? search_->snapshot().entries : search_->table().entries(); }
+    std::size_t peak_entries() const { return running_ ? entries() : search_->table().peak_entries(); }
+    std::size_t capacity() const { return search_->table().capacity(); }
+    std::size_t collections() const { return running_ ? 0 : search_->table().collections(); }
+    double cpu_seconds() const { return running_ ? search_->snapshot().cpu_seconds : search_->cpu_seconds(); }
+
+private:
+    // One search at a time on one object: a second call while one runs is an error, not a race.
+    struct Guard {
+        explicit Guard(DfPnSearch& s) : self(s) {
+            if (self.running_.exchange(true)) throw std::runtime_error("this search is already running");
+        }
+        ~Guard() { self.running_.store(false); }
+        DfPnSearch& self;
+    };
+
+    std::unique_ptr<Position> pos_;
+    std::unique_ptr<dfpn::SearchBoard> board_;
+    std::unique_ptr<Search> search_;
+    std::atomic<bool> running_{false};
+};
+
+}  // namespace
+
+void bind_search(py::module_& m) {
+    py::class_<DfPnSearch>(m, "DfPnSearch",
+                           "df-pn for a direct mate from an SFEN (side to move attacks), with its table.")
+        .def(py::init<const std::string&, long long, bool, bool, bool, bool, double, int, const std::string&>(),
+             py::arg("sfen"), py::arg("memory_mb") = 1024, py::arg("mate1") = true, py::arg("dominance") = true,
+             py::arg("tca") = true, py::arg("rps") = true, py::arg("epsilon") = 0.25, py::arg("max_ply") = 4000,
+             py::arg("delay") = "far")
+        .def("run", &DfPnSearch::run, py::arg("nodes") = 0, py::arg("seconds") = -1.0, py::arg("cpu_time") = false,
+             "Search until decided or a limit; 'proven', 'disproven' or 'unknown'.  Releases the GIL.")
+        .def("principal_variation", &DfPnSearch::principal_variation, py::arg("nodes") = 0,
+             py::arg("seconds") = -1.0, py::arg("cpu_time") = false,
+             "(moves, complete): the proof line, searched on until it replays to mate.  Releases the GIL.")
+        .def("cancel", &DfPnSearch::cancel, "Stop the running search (from any thread) within a few ms.")
+        .def("snapshot", &DfPnSearch::snapshot, "The progress the search last published.")
+        .def_property_readonly("nodes", &DfPnSearch::nodes)
+        .def_property_readonly("entries", &DfPnSearch::entries)
+        .def_property_readonly("peak_entries", &DfPnSearch::peak_entries)
+        .def_property_readonly("capacity", &DfPnSearch::capacity)
+        .def_property_readonly("collections", &DfPnSearch::collections)
+        .def_property_readonly("cpu_seconds", &DfPnSearch::cpu_seconds)
+        .def_property_readonly_static("bytes_per_entry",
+                                      [](py::object) { return dfpn::TranspositionTable::kBytesPerEntry; });
+}
+
+}  // namespace tsume

@@ -1,0 +1,103 @@
+// The board as df-pn sees it (the adapter dfpn.h's Searcher is instantiated with): the kernel's
+// Position and move generation (position.h, movegen.h), with the few questions df-pn asks of a
+// move answered in df-pn's own terms (hand kinds in the table's packed order).
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "dfpn_hand.h"
+#include "movegen.h"
+#include "position.h"
+
+namespace tsume::dfpn {
+
+// Kernel piece type (PAWN .. GOLD) -> the table's hand kind (P L N S G B R); -1 for the rest.
+inline constexpr int kHandKindOf[PIECE_TYPE_NB] = {-1, HPawn, HLance, HKnight, HSilver, HBishop, HRook, HGold,
+                                                   -1, HPawn, HLance, HKnight, HSilver, HBishop, HRook};
+
+inline PHand packed_hand(Hand h) {
+    PHand out = 0;
+    for (int pt = PAWN; pt <= GOLD; ++pt)
+        out += static_cast<PHand>(tsume::hand_count(h, PieceType(pt))) * hand_unit(kHandKindOf[pt]);
+    return out;
+}
+
+class SearchBoard {
+public:
+    using Move = tsume::Move;
+    static constexpr int kMaxMoves = MAX_MOVES;
+
+    explicit SearchBoard(Position& pos) : pos_(pos) {}
+
+    Position& position() { return pos_; }
+    const Position& position() const { return pos_; }
+
+    PHand hand_of(int color) const { return packed_hand(pos_.hand(Color(color))); }
+    std::uint64_t board_key() const { return pos_.board_key(); }
+    bool in_check() const { return pos_.in_check(); }
+    int king_square(int color) const {
+        const Square k = pos_.king_square(Color(color));
+        return k == SQ_NONE ? -1 : int(k);
+    }
+    // Moves a search may still make before the position's state stack is full.
+    int ply_room() const { return MAX_PLY - pos_.ply(); }
+
+    // The board key after m, without playing it (the same Zobrist sums as Position::do_move).
+    std::uint64_t key_after(Move m) const {
+        std::uint64_t key = pos_.board_key() ^ ZOBRIST_SIDE;
+        const Square to = move_to(m);
+        if (is_drop(m)) return key ^ ZOBRIST[make_piece(pos_.side_to_move(), drop_type(m))][to];
+        const Square from = move_from(m);
+        const Piece pc = pos_.piece_on(from);
+        const Piece cap = pos_.piece_on(to);
+        if (cap != NO_PIECE) key ^= ZOBRIST[cap][to];
+        const Piece moved = tsume::is_promotion(m) ? Piece(pc + PROMOTE) : pc;
+        return key ^ ZOBRIST[pc][from] ^ ZOBRIST[moved][to];
+    }
+
+    int gen_checks(Move* out) { return copy_out(out, [&](MoveList& ml) { generate_checks(pos_, ml); }); }
+    int gen_evasions(Move* out) { return copy_out(out, [&](MoveList& ml) { generate_evasions(pos_, ml); }); }
+    Move mate_in_one() { return tsume::mate_in_one(pos_); }
+    void do_move(Move m) { pos_.do_move(m); }
+    void undo_move(Move) { pos_.undo_move(); }
+
+    int drop_kind(Move m) const { return is_drop(m) ? kHandKindOf[drop_type(m)] : -1; }
+    int captured_kind(Move m) const {
+        if (is_drop(m)) return -1;
+        const Piece p = pos_.piece_on(move_to(m));
+        return p == NO_PIECE ? -1 : kHandKindOf[type_of(p)];
+    }
+    int to_square(Move m) const { return int(move_to(m)); }
+    int from_square(Move m) const { return is_drop(m) ? -1 : int(move_from(m)); }
+    bool is_promotion(Move m) const { return tsume::is_promotion(m); }
+    // A pawn, bishop or rook that could have promoted on this move and did not.
+    bool declines_strong_promotion(Move m, int attacker) const {
+        if (is_drop(m) || tsume::is_promotion(m)) return false;
+        const PieceType pt = type_of(moved_piece(m));
+        if (pt != PAWN && pt != BISHOP && pt != ROOK) return false;
+        const Color c = Color(attacker);
+        return in_promotion_zone(c, move_to(m)) || in_promotion_zone(c, move_from(m));
+    }
+    static int distance(int a, int b) {
+        const int df = std::abs(a / 9 - b / 9), dr = std::abs(a % 9 - b % 9);
+        return df > dr ? df : dr;
+    }
+    static std::string usi(Move m) { return move_to_usi(m); }
+
+private:
+    template <class Gen>
+    int copy_out(Move* out, Gen gen) {
+        gen(list_);
+        for (int i = 0; i < list_.size; ++i) out[i] = list_.moves[i];
+        const int n = list_.size;
+        list_.size = 0;
+        return n;
+    }
+
+    Position& pos_;
+    MoveList list_;
+};
+
+}  // namespace tsume::dfpn

@@ -1,0 +1,136 @@
+// df-pn's transposition table: pn/dn per (board key, attacker hand), bounded.
+//
+// Same meaning as the Python engine's table (core/search/tt.py): a proven
+// entry stores its proof hand (証明駒) and answers every hand that holds at
+// least those pieces; a disproven entry stores its disproof hand (反証駒) and
+// answers every hand with at most those pieces; an unresolved entry answers
+// its own hand only ([ComShogi ch. 9]).
+//
+// Layout, after the fixed-size clustered tables of [KomoringHeights]: one
+// flat array of 32-byte entries; a board key's entries live in the window of
+// kWindow slots that starts at the key's home slot, so every hand of one
+// board is found by one short scan.  A store into a full window replaces its
+// cheapest entry (least search amount, unresolved before decided).  When the
+// table is nine tenths full, collect() drops the entries that cost the least
+// search to rebuild until seven tenths remain, as the Python table does.
+// The table starts at 64k entries (2 MB, cache-friendly for short problems) and grows four
+// times over, rehashing, whenever it is half full or a window overflows, up to what the memory
+// bound allows (a window lost to replacement costs far more search than the growth); the
+// bound is taken so that the old and the new array together stay inside it while it grows.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "dfpn_hand.h"
+
+namespace tsume::dfpn {
+
+// pn/dn of a decided node: the Python contract's one infinity (core.search.contract.INFINITY).
+inline constexpr std::uint64_t kInf = 1'000'000'000'000ULL;
+inline constexpr std::uint16_t kNoLength = 0xFFFF;
+
+struct TTEntry {
+    std::uint64_t key;     // board key (hands apart)
+    std::uint32_t pn;      // saturated to 32 bits; kInf32 stands for kInf
+    std::uint32_t dn;
+    PHand hand;            // attacker hand; proof hand when pn == 0, disproof hand when dn == 0
+    std::uint32_t amount;  // search spent under this node (nodes); 0 marks an empty slot
+    std::uint32_t move;    // a proven OR node's move (the board's 32-bit move), else 0
+    std::uint16_t depth;   // shallowest path depth the node was met at
+    std::uint16_t length;  // proof length in plies, kNoLength when unknown
+};
+static_assert(sizeof(TTEntry) == 32, "an entry is 32 bytes");
+
+inline constexpr std::uint32_t kInf32 = 0xFFFFFFFFu;
+
+constexpr std::uint32_t to32(std::uint64_t v) {
+    return v >= kInf ? kInf32 : (v >= kInf32 ? kInf32 - 1 : static_cast<std::uint32_t>(v));
+}
+constexpr std::uint64_t from32(std::uint32_t v) { return v == kInf32 ? kInf : v; }
+
+class TranspositionTable {
+public:
+    static constexpr std::size_t kBytesPerEntry = sizeof(TTEntry);
+    static constexpr std::size_t kWindow = 8;
+    static constexpr double kCollectAt = 0.9;
+    static constexpr double kCollectTo = 0.7;
+
+    // The table takes what memory_mb leaves beside the interpreter and the rest of the process.
+    static std::size_t entries_for(std::size_t memory_mb);
+
+    explicit TranspositionTable(std::size_t memory_mb);
+    ~TranspositionTable();
+    TranspositionTable(const TranspositionTable&) = delete;
+    TranspositionTable& operator=(const TranspositionTable&) = delete;
+
+    // The entry that answers `hand` on board `key` (a proof or disproof by dominance first), or null.
+    // The pointer is valid until the next store or collection.
+    const TTEntry* probe(std::uint64_t key, PHand hand) const;
+    // The unresolved entry of exactly `hand`, or a decided one that answers it (no dominance for
+    // unresolved entries); used when dominance is switched off.
+    const TTEntry* probe_exact(std::uint64_t key, PHand hand) const;
+    bool has_key(std::uint64_t key) const;
+    // Ask the memory system for a key's window ahead of its probe.
+    void prefetch(std::uint64_t key) const {
+#if defined(__GNUC__) || defined(__clang__)
+        const char* p = reinterpret_cast<const char*>(data_ + home(key));
+        __builtin_prefetch(p);
+        __builtin_prefetch(p + 64);
+        __builtin_prefetch(p + 128);
+        __builtin_prefetch(p + 192);
+#else
+        (void)key;
+#endif
+    }
+
+    // Record a node's values (pn/dn in search units, kInf for infinity).  A decided entry
+    // replaces the unresolved entries of the same board it now answers, adding their amounts.
+    void store(std::uint64_t key, PHand hand, std::uint64_t pn, std::uint64_t dn, int depth,
+               std::uint64_t amount, int length = kNoLength, std::uint32_t move = 0);
+
+    // Grow the table (while under its bound) or collect it when it is full enough; called
+    // between nodes, as often as the search checks its limits.
+    void maintain() {
+        // Half full, or a full window once the table holds more than a few boards' worth of hands
+        // (a window also fills with one board's many hands, which a larger table would not help).
+        if (entries_ >= grow_at_ || (crowded_ && entries_ >= capacity_ / 16 && capacity_ < max_capacity_)) grow();
+        if (entries_ >= collect_at_) collect();
+    }
+    bool wants_collection() const { return entries_ >= collect_at_; }
+    // Drop the cheapest entries until at most `target` of the capacity is used; returns how many.
+    std::size_t collect(double target = kCollectTo);
+    void clear();
+
+    std::size_t entries() const { return entries_; }
+    std::size_t capacity() const { return max_capacity_; }      // entries the memory bound allows
+    std::size_t slots() const { return capacity_; }              // entries the table has grown to
+    std::size_t collections() const { return collections_; }
+    std::size_t peak_entries() const { return peak_; }
+    double fill() const { return static_cast<double>(entries_) / static_cast<double>(max_capacity_); }
+
+private:
+    std::size_t home(std::uint64_t key) const {   // the high word of key * capacity: an even spread
+#if defined(__SIZEOF_INT128__)
+        return static_cast<std::size_t>((static_cast<unsigned __int128>(key) * capacity_) >> 64);
+#else
+        return home_portable(key);
+#endif
+    }
+    std::size_t home_portable(std::uint64_t key) const;
+    TTEntry* slot_for_insert(std::size_t start);
+    void allocate(std::size_t capacity);
+    void grow();
+
+    TTEntry* data_ = nullptr;
+    std::size_t capacity_ = 0;   // slots reachable as a home; the array holds capacity_ + kWindow - 1
+    std::size_t entries_ = 0;
+    std::size_t max_capacity_ = 0;   // the bound's capacity; the table starts small and grows to it
+    std::size_t grow_at_ = 0;
+    bool crowded_ = false;           // a store found its window full since the last growth
+    std::size_t collect_at_ = 0;
+    std::size_t collections_ = 0;
+    std::size_t peak_ = 0;
+};
+
+}  // namespace tsume::dfpn

@@ -1,0 +1,215 @@
+"""df-pn in the C++ kernel behind the solvers' contract (core.search.contract).
+
+The kernel's df-pn (``core/kernel/c++/dfpn.h``) has the Python engine's
+meaning (core.search.dfpn): the same table with hand dominance, loops,
+initial estimates and delayed interpositions.  Here it runs on a thread of
+its own with the interpreter lock released for the whole search, while the
+generator :func:`solve_iter` wakes about ten times a second and yields a
+:class:`~.contract.Progress` built from the snapshot the search publishes.
+
+Which engine runs the raw df-pn is chosen here, as rapidfuzz chooses its
+implementation: the kernel where it is built, else the Python engine;
+``TSUME_ENGINE=python`` or ``TSUME_ENGINE=kernel`` in the environment forces
+one (:func:`engine_choice`).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Generator, Sequence
+from typing import Any
+
+from .contract import Cancel, ChildInfo, INFINITY, Limits, PathEntry, Progress, SolveResult, SolveStatus
+
+ENGINE_ENV = "TSUME_ENGINE"
+ENGINES = ("kernel", "python")
+
+_PATH_LEVELS = 64        # deepest level a progress snapshot describes
+_PATH_CHILDREN = 24      # children listed per level
+_POLL = 0.02             # seconds between looks at the cancel flag while the search runs
+STACK_BYTES = 256 * 2**20
+"""The search thread's stack: df-pn recurses one C++ frame a ply, up to 4000 plies."""
+
+
+class EngineChoiceError(ValueError):
+    """``TSUME_ENGINE`` names an unknown engine, or the kernel it asks for is not built."""
+
+
+def _load() -> type | None:
+    from .. import kernel
+
+    if not kernel.AVAILABLE:   # not built, or TSUME_PURE set
+        return None
+    return kernel.DfPnSearch
+
+
+_KERNEL = _load()
+
+
+def available() -> bool:
+    """True when the compiled kernel with its df-pn is importable."""
+    return _KERNEL is not None
+
+
+def engine_choice() -> str:
+    """The engine the raw df-pn runs on: ``"kernel"`` or ``"python"``.
+
+    ``TSUME_ENGINE`` forces one; unset or empty, the kernel runs where it is built.
+
+    Raises:
+        EngineChoiceError: an unknown name, or ``kernel`` without a built kernel.
+    """
+    wanted = os.environ.get(ENGINE_ENV, "").strip().lower()
+    if wanted and wanted not in ENGINES:
+        raise EngineChoiceError(f"{ENGINE_ENV} must be one of {', '.join(ENGINES)}, got {wanted!r}")
+    if wanted == "kernel" and _KERNEL is None:
+        raise EngineChoiceError(f"{ENGINE_ENV}=kernel, but the compiled kernel is not built in this install "
+                                "(reinstall with a C++ compiler at hand)")
+    if wanted:
+        return wanted
+    return "kernel" if _KERNEL is not None else "python"
+
+
+def supports(options: Any) -> bool:
+    """True when the kernel implements df-pn ``options`` (core.search.dfpn.Options; None: defaults).
+
+    The kernel sums children plainly; the double-counting modes stay with the Python engine.
+    """
+    return options is None or getattr(options, "summing", "sum") == "sum"
+
+
+def _clip(x: int) -> int:
+    return INFINITY if x >= INFINITY else x
+
+
+def _ranked(level: tuple[int, bool, Sequence[tuple[str, int, int]]]) -> tuple[ChildInfo, ...]:
+    _sel, or_node, children = level
+    order = sorted(range(len(children)),
+                   key=(lambda j: (children[j][1], -children[j][2])) if or_node
+                   else (lambda j: (children[j][2], -children[j][1])))
+    return tuple(ChildInfo(children[j][0], _clip(children[j][1]), _clip(children[j][2]))
+                 for j in order[:_PATH_CHILDREN])
+
+
+def progress_from_snapshot(snap: tuple[Any, ...], elapsed: float) -> Progress:
+    """A :class:`Progress` from the kernel's snapshot tuple (see ``DfPnSearch.snapshot``)."""
+    nodes, root_pn, root_dn, entries, fill, cpu, levels = snap
+    levels = levels[:_PATH_LEVELS]
+    path = []
+    for k, (sel, _or, children) in enumerate(levels):
+        if sel < 0 or sel >= len(children):
+            break
+        below = _ranked(levels[k + 1]) if k + 1 < len(levels) else ()
+        usi, pn, dn = children[sel]
+        path.append(PathEntry(usi, _clip(pn), _clip(dn), below))
+    return Progress(nodes=nodes, nps=nodes / elapsed if elapsed > 0 else 0.0, elapsed=elapsed,
+                    root_pn=_clip(root_pn), root_dn=_clip(root_dn), path=tuple(path),
+                    root_children=_ranked(levels[0]) if levels else (), table_fill=fill,
+                    table_entries=entries, stats=(("cpu_seconds", round(cpu, 3)),))
+
+
+def _run_on_thread(search: Any, call: str, args: tuple[Any, ...], cancel: Cancel | None, interval: float,
+                   start: float) -> Generator[Progress, None, Any]:
+    """Call ``search.<call>(*args)`` on a new thread; yield its progress until it returns.
+
+    The kernel cannot look at a Python cancel flag, so this generator does,
+    every ``_POLL`` seconds, and passes it on with ``search.cancel()``; so does
+    closing the generator early, which then joins the thread.
+    """
+    outcome: list[Any] = []
+    failure: list[BaseException] = []
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome.append(getattr(search, call)(*args))
+        except BaseException as exc:  # handed to the generator, which raises it
+            failure.append(exc)
+        finally:
+            done.set()
+
+    old_size = threading.stack_size()
+    threading.stack_size(STACK_BYTES)
+    try:
+        thread = threading.Thread(target=run, name="tsume-kernel-search", daemon=True)
+        thread.start()
+    finally:
+        threading.stack_size(old_size)
+    try:
+        next_report = time.monotonic() + interval
+        while not done.wait(_POLL):
+            if cancel is not None and cancel.is_set():
+                search.cancel()
+            now = time.monotonic()
+            if now >= next_report:
+                next_report = now + interval
+                yield progress_from_snapshot(search.snapshot(), now - start)
+    finally:
+        if not done.is_set():
+            search.cancel()
+        thread.join()
+    if failure:
+        raise failure[0]
+    return outcome[0]
+
+
+def new_search(sfen: str, memory_mb: int, options: Any = None) -> Any:
+    """A kernel ``DfPnSearch`` of ``sfen`` with df-pn ``options`` (core.search.dfpn.Options or None)."""
+    if _KERNEL is None:
+        raise EngineChoiceError("the compiled kernel is not built in this install")
+    kw: dict[str, Any] = {}
+    if options is not None:
+        kw = {"mate1": options.mate1, "dominance": options.dominance, "tca": options.tca, "rps": options.rps,
+              "epsilon": options.epsilon, "max_ply": options.max_ply, "delay": options.delay}
+    return _KERNEL(sfen, memory_mb, **kw)
+
+
+def solve_iter(sfen: str, limits: Limits = Limits(), cancel: Cancel | None = None, *,
+               options: Any = None, progress_interval: float = 0.1,
+               search: Any = None) -> Generator[Progress, None, SolveResult]:
+    """df-pn alone on the kernel (what ``tsume solve --raw`` runs); yields Progress, returns SolveResult.
+
+    ``search`` is a ``DfPnSearch`` of ``sfen`` made by :func:`new_search`
+    (made here when None).  The result has the Python engine's raw result's
+    fields; ``extra`` adds ``engine`` ("kernel") and ``cpu_seconds`` (the
+    search thread's CPU time).
+
+    Raises:
+        ValueError: the kernel refuses ``sfen`` (a message says why).
+    """
+    if search is None:
+        search = new_search(sfen, limits.memory_mb, options)
+    start = time.monotonic()
+    nodes = limits.nodes or 0
+    seconds = -1.0 if limits.seconds is None else float(limits.seconds)
+    outcome = yield from _run_on_thread(search, "run", (nodes, seconds, limits.cpu_time), cancel,
+                                        progress_interval, start)
+
+    def finish(status: SolveStatus, **kw: Any) -> SolveResult:
+        extra = kw.pop("extra", {})
+        extra.update(engine="kernel", cpu_seconds=round(search.cpu_seconds, 4))
+        return SolveResult(status, sfen, nodes=search.nodes, seconds=time.monotonic() - start,
+                           table_entries=search.entries,
+                           peak_memory_mb=search.peak_entries * search.bytes_per_entry / 2**20, extra=extra, **kw)
+
+    if cancel is not None and cancel.is_set() and outcome == "unknown":
+        return finish(SolveStatus.CANCELLED)
+    if outcome == "disproven":
+        return finish(SolveStatus.NO_MATE)
+    if outcome != "proven":
+        return finish(SolveStatus.UNKNOWN)
+    # The line, searched on where the table does not answer it to mate (same limits, from now).
+    line, complete = yield from _run_on_thread(search, "principal_variation", (nodes, seconds, limits.cpu_time),
+                                               cancel, progress_interval, start)
+    pv = tuple(line)
+    extra: dict[str, Any] = {"exact": False, "dfpn_pv": pv}
+    if not complete:
+        extra["pv_complete"] = False
+    yield progress_from_snapshot(search.snapshot(), time.monotonic() - start)
+    return finish(SolveStatus.MATE, pv=pv, length=len(pv) if complete else None, extra=extra)
+
+
+__all__ = ["ENGINES", "ENGINE_ENV", "EngineChoiceError", "available", "engine_choice", "new_search",
+           "progress_from_snapshot", "solve_iter", "supports"]

@@ -1,0 +1,284 @@
+"""The kernel's df-pn (C++) against the Python engine, cshogi and the problem sets; its entry points under abuse."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import cshogi
+import pytest
+
+from tsume_studio.core.search import kernel_engine
+from tsume_studio.core.search.contract import Limits, Progress, SolveStatus, drive
+from tsume_studio.core.search.solver import solve, solve_iter
+from tsume_studio.core.shogi.position import Position
+
+DATA = Path(__file__).parent.parent / "data"
+
+needs_kernel = pytest.mark.skipif(not kernel_engine.available(), reason="the C++ kernel is not built in this install")
+
+
+def _rows(name: str) -> list[list[str]]:
+    return [line.split("\t") for line in (DATA / name).read_text(encoding="utf-8").splitlines()[1:]]
+
+
+def _kernel() -> Any:
+    from tsume_studio.core import kernel
+
+    return kernel
+
+
+def _replays_to_mate(sfen: str, pv: list[str] | tuple[str, ...]) -> bool:
+    """Every move legal (cshogi), every attacker move a check, and the last one mates."""
+    board = cshogi.Board(sfen)
+    for i, usi in enumerate(pv):
+        move = board.move_from_usi(usi)
+        if not move or not board.is_legal(move):
+            return False
+        board.push(move)
+        if i % 2 == 0 and not board.is_check():
+            return False
+    return len(pv) % 2 == 1 and board.is_game_over()
+
+
+# ---- choosing the engine ----------------------------------------------------------------
+
+def test_engine_choice_follows_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TSUME_ENGINE", "python")
+    assert kernel_engine.engine_choice() == "python"
+    monkeypatch.setenv("TSUME_ENGINE", "fortran")
+    with pytest.raises(kernel_engine.EngineChoiceError, match="'fortran'"):
+        kernel_engine.engine_choice()
+    monkeypatch.delenv("TSUME_ENGINE")
+    assert kernel_engine.engine_choice() == ("kernel" if kernel_engine.available() else "python")
+
+
+def test_forcing_a_missing_kernel_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kernel_engine, "_KERNEL", None)
+    monkeypatch.setenv("TSUME_ENGINE", "kernel")
+    with pytest.raises(kernel_engine.EngineChoiceError, match="not built"):
+        kernel_engine.engine_choice()
+    monkeypatch.delenv("TSUME_ENGINE")
+    assert kernel_engine.engine_choice() == "python"
+
+
+def test_results_name_their_engine(engine: str) -> None:
+    result = solve(Position.from_sfen("7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"), exact=False)
+    assert result.status is SolveStatus.MATE
+    assert result.extra["engine"] == engine
+    assert isinstance(result.extra["cpu_seconds"], float) and result.extra["cpu_seconds"] >= 0.0
+
+
+def test_json_of_the_cli_names_the_engine(engine: str) -> None:
+    out = subprocess.run([sys.executable, "-m", "tsume_studio.core.cli.main", "solve", "--raw", "--json",
+                          "7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"],
+                         capture_output=True, text=True, check=False, timeout=60)
+    data = json.loads(out.stdout)
+    assert data["engine"] == engine and data["status"] == "mate" and "cpu_seconds" in data
+
+
+# ---- the kernel against the problem sets, cshogi and the Python engine ----------------------
+
+@needs_kernel
+def test_every_mate_row_is_proved_with_a_line_that_replays_to_mate(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TSUME_ENGINE", "kernel")
+    rows = _rows("mate.tsv")
+    assert len(rows) == 1040
+    failures = []
+    on_kernel = 0
+    for row in rows:
+        result = solve(Position.from_sfen(row[1]), Limits(seconds=20, cpu_time=True), exact=False, force=True)
+        on_kernel += result.extra["engine"] == "kernel"
+        if result.status is not SolveStatus.MATE or not _replays_to_mate(row[1], result.pv):
+            failures.append((row[0], result.status.value, result.pv))
+        elif result.length != len(result.pv) or len(result.pv) < int(row[2]):
+            failures.append((row[0], "length", result.length))
+    assert failures == []
+    assert on_kernel == len(rows)   # 二歩 and dead pieces under --force too
+
+
+@needs_kernel
+def test_no_mate_rows_agree_with_the_python_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    for row in _rows("nomate.tsv"):
+        verdicts = []
+        for name in ("kernel", "python"):
+            monkeypatch.setenv("TSUME_ENGINE", name)
+            verdicts.append(solve(Position.from_sfen(row[1]), Limits(seconds=60), exact=False).status)
+        assert verdicts == [SolveStatus.NO_MATE, SolveStatus.NO_MATE], row[0]
+
+
+@needs_kernel
+def test_agrees_with_cshogi_and_the_python_engine_inside_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Positions met inside problems (random play along checks and evasions): decided alike by all three."""
+    rng = random.Random(11)
+    rows = _rows("mate.tsv")
+    decided = 0
+    for _ in range(300):
+        board = cshogi.Board(rng.choice(rows)[1])
+        for _ply in range(rng.randrange(0, 6)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        if board.is_game_over() or board.is_check():
+            continue
+        try:
+            position = Position.from_sfen(board.sfen())
+        except ValueError:
+            continue
+        if position.problems():
+            continue
+        ref = cshogi.DfPn()
+        ref.set_max_depth(255)
+        ref.set_max_search_node(20000)
+        cs_mate = ref.search(board)
+        cs_no_mate = not cs_mate and ref.searched_node < 20000
+        verdicts = {}
+        for name in ("kernel", "python"):
+            monkeypatch.setenv("TSUME_ENGINE", name)
+            result = solve(position, Limits(nodes=20000), exact=False)
+            verdicts[name] = result.status
+            # The Python engine may prove a mate whose line it cannot read back (pv_complete false);
+            # the kernel searches on until its line replays to mate.
+            if result.status is SolveStatus.MATE and (name == "kernel" or result.extra.get("pv_complete", True)):
+                assert _replays_to_mate(board.sfen(), result.pv), (name, board.sfen())
+        k, p = verdicts["kernel"], verdicts["python"]
+        # Never mate where another proves no mate, or the reverse.
+        assert {k, p} != {SolveStatus.MATE, SolveStatus.NO_MATE}, board.sfen()
+        assert not (cs_mate and SolveStatus.NO_MATE in (k, p)), board.sfen()
+        assert not (cs_no_mate and SolveStatus.MATE in (k, p)), board.sfen()
+        decided += k is not SolveStatus.UNKNOWN
+    assert decided > 30
+
+
+@needs_kernel
+def test_repetition_only_is_no_mate() -> None:
+    search = _kernel().DfPnSearch("8k/9/9/9/9/9/9/9/R8 b - 1", 16)
+    assert search.run(0, 30.0, False) == "disproven"
+    assert search.nodes > 100
+
+
+@needs_kernel
+def test_memory_bound_collects_and_still_proves(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 1 MB: about 26,000 entries; the proof visits about 190,000 nodes.
+    tail = next(r for r in _rows("microcosmos.tsv") if r[2] == "51")
+    search = _kernel().DfPnSearch(tail[1], 1)
+    assert search.run(0, 60.0, True) == "proven"
+    assert search.collections > 0
+    assert search.peak_entries <= search.capacity
+    line, complete = search.principal_variation(0, 60.0, True)
+    assert complete and _replays_to_mate(tail[1], line)
+
+
+@needs_kernel
+@pytest.mark.parametrize("delay", ["off", "far", "all"])
+def test_delay_modes_keep_every_verdict(delay: str) -> None:
+    for row in _rows("mate.tsv")[::53]:
+        search = _kernel().DfPnSearch(row[1], 64, delay=delay)
+        assert search.run(0, 20.0, True) == "proven", (delay, row[0])
+        line, complete = search.principal_variation()
+        assert complete and _replays_to_mate(row[1], line), (delay, row[0])
+
+
+@needs_kernel
+def test_progress_is_read_while_the_search_runs() -> None:
+    tail = next(r for r in _rows("microcosmos.tsv") if r[2] == "101")
+    search = _kernel().DfPnSearch(tail[1], 256)
+    seen: list[Progress] = []
+    thread = threading.Thread(target=search.run, args=(0, 3.0, True))
+    thread.start()
+    while thread.is_alive():
+        seen.append(kernel_engine.progress_from_snapshot(search.snapshot(), 1.0))
+        time.sleep(0.05)
+    thread.join()
+    running = [p for p in seen if p.nodes > 0 and p.root_pn > 0]
+    assert len(running) >= 5
+    assert any(p.path and p.root_children for p in running)
+    assert [p.nodes for p in seen] == sorted(p.nodes for p in seen)
+
+
+@needs_kernel
+def test_cancel_stops_within_100_ms() -> None:
+    full = _rows("microcosmos.tsv")[-1]
+    cancel = threading.Event()
+    gen = solve_iter(Position.from_sfen(full[1]), Limits(), cancel, exact=False)
+    next(gen)
+    cancel.set()
+    start = time.monotonic()
+    result = drive(gen)
+    assert result.status is SolveStatus.CANCELLED
+    assert time.monotonic() - start < 0.1 + 0.05   # the generator looks at the flag every 20 ms
+
+
+@needs_kernel
+def test_a_second_run_while_one_runs_is_refused() -> None:
+    full = _rows("microcosmos.tsv")[-1]
+    search = _kernel().DfPnSearch(full[1], 64)
+    thread = threading.Thread(target=search.run, args=(0, 5.0, False))
+    thread.start()
+    time.sleep(0.05)
+    with pytest.raises(RuntimeError, match="already running"):
+        search.run(0, 1.0, False)
+    search.cancel()
+    thread.join(2.0)
+    assert not thread.is_alive()
+
+
+# ---- the entry points under abuse ------------------------------------------------------------
+
+@needs_kernel
+def test_bad_arguments_raise_value_errors() -> None:
+    k = _kernel()
+    sfen = "7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"
+    for kwargs in ({"memory_mb": 0}, {"memory_mb": -5}, {"memory_mb": 1 << 40}, {"epsilon": float("nan")},
+                   {"epsilon": -1.0}, {"max_ply": 0}, {"max_ply": 10**6}, {"delay": "sometimes"}):
+        with pytest.raises(ValueError):
+            k.DfPnSearch(sfen, **kwargs)
+    with pytest.raises(ValueError, match="not to move"):
+        k.DfPnSearch("4k4/4R4/9/9/9/9/9/9/4K4 b - 1")
+    search = k.DfPnSearch(sfen)
+    with pytest.raises(ValueError, match="NaN"):
+        search.run(0, float("nan"), False)
+    with pytest.raises(TypeError):
+        search.run(-1, 1.0, False)
+
+
+@needs_kernel
+def test_fuzzed_sfens_raise_or_search_never_crash() -> None:
+    """Random and mangled SFENs: a ValueError, or a search that ends; the process survives."""
+    rng = random.Random(5)
+    k = _kernel()
+    base = [r[1] for r in _rows("mate.tsv")[::40]] + [r[1] for r in _rows("nomate.tsv")]
+    alphabet = "0123456789/+-*kKrRbBgGsSnNlLpP bw"
+    outcomes = {"error": 0, "searched": 0}
+    for i in range(600):
+        sfen = rng.choice(base)
+        kind = i % 4
+        if kind == 0:
+            chars = list(sfen)
+            for _ in range(rng.randrange(1, 4)):
+                chars[rng.randrange(len(chars))] = rng.choice(alphabet)
+            sfen = "".join(chars)
+        elif kind == 1:
+            sfen = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 120)))
+        elif kind == 2:
+            board, _turn, hand, *_rest = sfen.split(" ") + ["", ""]
+            sfen = f"{board} {rng.choice('bw')} {rng.choice(['-', '99P', '18P2L', 'RRRB', '3R', hand])} 1"
+        else:
+            sfen = sfen * rng.randrange(2, 4) if rng.random() < 0.5 else "x" * 100_000
+        try:
+            search = k.DfPnSearch(sfen, 4)
+        except ValueError:
+            outcomes["error"] += 1
+            continue
+        assert search.run(2000, 2.0, False) in ("proven", "disproven", "unknown")
+        search.principal_variation(2000, 2.0, False)
+        search.snapshot()
+        outcomes["searched"] += 1
+    assert outcomes["error"] > 100 and outcomes["searched"] > 50

@@ -1,0 +1,96 @@
+"""df-pn alone on three engines in one run: the C++ kernel, the Python engine and cshogi's ``DfPn``.
+
+Usage: ``python tools/bench_engines.py FILE.tsv [--rows ID,ID,...] [--every N] [--seconds S]
+[--engines kernel,python,cshogi]``.  One JSON line per problem and engine: status, nodes, CPU
+seconds (the kernel's search thread; the process for the others, which search on the calling
+thread or beside an idle one), nodes per CPU second.  The limit is CPU time for the kernel and the
+Python engine; cshogi's search cannot be stopped by a clock, so it gets a node limit worth the
+limit at its measured speed (``CSHOGI_NPS`` of ``tsume bench``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+
+import cshogi
+
+from tsume_studio.core.cli.bench import CSHOGI_NPS
+from tsume_studio.core.search.contract import Limits
+from tsume_studio.core.search.solver import solve
+from tsume_studio.core.shogi.position import Position
+
+
+def run_kernel(sfen: str, seconds: float, memory: int) -> dict[str, object]:
+    from tsume_studio.core.kernel import DfPnSearch
+
+    search = DfPnSearch(sfen, memory)
+    outcome = search.run(0, seconds, True)
+    out: dict[str, object] = {"status": outcome, "nodes": search.nodes, "cpu": round(search.cpu_seconds, 3)}
+    if outcome == "proven":
+        line, complete = search.principal_variation(0, seconds, True)
+        out.update(pv_length=len(line), pv_complete=complete, cpu_with_line=round(search.cpu_seconds, 3))
+    return out
+
+
+def run_python(sfen: str, seconds: float, memory: int) -> dict[str, object]:
+    os.environ["TSUME_ENGINE"] = "python"
+    cpu = time.process_time()
+    result = solve(Position.from_sfen(sfen), Limits(seconds=seconds, cpu_time=True, memory_mb=memory),
+                   exact=False, force=True)
+    cpu = time.process_time() - cpu
+    status = {"mate": "proven", "no_mate": "disproven"}.get(result.status.value, "unknown")
+    return {"status": status, "nodes": result.nodes, "cpu": round(cpu, 3), "pv_length": len(result.pv),
+            "pv_complete": bool(result.extra.get("pv_complete", True))}
+
+
+def run_cshogi(sfen: str, seconds: float, memory: int) -> dict[str, object]:
+    board = cshogi.Board(sfen)
+    limit = int(seconds * CSHOGI_NPS)
+    dfpn = cshogi.DfPn()
+    dfpn.set_max_depth(255)
+    dfpn.set_max_search_node(limit)
+    cpu = time.process_time()
+    mate = dfpn.search(board)
+    cpu = time.process_time() - cpu
+    nodes = dfpn.searched_node
+    status = "proven" if mate else ("disproven" if nodes < limit else "unknown")
+    return {"status": status, "nodes": nodes, "cpu": round(cpu, 3)}
+
+
+RUNNERS = {"kernel": run_kernel, "python": run_python, "cshogi": run_cshogi}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("file")
+    p.add_argument("--rows", help="comma-separated ids")
+    p.add_argument("--every", type=int, default=1)
+    p.add_argument("--seconds", type=float, default=60.0)
+    p.add_argument("--memory", type=int, default=1024)
+    p.add_argument("--engines", default="kernel,python,cshogi")
+    args = p.parse_args()
+    lines = open(args.file, encoding="utf-8").read().splitlines()
+    header = lines[0].split("\t")
+    rows = [dict(zip(header, line.split("\t"))) for line in lines[1:]]
+    if args.rows:
+        wanted = args.rows.split(",")
+        rows = [r for r in rows if r["id"] in wanted]
+    rows = rows[::args.every]
+    print(json.dumps({"machine": platform.processor() or platform.machine(), "python": platform.python_version(),
+                      "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "seconds": args.seconds}))
+    for row in rows:
+        for name in args.engines.split(","):
+            rec = RUNNERS[name](row["sfen"], args.seconds, args.memory)
+            cpu = float(rec["cpu"])  # type: ignore[arg-type]
+            rec.update(id=row["id"], engine=name, nps=int(int(rec["nodes"]) / cpu) if cpu > 0 else 0)  # type: ignore[call-overload]
+            print(json.dumps(rec), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
