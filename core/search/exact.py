@@ -52,7 +52,7 @@ from collections.abc import Callable, Generator
 
 import cshogi
 
-from .contract import INFINITY as INF, Cancel, Progress, drive
+from .contract import INFINITY as INF, Cancel, Progress, SearchPhase, drive
 from .dfpn import DfPn, Outcome
 from .hand import MASK64, hand_ge, hand_key, pack
 from .interposition import Defences, DropSquare, FutileSquare, drop_squares, may_omit
@@ -114,7 +114,10 @@ class BoundedSearch:
         self.start = time.monotonic()
         self.last_yield = self.start
         self.depth = 0
-        self.phase = "search"
+        self.phase = "search"     # then "tree", then "alternatives"
+        # The question being asked at the root ("mate within ``asking`` plies?") and
+        # what is proved so far: the length is at least ``lower``, at most ``upper`` (0: not known).
+        self.asking = self.lower = self.upper = 0
         self.root_pn, self.root_dn = 1, 1
 
     def check_stop(self) -> None:
@@ -134,11 +137,15 @@ class BoundedSearch:
         """A frozen snapshot for the progress report."""
         elapsed = time.monotonic() - self.start
         entries, fill = self.table_size()
+        phase = {"tree": SearchPhase.TREE, "alternatives": SearchPhase.ALTERNATIVES}.get(
+            self.phase, SearchPhase.SHORTEST)
+        bounds = tuple((name, float(v)) for name, v in (("asking", self.asking), ("lower", self.lower),
+                                                         ("upper", self.upper)) if v)
         return Progress(nodes=self.nodes, nps=self.nodes / elapsed if elapsed > 0 else 0.0,
                         elapsed=elapsed, root_pn=self.root_pn, root_dn=self.root_dn,
-                        table_fill=fill, table_entries=entries,
+                        table_fill=fill, table_entries=entries, phase=phase,
                         stats=(("depth", float(self.depth)), ("futility_tests", float(self.futility_tests)),
-                               ("tree", 1.0 if self.phase == "tree" else 0.0)))
+                               ("tree", 0.0 if phase is SearchPhase.SHORTEST else 1.0)) + bounds)
 
 
 class MateOracle:
@@ -871,7 +878,9 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
                 cancel: Cancel | None = None, node_limit: int | None = None,
                 distance_rule: bool = True, max_depth: int = MAX_DEPTH,
                 alternatives: bool = True, memory_mb: int = 1024,
-                clock: Callable[[], float] = time.monotonic) -> Generator[Progress, None, Proof | None]:
+                clock: Callable[[], float] = time.monotonic,
+                observe: Callable[[BoundedSearch], object] | None = None,
+                ) -> Generator[Progress, None, Proof | None]:
     """Compute the official answer of the direct-mate problem ``position``.
 
     A generator: it yields :class:`~.contract.Progress` about every 0.1 s of
@@ -895,6 +904,8 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
             and ties between equally short attacker moves are not broken).
             When the limits run out during that search, the answer without
             it is returned, with ``Proof.alternatives_checked`` False.
+        observe: called with the search object before it starts, for a
+            caller that wants its figures (``nodes``) after it returns.
 
     ``Proof.exact`` is True when the depth before the length was refuted by
     proof, which this search always does; it stays a field so that answers
@@ -905,6 +916,8 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
         oracle = DfPn(root.turn, memory_mb=_DEFAULT_ORACLE_MB)
     search = _Search(root, oracle, deadline=deadline, cancel=cancel, node_limit=node_limit,
                      distance_rule=distance_rule, memory_mb=memory_mb, clock=clock)
+    if observe is not None:
+        observe(search)   # e.g. to read its node count when it returns
     try:
         yield search.progress()
         search.check_stop()
@@ -920,7 +933,7 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
         length = None
         d = 1
         while d <= max_depth:
-            search.depth = d
+            search.depth = search.asking = search.lower = d
             if (yield from search.or_within(d)):
                 length = d
                 break
@@ -939,6 +952,7 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
             return answer
         full = AnswerBuilder(search, position.sfen(), True)
         full.share(base)
+        search.phase = "alternatives"
         try:
             return (yield from assemble_proof(full, position, length, search))
         except SearchAborted:
