@@ -629,6 +629,7 @@ class MainWindow(QMainWindow):
                 self.alternatives_panel.set_alternatives(None, (), note=why)
         self.proof_panel.set_proof(proof, why)
         self.futile_panel.set_proof(None if helpmate else proof, HELPMATE_NO_FUTILE if helpmate else why)
+        self.search_panel.search_ended()
         if self.search_panel.model.node_count() == 0:
             self.search_panel.set_note(SEARCH_TOO_QUICK)
 
@@ -648,6 +649,7 @@ class MainWindow(QMainWindow):
     @Slot()
     def _on_aborted(self) -> None:
         self.result_panel.set_stopped(self._result_start or Position.empty())
+        self.search_panel.search_ended()
         self.statusBar().showMessage(tr("Search stopped"), 5000)
         self._set_stats(lambda: tr("Search stopped"))
 

@@ -48,6 +48,8 @@ add_translations("ja", {
     "%1 s of %2 s": "%1 秒／制限 %2 秒",
     "%1 s (no time limit)": "%1 秒（時間制限なし）",
     "Nodes %1": "局面数 %1",
+    "Mate is proved; the tree above is that proof, complete. Now: %1. %2, %3.":
+        "詰みは証明済みです（上の木はその証明で、完了しています）。現在: %1。%2、%3。",
     "Not solved yet. Press Solve to search.": "まだ解いていません。「解く」で探索します。",
     "Not solved yet.": "まだ解いていません。",
     "Stopped: no answer. Press Solve to search again.": "中止しました（答えはありません）。「解く」で再び探索します。",
@@ -688,17 +690,37 @@ class SearchTreePanel(_TreePanel):
     """The live pn/dn tree of a running search."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
+        self._after_proof: Progress | None = None
         super().__init__(SearchTreeModel(), parent)
         self.follow = True   # keep the current path expanded
+        # Below the tree: what the search does once df-pn's proof (the tree) is done.
+        self.phase_note = QLabel(self)
+        self.phase_note.setObjectName("phase_note")
+        self.phase_note.setWordWrap(True)
+        self.phase_note.setVisible(False)
+        layout = self.layout()
+        assert layout is not None
+        layout.addWidget(self.phase_note)
+        i18n.notifier.language_changed.connect(self._show_phase)
 
     def reset(self, start: Position, note: str | None = NOT_SOLVED) -> None:
         """Empty the tree for a search from ``start`` (``note`` says why it is empty)."""
         model: SearchTreeModel = self.model  # type: ignore[assignment]
         model.reset(start)
         self.set_note(note)
+        self._after_proof = None
+        self._show_phase()
 
     def update_progress(self, progress: Progress) -> None:
-        """Merge a snapshot; with ``follow`` the current path stays open."""
+        """Merge a snapshot; with ``follow`` the current path stays open.
+
+        After df-pn's proof the tree no longer changes: the note below it says
+        what runs instead (the phase, its question and bounds, nodes, time).
+        """
+        if progress.phase not in (None, SearchPhase.MATE):
+            self._after_proof = progress
+            self._show_phase()
+            return
         model: SearchTreeModel = self.model  # type: ignore[assignment]
         model.update(progress)
         if self._note_key is not None and model.node_count():
@@ -707,6 +729,21 @@ class SearchTreePanel(_TreePanel):
             path = model.current_path()
             for n in range(1, min(len(path), 12) + 1):
                 self.view.expand(model.index_of_path(path[:n]))
+
+    def search_ended(self) -> None:
+        """The search ended: no note of what it is doing any more."""
+        self._after_proof = None
+        self._show_phase()
+
+    @Slot(str)
+    def _show_phase(self, _lang: str = "") -> None:
+        p = self._after_proof
+        if p is not None:
+            self.phase_note.setText(tr("Mate is proved; the tree above is that proof, complete. Now: %1. %2, %3.")
+                                    .replace("%1", phase_text(p))
+                                    .replace("%2", tr("Nodes %1").replace("%1", f"{p.nodes:,}"))
+                                    .replace("%3", tr("%1 s").replace("%1", f"{p.elapsed:.1f}")))
+        self.phase_note.setVisible(p is not None)
 
 
 # ---- the check of a record's main line (作意) ---------------------------------------

@@ -56,10 +56,13 @@ def test_long_solve_names_its_phases_and_one_node_count(qtbot: QtBot, window: Ma
     # 将棋無双 3番 (39 plies): the proof takes about a second, the shortest the rest of the limit.
     window.editor.set_position(Position.from_sfen(musou("musou-003")))
     seen: list[tuple[str, str]] = []
+    notes: list[str] = []
 
     def look() -> None:
         if window.is_searching():
             seen.append((window.result_panel.summary.text(), window.stats_label.text()))
+            note = window.search_panel.phase_note
+            notes.append(note.text() if note.isVisible() else "")
             if SHOTS and len(seen) % 20 == 0:
                 window.grab().save(str(Path(SHOTS) / f"phases-{len(seen):03d}.png"))
 
@@ -80,5 +83,12 @@ def test_long_solve_names_its_phases_and_one_node_count(qtbot: QtBot, window: Ma
     assert shown and shown == sorted(shown), "the node count shown went down"
     assert result.nodes >= shown[-1]
     assert f"{result.nodes:,}" in window.stats_label.text()
+    # After df-pn's proof the live tree no longer changes: the note under it says what runs.
+    during = [n for n, (s, _) in zip(notes, seen) if s.startswith("Proving the shortest")]
+    assert during and all(n.startswith("Mate is proved; the tree above is that proof, complete. "
+                                       "Now: Proving the shortest") for n in during)
+    assert len(set(during)) > 1, "the note did not move"
+    assert not any(n for n, (s, _) in zip(notes, seen) if s.startswith("Proving mate"))
+    assert not window.search_panel.phase_note.isVisible()
     if SHOTS:
         window.grab().save(str(Path(SHOTS) / "phases-end.png"))
