@@ -57,3 +57,11 @@ def test_result_counts_the_exact_search_nodes() -> None:
     answered = solve(position)
     assert answered.proof is not None and answered.proof.exact
     assert answered.nodes > proof_only.nodes
+
+
+def test_usi_info_names_the_phase() -> None:
+    from tsume_studio.core.cli.usi import _info_line
+    line = _info_line(Progress(nodes=10, nps=100.0, elapsed=0.1, root_pn=0, root_dn=5,
+                               phase=SearchPhase.ALTERNATIVES))
+    assert line.endswith(" phase=alternatives")
+    assert "phase=" not in _info_line(Progress(nodes=10, nps=100.0, elapsed=0.1, root_pn=1, root_dn=1))
