@@ -48,7 +48,7 @@ from .i18n import add_translations, tr
 from .models import number_text
 from .panels import (
     NO_MATE_NOTE, NO_PROOF_NOTE, AlternativesPanel, CheckPanel, FutilePanel, ProofTreePanel, ResultPanel,
-    SearchTreePanel, status_text,
+    SearchTreePanel, phase_text, status_text, time_text,
 )
 from .study import RecordPanel, StudyController
 from .settings import (
@@ -215,6 +215,7 @@ class MainWindow(QMainWindow):
         self._worker: SolverWorker | None = None
         self._result: SolveResult | None = None
         self._result_start: Position | None = None
+        self._limits = load_limits()   # the running search's, for its time against the limit
         # Where the last answer was searched from in the record's tree (() is the start),
         # and the answer waiting for "Keep answer in record".
         self._answer_path: tuple[int, ...] = ()
@@ -546,7 +547,8 @@ class MainWindow(QMainWindow):
         self.search_panel.reset(start, "Searching…")
         self._result_start = start
         self._search_mode = mode
-        worker = SolverWorker(function, start, load_limits(), parent=None)
+        self._limits = load_limits()
+        worker = SolverWorker(function, start, self._limits, parent=None)
         worker.progress.connect(self._on_progress)
         worker.returned.connect(self._on_returned)
         worker.errored.connect(self._on_errored)
@@ -577,16 +579,20 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_progress(self, progress: Progress) -> None:
         self.search_panel.update_progress(progress)
-        self._set_stats(lambda: self.progress_text(progress))
+        limit = self._limits.seconds
+        self.result_panel.set_progress(progress, limit)
+        self._set_stats(lambda: self.progress_text(progress, limit))
 
     @staticmethod
-    def progress_text(p: Progress) -> str:
-        """The status line of a snapshot: nodes, nps, elapsed, root pn/dn, table fill."""
-        return "   ".join((tr("Nodes %1").replace("%1", f"{p.nodes:,}"),
-                           tr("%1 nodes/s").replace("%1", f"{p.nps:,.0f}"),
-                           tr("%1 s").replace("%1", f"{p.elapsed:.1f}"),
-                           f"pn/dn {number_text(p.root_pn)}/{number_text(p.root_dn)}",
-                           tr("table %1%").replace("%1", f"{100 * p.table_fill:.0f}")))
+    def progress_text(p: Progress, limit: float | None = None) -> str:
+        """The status line of a snapshot: phase, nodes, nps, elapsed against ``limit``, root pn/dn, table fill."""
+        parts = (phase_text(p),
+                 tr("Nodes %1").replace("%1", f"{p.nodes:,}"),
+                 tr("%1 nodes/s").replace("%1", f"{p.nps:,.0f}"),
+                 time_text(p.elapsed, limit),
+                 f"pn/dn {number_text(p.root_pn)}/{number_text(p.root_dn)}",
+                 tr("table %1%").replace("%1", f"{100 * p.table_fill:.0f}"))
+        return "   ".join(part for part in parts if part)
 
     @Slot(object)
     def _on_returned(self, result: SolveResult) -> None:
@@ -623,6 +629,7 @@ class MainWindow(QMainWindow):
                 self.alternatives_panel.set_alternatives(None, (), note=why)
         self.proof_panel.set_proof(proof, why)
         self.futile_panel.set_proof(None if helpmate else proof, HELPMATE_NO_FUTILE if helpmate else why)
+        self.search_panel.search_ended()
         if self.search_panel.model.node_count() == 0:
             self.search_panel.set_note(SEARCH_TOO_QUICK)
 
@@ -642,6 +649,7 @@ class MainWindow(QMainWindow):
     @Slot()
     def _on_aborted(self) -> None:
         self.result_panel.set_stopped(self._result_start or Position.empty())
+        self.search_panel.search_ended()
         self.statusBar().showMessage(tr("Search stopped"), 5000)
         self._set_stats(lambda: tr("Search stopped"))
 

@@ -20,7 +20,7 @@ from ..core.check import CheckResult
 from ..core.shogi.moves import Move, parse_move
 from ..core.shogi.position import Position
 from ..core.search.proof import Alternative, FutileInterposition, Futility, HelpmateAnswer, Proof
-from ..core.search.contract import Progress, SolveResult, SolveStatus
+from ..core.search.contract import Progress, SearchPhase, SolveResult, SolveStatus
 from ..core.shogi.types import KANJI_MOVE, LETTER_TYPES
 from . import i18n
 from .i18n import add_translations, tr
@@ -37,6 +37,19 @@ add_translations("ja", {
     "Unknown (limit reached)": "不明（制限に達しました）",
     "Stopped": "中断",
     "Searching…": "探索中…",
+    "Proving mate": "詰みを証明中",
+    "Proving the shortest": "最短手順を証明中",
+    "Proving the shortest: mate within %1 plies? (proved: %2 to %3 plies)":
+        "最短手順を証明中: %1手以内に詰むか（証明済み: %2〜%3手）",
+    "Proving the shortest: mate within %1 plies? (no mate in fewer than %2)":
+        "最短手順を証明中: %1手以内に詰むか（%2手未満の詰みはない）",
+    "Building the proof tree": "証明木を作成中",
+    "Looking for 余詰 (alternative mates)": "余詰を探索中",
+    "%1 s of %2 s": "%1 秒／制限 %2 秒",
+    "%1 s (no time limit)": "%1 秒（時間制限なし）",
+    "Nodes %1": "局面数 %1",
+    "Mate is proved; the tree above is that proof, complete. Now: %1. %2, %3.":
+        "詰みは証明済みです（上の木はその証明で、完了しています）。現在: %1。%2、%3。",
     "Not solved yet. Press Solve to search.": "まだ解いていません。「解く」で探索します。",
     "Not solved yet.": "まだ解いていません。",
     "Stopped: no answer. Press Solve to search again.": "中止しました（答えはありません）。「解く」で再び探索します。",
@@ -98,6 +111,32 @@ def _play(start: Position, line: tuple[str, ...] | list[str]) -> tuple[Position,
     return pos, last
 
 
+def phase_text(progress: Progress) -> str:
+    """What a running direct-mate search is doing, for people ("" when the solver has no phases)."""
+    phase = progress.phase
+    if phase is None:
+        return ""
+    if phase is SearchPhase.SHORTEST:
+        stats = dict(progress.stats)
+        asking, lower, upper = (int(stats.get(k, 0)) for k in ("asking", "at_least", "at_most"))
+        if asking and upper:
+            return (tr("Proving the shortest: mate within %1 plies? (proved: %2 to %3 plies)")
+                    .replace("%1", str(asking)).replace("%2", str(max(lower, 1))).replace("%3", str(upper)))
+        if asking:
+            return (tr("Proving the shortest: mate within %1 plies? (no mate in fewer than %2)")
+                    .replace("%1", str(asking)).replace("%2", str(max(lower, 1))))
+    return tr({SearchPhase.MATE: "Proving mate", SearchPhase.SHORTEST: "Proving the shortest",
+               SearchPhase.TREE: "Building the proof tree",
+               SearchPhase.ALTERNATIVES: "Looking for 余詰 (alternative mates)"}[phase])
+
+
+def time_text(elapsed: float, limit: float | None) -> str:
+    """Elapsed time against the time limit: ``12.3 秒／制限 60 秒``."""
+    if limit is None:
+        return tr("%1 s (no time limit)").replace("%1", f"{elapsed:.1f}")
+    return tr("%1 s of %2 s").replace("%1", f"{elapsed:.1f}").replace("%2", f"{limit:g}")
+
+
 def status_text(result: SolveResult | None, helpmate: bool = False) -> str:
     """What the search found, for people: ``3手詰``, ``協力詰 3手``, ``不詰``, ``unknown (limit reached)``."""
     if result is None:
@@ -139,6 +178,8 @@ class ResultPanel(QWidget):
         self._stopped = False
         self._helpmate = False
         self._sfens: list[str] = []
+        self._progress: Progress | None = None
+        self._limit: float | None = None
         self.summary = QLabel(self)
         self.summary.setObjectName("summary")
         font = self.summary.font()
@@ -205,7 +246,14 @@ class ResultPanel(QWidget):
         self._line = ()
         self._searching = True
         self._stopped = False
+        self._progress = None
         self._fill()
+
+    def set_progress(self, progress: Progress, limit: float | None) -> None:
+        """A running search's snapshot: the summary names its phase, time against ``limit``, nodes."""
+        if self._searching:
+            self._progress, self._limit = progress, limit
+            self._update_summary()
 
     def set_stopped(self, start: Position) -> None:
         """The search from ``start`` was stopped: no answer, and the panel says so (not "not solved")."""
@@ -270,7 +318,13 @@ class ResultPanel(QWidget):
 
     def _update_summary(self) -> None:
         if self._searching:
-            self.summary.setText(tr("Searching…"))
+            p = self._progress
+            if p is None:
+                self.summary.setText(tr("Searching…"))
+                return
+            lines = [phase_text(p) or tr("Searching…"), time_text(p.elapsed, self._limit),
+                     tr("Nodes %1").replace("%1", f"{p.nodes:,}")]
+            self.summary.setText("\n".join(lines))
         elif self._stopped:
             self.summary.setText(tr("Stopped: no answer. Press Solve to search again."))
         elif self._result is None:
@@ -636,17 +690,37 @@ class SearchTreePanel(_TreePanel):
     """The live pn/dn tree of a running search."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
+        self._after_proof: Progress | None = None
         super().__init__(SearchTreeModel(), parent)
         self.follow = True   # keep the current path expanded
+        # Below the tree: what the search does once df-pn's proof (the tree) is done.
+        self.phase_note = QLabel(self)
+        self.phase_note.setObjectName("phase_note")
+        self.phase_note.setWordWrap(True)
+        self.phase_note.setVisible(False)
+        layout = self.layout()
+        assert layout is not None
+        layout.addWidget(self.phase_note)
+        i18n.notifier.language_changed.connect(self._show_phase)
 
     def reset(self, start: Position, note: str | None = NOT_SOLVED) -> None:
         """Empty the tree for a search from ``start`` (``note`` says why it is empty)."""
         model: SearchTreeModel = self.model  # type: ignore[assignment]
         model.reset(start)
         self.set_note(note)
+        self._after_proof = None
+        self._show_phase()
 
     def update_progress(self, progress: Progress) -> None:
-        """Merge a snapshot; with ``follow`` the current path stays open."""
+        """Merge a snapshot; with ``follow`` the current path stays open.
+
+        After df-pn's proof the tree no longer changes: the note below it says
+        what runs instead (the phase, its question and bounds, nodes, time).
+        """
+        if progress.phase not in (None, SearchPhase.MATE):
+            self._after_proof = progress
+            self._show_phase()
+            return
         model: SearchTreeModel = self.model  # type: ignore[assignment]
         model.update(progress)
         if self._note_key is not None and model.node_count():
@@ -655,6 +729,21 @@ class SearchTreePanel(_TreePanel):
             path = model.current_path()
             for n in range(1, min(len(path), 12) + 1):
                 self.view.expand(model.index_of_path(path[:n]))
+
+    def search_ended(self) -> None:
+        """The search ended: no note of what it is doing any more."""
+        self._after_proof = None
+        self._show_phase()
+
+    @Slot(str)
+    def _show_phase(self, _lang: str = "") -> None:
+        p = self._after_proof
+        if p is not None:
+            self.phase_note.setText(tr("Mate is proved; the tree above is that proof, complete. Now: %1. %2, %3.")
+                                    .replace("%1", phase_text(p))
+                                    .replace("%2", tr("Nodes %1").replace("%1", f"{p.nodes:,}"))
+                                    .replace("%3", tr("%1 s").replace("%1", f"{p.elapsed:.1f}")))
+        self.phase_note.setVisible(p is not None)
 
 
 # ---- the check of a record's main line (作意) ---------------------------------------

@@ -235,8 +235,9 @@ class UsiEngine:
 def _info_line(p: Progress) -> str:
     best = min(p.root_children, key=lambda c: (c.pn, -c.dn), default=None)
     root = f" root={best.move}" if best is not None else ""
+    phase = f" phase={p.phase.value}" if p.phase is not None else ""
     return (f"info nodes {p.nodes} nps {int(p.nps)} time {int(p.elapsed * 1000)} "
-            f"hashfull {min(1000, int(p.table_fill * 1000))} string pn={p.root_pn} dn={p.root_dn}{root}")
+            f"hashfull {min(1000, int(p.table_fill * 1000))} string pn={p.root_pn} dn={p.root_dn}{root}{phase}")
 
 
 def _checkmate_line(result: SolveResult | None) -> str:

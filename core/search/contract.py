@@ -66,6 +66,15 @@ class Cancel(Protocol):
         ...
 
 
+class SearchPhase(str, enum.Enum):
+    """What a direct-mate search is doing, in the order the phases run."""
+
+    MATE = "mate"                  # df-pn: is there a mate at all?
+    SHORTEST = "shortest"          # the official answer's search: proving the length shortest
+    TREE = "tree"                  # building the main line and the proof tree
+    ALTERNATIVES = "alternatives"  # looking for 余詰 along the main line
+
+
 @dataclass(frozen=True, slots=True)
 class ChildInfo:
     """A child of the root (or of any reported node): move (USI), pn, dn."""
@@ -96,7 +105,9 @@ class Progress:
 
     ``stats`` holds solver-specific figures by name, e.g.
     ``(("depth", 7), ("stored", 1234))`` for the helpmate solver's iteration
-    depth and stored positions.
+    depth and stored positions.  ``phase`` is what the direct-mate solver is
+    doing (None from searches without phases); its ``nodes`` and ``elapsed``
+    count the whole solve, every phase included, as ``SolveResult`` does.
     """
 
     nodes: int
@@ -109,6 +120,7 @@ class Progress:
     table_fill: float = 0.0          # 0.0 .. 1.0 of the memory bound
     table_entries: int = 0
     stats: tuple[tuple[str, float], ...] = ()
+    phase: SearchPhase | None = None
 
 
 Answer = Proof | HelpmateAnswer
@@ -174,6 +186,7 @@ __all__ = [
     "Limits",
     "PathEntry",
     "Progress",
+    "SearchPhase",
     "SolveResult",
     "SolveStatus",
     "drive",

@@ -52,7 +52,7 @@ from collections.abc import Callable, Generator
 
 import cshogi
 
-from .contract import INFINITY as INF, Cancel, Progress, drive
+from .contract import INFINITY as INF, Cancel, Progress, SearchPhase, drive
 from .dfpn import DfPn, Outcome
 from .hand import MASK64, hand_ge, hand_key, pack
 from .interposition import Defences, DropSquare, FutileSquare, drop_squares, may_omit
@@ -157,11 +157,13 @@ class BoundedSearch:
         """A frozen snapshot for the progress report."""
         elapsed = time.monotonic() - self.start
         entries, fill = self.table_size()
+        phase = {"tree": SearchPhase.TREE, "alternatives": SearchPhase.ALTERNATIVES}.get(
+            self.phase, SearchPhase.SHORTEST)
         return Progress(nodes=self.nodes, nps=self.nodes / elapsed if elapsed > 0 else 0.0,
                         elapsed=elapsed, root_pn=self.root_pn, root_dn=self.root_dn,
-                        table_fill=fill, table_entries=entries,
+                        table_fill=fill, table_entries=entries, phase=phase,
                         stats=(("depth", float(self.depth)), ("futility_tests", float(self.futility_tests)),
-                               ("tree", 1.0 if self.phase == "tree" else 0.0)) + self.bounds_stats())
+                               ("tree", 0.0 if phase is SearchPhase.SHORTEST else 1.0)) + self.bounds_stats())
 
     def bounds_stats(self) -> tuple[tuple[str, float], ...]:
         """``asking`` ("mate within n?"), ``at_least`` and ``at_most`` (the root's proved bounds), when known."""
@@ -943,7 +945,9 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
                 distance_rule: bool = True, max_depth: int = MAX_DEPTH,
                 alternatives: bool = True, memory_mb: int = 1024,
                 clock: Callable[[], float] = time.monotonic,
-                session: AnswerSession | None = None) -> Generator[Progress, None, Proof | None]:
+                session: AnswerSession | None = None,
+                observe: Callable[[BoundedSearch], object] | None = None,
+                ) -> Generator[Progress, None, Proof | None]:
     """Compute the official answer of the direct-mate problem ``position``.
 
     A generator: it yields :class:`~.contract.Progress` about every 0.1 s of
@@ -969,6 +973,8 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
             it is returned, with ``Proof.alternatives_checked`` False.
         session: when given, receives the search once the length is proved,
             for a check of a given line to reuse (:class:`AnswerSession`).
+        observe: called with the search object before it starts, for a
+            caller that wants its figures (``nodes``) after it returns.
 
     ``Proof.exact`` is True when the depth before the length was refuted by
     proof, which this search always does; it stays a field so that answers
@@ -979,6 +985,8 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
         oracle = DfPn(root.turn, memory_mb=_DEFAULT_ORACLE_MB)
     search = _Search(root, oracle, deadline=deadline, cancel=cancel, node_limit=node_limit,
                      distance_rule=distance_rule, memory_mb=memory_mb, clock=clock)
+    if observe is not None:
+        observe(search)   # e.g. to read its node count when it returns
     try:
         yield search.progress()
         search.check_stop()
@@ -1020,6 +1028,7 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
             return answer
         full = AnswerBuilder(search, position.sfen(), True)
         full.share(base)
+        search.phase = "alternatives"
         try:
             return (yield from assemble_proof(full, position, length, search))
         except SearchAborted:

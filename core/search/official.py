@@ -341,6 +341,8 @@ class OfficialSearch(BoundedSearch):
             d = e.hi - 2
             if d > cap:
                 d = cap if (cap - e.hi) % 2 == 0 else cap - 1
+            if root:
+                self.asking = d
             if not (yield from self._ask(or_node, d)):
                 e = self.table.get(b)
                 if e.lo < d + 2:
@@ -699,7 +701,9 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
                 distance_rule: bool = True, max_length: int = MAX_LENGTH,
                 alternatives: bool = True, memory_mb: int = 256,
                 clock: Callable[[], float] = time.monotonic,
-                session: AnswerSession | None = None) -> Generator[Progress, None, Proof | None]:
+                session: AnswerSession | None = None,
+                observe: Callable[[BoundedSearch], object] | None = None,
+                ) -> Generator[Progress, None, Proof | None]:
     """The official answer of ``position`` by the length-aware df-pn.
 
     Same contract as :func:`.exact.build_proof`: a generator yielding
@@ -709,13 +713,16 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
     here when None) proves the root first; its proof length is the first
     upper bound, and its table answers raw no-mates inside the search.
     ``memory_mb`` bounds this search's own table.  ``session``, when given,
-    receives the search once the length is proved (:class:`.exact.AnswerSession`).
+    receives the search once the length is proved (:class:`.exact.AnswerSession`);
+    ``observe`` is called with the search object before it starts.
     """
     root = position.board().copy()
     if oracle is None:
         oracle = DfPn(root.turn, memory_mb=_DEFAULT_ORACLE_MB)
     search = OfficialSearch(root, oracle, deadline=deadline, cancel=cancel, node_limit=node_limit,
                             distance_rule=distance_rule, memory_mb=memory_mb, clock=clock)
+    if observe is not None:
+        observe(search)   # e.g. to read its node count when it returns
     try:
         yield search.progress()
         search.check_stop()
@@ -742,6 +749,7 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
             return answer
         full = AnswerBuilder(search, position.sfen(), True)   # type: ignore[arg-type]
         full.share(base)
+        search.phase = "alternatives"
         try:
             return (yield from assemble_proof(full, position, length, search))   # type: ignore[arg-type]
         except SearchAborted:

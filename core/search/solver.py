@@ -10,18 +10,19 @@ cancels by setting ``cancel``.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 
 import cshogi
 
 from .contract import (
-    INFINITY, Cancel, ChildInfo, Limits, PathEntry, Progress, SolveResult, SolveStatus, drive,
+    INFINITY, Cancel, ChildInfo, Limits, PathEntry, Progress, SearchPhase, SolveResult, SolveStatus, drive,
 )
 from . import kernel_engine
 from .background import in_background, release_later
 from .dfpn import DfPn, Options as DfPnOptions, Outcome
-from .exact import AnswerSession, build_proof
+from .exact import AnswerSession, BoundedSearch, build_proof
 from .official import build_proof as official_proof
 from .proof import Proof
 from .tt import BYTES_PER_ENTRY, LENGTH, PN
@@ -60,7 +61,30 @@ def _progress(searcher: DfPn, board: cshogi.Board, start: float, nodes0: int = 0
     return Progress(nodes=nodes, nps=nodes / elapsed if elapsed > 0 else 0.0, elapsed=elapsed,
                     root_pn=_clip(pn), root_dn=_clip(dn), path=tuple(path),
                     root_children=root_children, table_fill=searcher.tt.fill,
-                    table_entries=searcher.tt.entries, stats=stats)
+                    table_entries=searcher.tt.entries, stats=stats, phase=SearchPhase.MATE)
+
+
+def _whole_solve(gen: Generator[Progress, None, Proof | None], searcher: DfPn, start: float,
+                 exact_nodes: Callable[[], int]) -> Generator[Progress, None, Proof | None]:
+    """The official-answer search ``gen`` with its snapshots counting the whole solve.
+
+    Its own snapshots count its own nodes from its own start; these add
+    df-pn's nodes (the proof, and the oracle's work since) and the time from
+    the solve's start, so that the count shown grows as the result's does
+    and ends where it ends.
+    """
+    try:
+        while True:
+            try:
+                p = next(gen)
+            except StopIteration as stop:
+                answer: Proof | None = stop.value
+                return answer
+            nodes = searcher.nodes + exact_nodes()
+            elapsed = time.monotonic() - start
+            yield replace(p, nodes=nodes, elapsed=elapsed, nps=nodes / elapsed if elapsed > 0 else 0.0)
+    finally:
+        gen.close()
 
 
 def _table_path(searcher: DfPn, board: cshogi.Board, line: list[int]) -> list[Frame]:
@@ -160,11 +184,17 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
     peak_entries = 0
     sfen = position.sfen()
 
+    exact_search: list[BoundedSearch] = []   # the official-answer search, once it runs
+
+    def nodes_after_proof() -> int:
+        return exact_search[0].nodes if exact_search else 0
+
     def finish(status: SolveStatus, **kw: Any) -> SolveResult:
         # The process's CPU time: the search thread's and this one's.
         kw["extra"] = {**kw.get("extra", {}), "engine": "python",
                        "cpu_seconds": round(time.process_time() - cpu0, 4)}
-        return SolveResult(status, sfen, nodes=searcher.nodes, seconds=time.monotonic() - start,
+        return SolveResult(status, sfen, nodes=searcher.nodes + nodes_after_proof(),
+                           seconds=time.monotonic() - start,
                            table_entries=searcher.tt.entries,
                            peak_memory_mb=peak_entries * BYTES_PER_ENTRY / 2**20, **kw)
 
@@ -217,12 +247,14 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
             exact_deadline = clock() + max(EXACT_MIN_SECONDS, EXACT_FACTOR * spent)
         proved = searcher.entry(board)
         if proved is not None and proved[PN] == 0 and proved[LENGTH] >= OFFICIAL_FROM:
-            proof = yield from official_proof(position, searcher, deadline=exact_deadline, cancel=cancel, clock=clock,
-                                              node_limit=limits.nodes,
-                                              memory_mb=max(16, limits.memory_mb // 4), session=session)
+            answer = official_proof(position, searcher, deadline=exact_deadline, cancel=cancel, clock=clock,
+                                    node_limit=limits.nodes, memory_mb=max(16, limits.memory_mb // 4),
+                                    session=session, observe=exact_search.append)
         else:
-            proof = yield from build_proof(position, searcher, deadline=exact_deadline, cancel=cancel, clock=clock,
-                                           node_limit=limits.nodes, memory_mb=limits.memory_mb, session=session)
+            answer = build_proof(position, searcher, deadline=exact_deadline, cancel=cancel, clock=clock,
+                                 node_limit=limits.nodes, memory_mb=limits.memory_mb, session=session,
+                                 observe=exact_search.append)
+        proof = yield from _whole_solve(answer, searcher, start, nodes_after_proof)
         if proof is None:
             # Stopped before the length was proved: keep what was proved of it.
             if session.at_least is not None:

@@ -262,8 +262,10 @@ def _lock_holding_solver(position: Position, limits: Limits, cancel: Any) -> Any
     def work(flag: Any) -> None:
         old = sys.getswitchinterval()
         sys.setswitchinterval(HOLD_S)
+        # Bounded, so that a failing test cannot leave it holding the lock for the tests after it.
+        give_up = time.perf_counter() + HOLD_LIMIT_S
         try:
-            while not flag.is_set():
+            while not flag.is_set() and time.perf_counter() < give_up:
                 end = time.perf_counter() + HOLD_S
                 while time.perf_counter() < end:
                     pass
@@ -279,6 +281,7 @@ def _lock_holding_solver(position: Position, limits: Limits, cancel: Any) -> Any
 
 
 HOLD_S = 1.0
+HOLD_LIMIT_S = 30.0
 
 
 def test_the_measure_catches_a_search_that_keeps_the_lock(qtbot: QtBot) -> None:
@@ -287,10 +290,13 @@ def test_the_measure_catches_a_search_that_keeps_the_lock(qtbot: QtBot) -> None:
     qtbot.addWidget(w)
     w.show()
     assert HOLD_S * 1000 > MAX_GAP_MS
-    gap, _stop_ms = measure_responsiveness(qtbot, w, THREE, ticks=10)
+    try:
+        gap, _stop_ms = measure_responsiveness(qtbot, w, THREE, ticks=10)
+    finally:
+        w.stop()   # also when the measure failed: the double must not outlive the test
+        qtbot.waitUntil(lambda: running_workers() == 0, timeout=int(HOLD_LIMIT_S * 1000))
     print(f"lock held {HOLD_S:.1f} s at a time: longest gap {gap} ms")
     assert gap >= MAX_GAP_MS, f"a {HOLD_S:.1f} s lock hold went unseen: longest gap {gap} ms"
-    qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
 
 
 def test_close_during_search_stops_it(qtbot: QtBot, window: MainWindow) -> None:
