@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Iterator
 
 import pytest
+from pytestqt.qtbot import QtBot
 from PySide6.QtCore import QSettings
 
 from tsume_studio.core.shogi.position import Position
 from tsume_studio.core.search.contract import ChildInfo, Limits, PathEntry, Progress, SolveResult, SolveStatus
+from tsume_studio.gui.mainwindow import MainWindow
+from tsume_studio.gui.settings import save_limits
+from tsume_studio.gui.worker import running_workers
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -86,3 +90,25 @@ def sample_position() -> Position:
 
 
 DATA = Path(__file__).parent.parent / "data"
+
+
+@pytest.fixture
+def open_window(qtbot: QtBot) -> Iterator[Callable[..., MainWindow]]:
+    """Make shown main windows (time limit ``seconds``, a 64 MB table); after the test each one's
+    search is stopped and its worker waited for, up to ``settle_ms``."""
+    made: list[tuple[MainWindow, int]] = []
+
+    def make(seconds: float = 60.0, settle_ms: int = 5000) -> MainWindow:
+        save_limits(Limits(seconds=seconds, memory_mb=64))
+        w = MainWindow()
+        qtbot.addWidget(w)
+        w.show()
+        made.append((w, settle_ms))
+        return w
+
+    yield make
+    for w, settle_ms in made:
+        if w.is_searching():
+            w.stop()
+            qtbot.waitUntil(lambda: not w.is_searching(), timeout=settle_ms)  # noqa: B023
+        qtbot.waitUntil(lambda: running_workers() == 0, timeout=settle_ms)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import shutil
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,25 +21,15 @@ from tsume_studio.core.shogi.moves import parse_move
 from tsume_studio.core.shogi.position import Position
 from tsume_studio.gui import checkworker, i18n
 from tsume_studio.gui.mainwindow import MainWindow
-from tsume_studio.gui.settings import save_limits
-from tsume_studio.gui.worker import running_workers
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints")
 DATA = Path(__file__).parent.parent / "data"
 
 
 @pytest.fixture
-def window(qtbot: QtBot) -> Iterator[MainWindow]:
+def window(open_window: Callable[..., MainWindow]) -> MainWindow:
     i18n.set_language("en")
-    save_limits(Limits(seconds=60.0, memory_mb=64))
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    if w.is_searching():
-        w.stop()
-        qtbot.waitUntil(lambda: not w.is_searching(), timeout=10000)
-    qtbot.waitUntil(lambda: running_workers() == 0, timeout=10000)
+    return open_window(seconds=60.0, settle_ms=10000)
 
 
 def flawed_record(tmp_path: Path) -> tuple[Path, list[str]]:

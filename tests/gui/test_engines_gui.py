@@ -9,23 +9,22 @@ from __future__ import annotations
 import shutil
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from tsume_studio.core.search.contract import Limits, SolveStatus
+from tsume_studio.core.search.contract import SolveStatus
 from tsume_studio.core.shogi.position import Position
 from tsume_studio.core.usi_client import EngineSpec
 from tsume_studio.gui import i18n
 from tsume_studio.gui.engines import EngineEditDialog, EnginesDialog
 from tsume_studio.gui.mainwindow import ENGINE_NO_FUTILE, ENGINE_NO_PROOF, MainWindow
 from tsume_studio.gui.settings import (
-    load_engine_choice, load_engines, save_engine_choice, save_engines, save_limits,
+    load_engine_choice, load_engines, save_engine_choice, save_engines,
 )
-from tsume_studio.gui.worker import running_workers
 
 THREE = "7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"
 LONG = "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1"
@@ -56,16 +55,8 @@ def _no_engines() -> Iterator[None]:
 
 
 @pytest.fixture
-def window(qtbot: QtBot) -> Iterator[MainWindow]:
-    save_limits(Limits(seconds=30.0, memory_mb=64))
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    if w.is_searching():
-        w.stop()
-        qtbot.waitUntil(lambda: not w.is_searching(), timeout=15000)
-    qtbot.waitUntil(lambda: running_workers() == 0, timeout=15000)
+def window(open_window: Callable[..., MainWindow]) -> MainWindow:
+    return open_window(seconds=30.0, settle_ms=15000)
 
 
 def add_engine(qtbot: QtBot, w: MainWindow, spec: EngineSpec) -> EnginesDialog:

@@ -4,7 +4,7 @@ dropped files, the record header dialog, and records saved and exported in full.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,15 +13,14 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent, QGuiApplication
 from pytestqt.qtbot import QtBot
 
 from tsume_studio.core.records.formats import read_record
-from tsume_studio.core.search.contract import Limits, SolveStatus
+from tsume_studio.core.search.contract import SolveStatus
 from tsume_studio.core.shogi.position import Position
 from tsume_studio.gui import i18n
 from tsume_studio.gui.header import HeaderDialog
 from tsume_studio.gui.mainwindow import MainWindow
 from tsume_studio.gui.settings import (
-    RECENT_LIMIT, add_recent, load_recent, remove_recent, save_limits, settings,
+    RECENT_LIMIT, add_recent, load_recent, remove_recent, settings,
 )
-from tsume_studio.gui.worker import running_workers
 
 THREE = "7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"
 OTHER = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
@@ -32,20 +31,12 @@ pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateS
 
 
 @pytest.fixture
-def window(qtbot: QtBot) -> Iterator[MainWindow]:
+def window(open_window: Callable[..., MainWindow]) -> MainWindow:
     i18n.set_language("en")
     for path in load_recent():
         remove_recent(path)
     settings().remove("files/folder")
-    save_limits(Limits(seconds=60.0, memory_mb=64))
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    if w.is_searching():
-        w.stop()
-        qtbot.waitUntil(lambda: not w.is_searching(), timeout=5000)
-    qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
+    return open_window(seconds=60.0, settle_ms=5000)
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from PySide6.QtCore import QElapsedTimer, Qt, QTimer
@@ -43,16 +43,8 @@ def microcosmos() -> str:
 
 
 @pytest.fixture
-def window(qtbot: QtBot) -> Iterator[MainWindow]:
-    save_limits(Limits(seconds=60.0, memory_mb=64))
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    if w.is_searching():
-        w.stop()
-        qtbot.waitUntil(lambda: not w.is_searching(), timeout=5000)
-    qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
+def window(open_window: Callable[..., MainWindow]) -> MainWindow:
+    return open_window(seconds=60.0, settle_ms=5000)
 
 
 def solve(qtbot: QtBot, w: MainWindow, sfen: str, timeout: int = 30000) -> Any:
