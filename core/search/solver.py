@@ -58,6 +58,12 @@ def _progress(searcher: DfPn, board: cshogi.Board, start: float, nodes0: int = 0
         below = ranked(levels[k + 1]) if k + 1 < len(levels) else ()
         path.append(PathEntry(cshogi.move_to_usi(moves[sel]), _clip(cpn[sel]), _clip(cdn[sel]), below))
     root_children = ranked(frames[0]) if frames else ()
+    if frames and pn != 0 and dn != 0:
+        # The table holds the root's numbers only from its last return, which for the
+        # root is the end of the search: while it runs, take them from its children.
+        _sel, _moves, cpn, cdn, or_node = frames[0]
+        if cpn:
+            pn, dn = (min(cpn), sum(cdn)) if or_node else (sum(cpn), min(cdn))
     return Progress(nodes=nodes, nps=nodes / elapsed if elapsed > 0 else 0.0, elapsed=elapsed,
                     root_pn=_clip(pn), root_dn=_clip(dn), path=tuple(path),
                     root_children=root_children, table_fill=searcher.tt.fill,

@@ -258,6 +258,18 @@ def test_every_switch_still_solves(switch: str, engine: str) -> None:
 
 # ---- the solver API -----------------------------------------------------------------------
 
+def test_progress_shows_the_root_numbers_moving() -> None:
+    # The Python engine writes the root's table entry only when the search returns to
+    # it; the snapshots take its numbers from its children meanwhile, so they move.
+    tail = next(r for r in _rows("microcosmos.tsv") if r[2] == "71")
+    snapshots: list[Progress] = []
+    result = drive(solve_iter(Position.from_sfen(tail[1]), Limits(seconds=60), exact=False,
+                              progress_interval=0.02), snapshots.append)
+    assert result.status is SolveStatus.MATE
+    running = [(s.root_pn, s.root_dn) for s in snapshots if s.root_pn > 0]
+    assert len(set(running)) > 1, f"the root's numbers never moved: {running[:5]}"
+
+
 def test_progress_snapshots(engine: str) -> None:
     # A search of some 0.1-1 s on either engine: the kernel publishes its path every 50 ms and
     # proves tail 33 in about 0.1 s, too few snapshots to be sure one catches the path.
