@@ -336,15 +336,7 @@ def record_from_helpmate(answer: HelpmateAnswer, header: dict[str, str] | None =
     record = Record(start=Position.from_sfen(answer.sfen), header=dict(header or {}))
     record.header.setdefault("手数", str(answer.length))
     for line in answer.solutions:
-        pos, node = record.start.copy(), record.root
-        for usi in line:
-            mv = parse_move(pos, usi)
-            child = next((c for c in node.children if c.move == mv), None)
-            if child is None:
-                child = RecordNode(move=mv)
-                node.children.append(child)
-            node = child
-            pos.push(mv)
+        node, pos, _added = record.grow(line)
         if _is_mate(pos) and not node.children:
             node.children.append(RecordNode(special="詰み"))
     if not answer.alternatives_checked:

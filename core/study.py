@@ -14,7 +14,7 @@ import enum
 from dataclasses import dataclass
 
 from .records.model import Record, RecordNode
-from .shogi.moves import Move, attackers, is_legal, japanese, parse_move
+from .shogi.moves import Move, attackers, is_legal, japanese
 from .shogi.position import IllegalPositionError, Position
 from .shogi.types import (
     HAND_INDEX, KING, KNIGHT, LANCE, PAWN, PROMOTE, make_piece, opponent, piece_color, piece_type,
@@ -413,16 +413,7 @@ def add_line(record: Record, line: tuple[str, ...] | list[str], comment: str = "
     Raises:
         ValueError: a move of ``line`` is not legal where it is played.
     """
-    pos, node, changed = record.start.copy(), record.root, False
-    for usi in line:
-        move = parse_move(pos, usi)
-        child = next((c for c in node.children if c.move == move), None)
-        if child is None:
-            child = RecordNode(move=move)
-            node.children.append(child)
-            changed = True
-        node = child
-        pos.push(move)
+    node, _pos, changed = record.grow(line)
     if comment and comment not in node.comments:
         node.comments.append(comment)
         changed = True

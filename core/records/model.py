@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..shogi.moves import Move
+from ..shogi.moves import Move, parse_move
 from ..shogi.position import Position
 
 
@@ -39,6 +39,27 @@ class Record:
     header: dict[str, str] = field(default_factory=dict)
     root: RecordNode = field(default_factory=RecordNode)
     preamble: list[str] = field(default_factory=list)
+
+    def grow(self, line: tuple[str, ...] | list[str]) -> tuple[RecordNode, Position, bool]:
+        """Walk ``line`` (USI moves from the start) through the tree, reusing the moves there and
+        adding the others as the last variation of their parent (the main line stays).
+
+        Returns the line's last node, the position there, and whether a node was added.
+
+        Raises:
+            ValueError: a move of ``line`` is not legal where it is played.
+        """
+        pos, node, added = self.start.copy(), self.root, False
+        for usi in line:
+            move = parse_move(pos, usi)
+            child = next((c for c in node.children if c.move == move), None)
+            if child is None:
+                child = RecordNode(move=move)
+                node.children.append(child)
+                added = True
+            node = child
+            pos.push(move)
+        return node, pos, added
 
     def main_line(self) -> list[Move]:
         """The moves of the main line (first children), specials excluded."""

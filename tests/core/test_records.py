@@ -241,3 +241,18 @@ def test_solved_problems_read_back_everywhere(tmp_path: Path) -> None:
         parsed = shogi.KIF.Parser.parse_str(to_kif(main_line_only(rec)))[0]
         assert parsed["moves"] == [m.usi() for m in rec.main_line()]
         assert Position.from_sfen(parsed["sfen"]).sfen().split()[0] == rec.start.sfen().split()[0]
+
+
+def test_grow_reuses_the_moves_there_and_adds_the_rest_as_variations() -> None:
+    from tsume_studio.core.records.model import Record
+    from tsume_studio.core.shogi.position import Position
+
+    record = Record(start=Position.from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"))
+    end, pos, added = record.grow(["G*5b"])
+    assert added and end.move is not None and pos.sfen().startswith("4k4/4G4/4P4")
+    again, _pos, added_again = record.grow(["G*5b"])
+    assert again is end and not added_again
+    other, _pos, added_other = record.grow(["G*4b"])
+    assert added_other and record.root.children[0] is end and record.root.children[1] is other
+    with pytest.raises(ValueError):
+        record.grow(["G*5a"])
