@@ -1,7 +1,7 @@
 """Measure how the window responds while it solves: event-loop gaps, Stop latency, and their causes.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/responsiveness.py [--tail 301] [--seconds 8]
-        [--hogs 1] [--runs 3] [--probe] [--json OUT]
+        [--hogs 1] [--runs 3] [--memory 256] [--probe] [--trace] [--json OUT]
 
 Each run opens the real main window (offscreen), solves a Microcosmos tail
 (tests/data/microcosmos.tsv) with ``--hogs`` CPU-bound processes running
@@ -18,7 +18,14 @@ Beside the gaps it records what each candidate cause costs:
   lock shared) sleeps 10 ms at a time and records how late it wakes;
 - with ``--probe``, the interpreter lock: a thread of this process sleeps
   2 ms at a time and records how late it runs again, which is the wake-up
-  latency plus the wait for the lock the search thread holds.
+  latency plus the wait for the lock the search thread holds;
+- with ``--trace``, what each long gap (over ``--trace-over`` ms) overlapped:
+  every time the df-pn thread offers the lock (its ``time.sleep(0)``) is
+  logged with its thread CPU time, nodes, table entries and keys, table
+  collections and minor page faults, beside the window's progress slots
+  and the interpreter's garbage collections; the longest stretch the
+  search held the lock inside the gap, and what changed during it, is
+  printed per gap.
 
 The figures in docs/benchmarks.md ("The window while it solves") come from
 this script; it measures, it asserts nothing.
@@ -31,6 +38,7 @@ import json
 import multiprocessing
 import os
 import platform
+import resource
 import statistics
 import sys
 import tempfile
@@ -79,7 +87,107 @@ def _summary(values: list[float]) -> dict[str, float]:
             "median": round(statistics.median(ordered), 2), "mean": round(statistics.fmean(ordered), 2)}
 
 
-def one_run(sfen: str, seconds: float, probe: bool) -> dict[str, Any]:
+def _schedstat(tid: int) -> tuple[float, float]:
+    """A thread's CPU time and its time waiting on the run queue (ms), from Linux's schedstat."""
+    try:
+        with open(f"/proc/self/task/{tid}/schedstat", encoding="ascii") as f:
+            run, wait, _ = f.read().split()
+        return int(run) / 1e6, int(wait) / 1e6
+    except (OSError, ValueError):
+        return 0.0, 0.0
+
+
+class _Trace:
+    """Timestamps of the search's lock offers, the window's slots and the collections (``--trace``)."""
+
+    def __init__(self) -> None:
+        import gc
+
+        from tsume_studio.core.search import solver
+
+        self.searchers: list[Any] = []
+        # (before the offer, after it, run-queue wait ms, nodes, entries, keys, collections, minor faults)
+        self.offers: list[tuple[float, float, float, int, int, int, int, int]] = []
+        # the window's thread at each tick: (time, CPU ms, run-queue wait ms)
+        self.gui: list[tuple[float, float, float]] = []
+        self.slots: list[tuple[float, float]] = []
+        self.gcs: list[tuple[float, str, int]] = []
+        self._solver = solver
+        self._dfpn = solver.DfPn
+        self._sleep = time.sleep
+        self._gc = gc
+
+        def make(*a: Any, **k: Any) -> Any:
+            searcher = self._dfpn(*a, **k)
+            self.searchers.append(searcher)
+            return searcher
+
+        def sleep(seconds: float) -> None:
+            if seconds == 0 and threading.current_thread().name == "tsume-search" and self.searchers:
+                s = self.searchers[-1]
+                before = time.perf_counter()
+                self._sleep(seconds)
+                after = time.perf_counter()
+                self.offers.append((before, after, _schedstat(threading.get_native_id())[1], s.nodes,
+                                    s.tt.entries, len(s.tt.table), s.tt.collections,
+                                    resource.getrusage(resource.RUSAGE_THREAD).ru_minflt))
+                return
+            self._sleep(seconds)
+
+        def on_gc(phase: str, info: dict[str, int]) -> None:
+            self.gcs.append((time.perf_counter(), phase, info.get("generation", -1)))
+
+        solver.DfPn = make   # solver.py looks the class up at each solve
+        time.sleep = sleep   # compiled df-pn looks time.sleep up at each offer
+        gc.callbacks.append(on_gc)
+        self._on_gc = on_gc
+
+    def close(self) -> None:
+        self._solver.DfPn = self._dfpn
+        time.sleep = self._sleep
+        self._gc.callbacks.remove(self._on_gc)
+
+    def explain(self, ticks: list[float], over_ms: float) -> list[dict[str, Any]]:
+        """What each gap longer than ``over_ms`` was made of.
+
+        ``gui_cpu``/``gui_runq``: the window's thread computing / ready but
+        not given a CPU by the OS; ``search_hold``: the search holding the
+        lock (from an offer's return to the next offer) inside the gap, its
+        longest stretch, and that stretch's run-queue wait (the search
+        preempted while it holds the lock); what the table did meanwhile.
+        """
+        gui = {t: (c, w) for t, c, w in self.gui}
+        out = []
+        for prev, t in zip(ticks, ticks[1:]):
+            gap = (t - prev) * 1000
+            if gap <= over_ms:
+                continue
+            row: dict[str, Any] = {"gap": round(gap, 1)}
+            if prev in gui and t in gui:
+                row["gui_cpu"] = round(gui[t][0] - gui[prev][0], 1)
+                row["gui_runq"] = round(gui[t][1] - gui[prev][1], 1)
+            inside = [o for o in self.offers if prev - 0.3 <= o[0] <= t + 0.3]
+            held = 0.0
+            longest: tuple[Any, Any] | None = None
+            for a, b in zip(inside, inside[1:]):
+                lo, hi = max(a[1], prev), min(b[0], t)   # from the offer's return to the next offer
+                if hi > lo:
+                    held += hi - lo
+                    if longest is None or b[0] - a[1] > longest[1][0] - longest[0][1]:
+                        longest = (a, b)
+            row["search_hold"] = round(held * 1000, 1)
+            if longest is not None:
+                a, b = longest
+                row.update(longest_hold=round((b[0] - a[1]) * 1000, 1), its_runq=round(b[2] - a[2], 1),
+                           nodes=b[3] - a[3], keys=(a[5], b[5]), collected=b[6] - a[6], minflt=b[7] - a[7])
+            row["slots"] = [round((e - s) * 1000, 1) for s, e in self.slots if s < t and e > prev]
+            row["gc"] = [g for when, p, g in self.gcs if prev <= when <= t and p == "start"]
+            out.append(row)
+        return out
+
+
+def one_run(sfen: str, seconds: float, probe: bool, trace: _Trace | None = None,
+            trace_over: float = 40.0, memory_mb: int = 256) -> dict[str, Any]:
     from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -89,7 +197,7 @@ def one_run(sfen: str, seconds: float, probe: bool) -> dict[str, Any]:
     from tsume_studio.gui.settings import save_limits
 
     app = QApplication.instance() or QApplication([])
-    save_limits(Limits(seconds=600.0, memory_mb=256))
+    save_limits(Limits(seconds=600.0, memory_mb=memory_mb))
     w = MainWindow()
     w.ask_discard = lambda: "discard"  # type: ignore[method-assign]   # no modal question at close
     w.show()
@@ -104,6 +212,8 @@ def one_run(sfen: str, seconds: float, probe: bool) -> dict[str, Any]:
     def timed(progress: Progress) -> None:
         t, c = time.perf_counter(), time.thread_time()
         original(progress)
+        if trace is not None:
+            trace.slots.append((t, time.perf_counter()))
         slot_wall.append((time.perf_counter() - t) * 1000)
         slot_cpu.append((time.thread_time() - c) * 1000)
         sizes.append((len(progress.path), len(progress.root_children) + sum(len(e.children) for e in progress.path)))
@@ -136,11 +246,23 @@ def one_run(sfen: str, seconds: float, probe: bool) -> dict[str, Any]:
         threading.Thread(target=gil_probe, daemon=True).start()
 
     gaps: list[float] = []
+    ticks: list[float] = []
     clock = QElapsedTimer()
     clock.start()
     timer = QTimer()
     timer.setInterval(10)
-    timer.timeout.connect(lambda: gaps.append(clock.nsecsElapsed() / 1e6) or clock.restart())
+
+    gui_tid = threading.get_native_id()
+
+    def tick() -> None:
+        gaps.append(clock.nsecsElapsed() / 1e6)
+        clock.restart()
+        now = time.perf_counter()
+        ticks.append(now)
+        if trace is not None:
+            trace.gui.append((now, *_schedstat(gui_tid)))
+
+    timer.timeout.connect(tick)
     cpu0 = time.process_time()
     timer.start()
     spin(lambda: False, seconds)
@@ -165,7 +287,11 @@ def one_run(sfen: str, seconds: float, probe: bool) -> dict[str, Any]:
             "snapshot_levels": _summary([float(s[0]) for s in sizes]),
             "snapshot_children": _summary([float(s[1]) for s in sizes]),
             "nodes_at_last_snapshot": nodes[-1] if nodes else 0,
-            "gil_probe_late_ms": _summary(probe_late) if probe else None}
+            "gil_probe_late_ms": _summary(probe_late) if probe else None,
+            "long_gaps": trace.explain(ticks, trace_over) if trace is not None else None,
+            "lock_hold_ms": _summary([(b[0] - a[1]) * 1000 for a, b in zip(trace.offers, trace.offers[1:])
+                                      if ticks and ticks[0] <= a[0] <= ticks[-1]])
+            if trace is not None else None}
 
 
 def main() -> int:
@@ -175,6 +301,9 @@ def main() -> int:
     ap.add_argument("--hogs", type=int, default=1, help="CPU-bound processes beside the window")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--probe", action="store_true", help="also time a 2 ms sleeper thread (the lock's part)")
+    ap.add_argument("--memory", type=int, default=256, help="the search's memory bound (MB)")
+    ap.add_argument("--trace", action="store_true", help="log what the search did during each long gap")
+    ap.add_argument("--trace-over", type=float, default=40.0, help="gaps longer than this are explained (ms)")
     ap.add_argument("--json", help="write the runs here")
     args = ap.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -197,7 +326,12 @@ def main() -> int:
         time.sleep(1.0)   # the hogs at work before the search starts
         load = os.getloadavg()[0]
         try:
-            run = one_run(sfen, args.seconds, args.probe)
+            trace = _Trace() if args.trace else None
+            try:
+                run = one_run(sfen, args.seconds, args.probe, trace, args.trace_over, args.memory)
+            finally:
+                if trace is not None:
+                    trace.close()
         finally:
             stop.set()
         run["os_sleep_late_ms"] = _summary(queue.get(timeout=10))
@@ -211,9 +345,14 @@ def main() -> int:
         print(f"    OS sleep lateness {run['os_sleep_late_ms']}")
         if args.probe:
             print(f"    lock probe lateness {run['gil_probe_late_ms']}")
+        if args.trace:
+            print(f"    search's holds of the lock between offers {run['lock_hold_ms']}")
+            for row in run["long_gaps"]:
+                print(f"    long gap {row}")
     head = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "python": platform.python_version(),
             "cpus": os.cpu_count(), "machine": platform.processor() or platform.machine(),
-            "compiled": describe(), "tail": args.tail, "hogs": args.hogs, "seconds": args.seconds}
+            "compiled": describe(), "tail": args.tail, "hogs": args.hogs, "seconds": args.seconds,
+            "memory_mb": args.memory}
     print(json.dumps(head))
     print("max gap, median of runs:", statistics.median(r["gaps_ms"]["max"] for r in runs), "ms;",
           "stop, median of runs:", statistics.median(r["stop_ms"] for r in runs), "ms")

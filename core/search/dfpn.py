@@ -446,9 +446,11 @@ class DfPn:
         """Empty the tables a few hundred entries at a time, ``breathe`` in between (as TranspositionTable.release)."""
         sources = self._sources
         self._sources = {}
-        for n, key in enumerate(list(sources)):
-            del sources[key]
-            if n & 511 == 511:
+        n = 0
+        while sources:
+            sources.popitem()
+            n += 1
+            if n & 511 == 0:
                 breathe()
         self.tt.release(breathe)
 
