@@ -14,6 +14,7 @@ from typing import Any, overload
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Slot
 from PySide6.QtGui import QBrush, QColor, QFont, QStandardItem, QStandardItemModel
 
+from ..core.answer import promotion_twins
 from ..core.shogi.moves import Move, japanese, parse_move
 from ..core.shogi.position import Position
 from ..core.search.proof import Proof, ProofNode, Role
@@ -47,11 +48,14 @@ add_translations("ja", {
     "variation": "変化",
     "futile": "無駄合",
     "alternative (余詰)": "余詰",
+    "promotion choice (成不成非限定)": "成不成非限定",
     "Start": "開始局面",
 })
 
 _ROLE_TEXT = {Role.MAIN: "main line", Role.VARIATION: "variation", Role.FUTILE: "futile",
               Role.ALTERNATIVE: "alternative (余詰)"}
+# An alternative that is the main move with the other promotion choice (core.answer.promotion_twins).
+_TWIN_TEXT = "promotion choice (成不成非限定)"
 
 
 def number_text(n: int) -> str:
@@ -111,7 +115,7 @@ class _Node:
     """One node of an item-model tree: a move, its numbers and its children."""
 
     __slots__ = ("parent", "move", "pn", "dn", "children", "by_move", "on_path", "text",
-                 "role", "length", "comment")
+                 "role", "length", "comment", "twin")
 
     def __init__(self, parent: _Node | None, move: str | None) -> None:
         self.parent = parent
@@ -125,6 +129,7 @@ class _Node:
         self.role: Role | None = None
         self.length: int | None = None
         self.comment = ""
+        self.twin = False   # proof tree: an alternative that only changes the main move's promotion
 
     def row(self) -> int:
         return self.parent.children.index(self) if self.parent is not None else 0
@@ -535,11 +540,16 @@ class ProofTreeModel(_TreeModel):
             node.length = pnode.length
             node.comment = pnode.comment
             node.on_path = pnode.role is Role.MAIN
+            main = next((c.move for c in pnode.children if c.role is Role.MAIN), None)
             for pchild in pnode.children:
                 assert pchild.move is not None
                 if pchild.move in node.by_move:   # a repeated move: keep the first
                     continue
-                stack.append((node.add(pchild.move), pchild))
+                child = node.add(pchild.move)
+                # Composers call the main move with the other promotion choice 成不成非限定, not 余詰.
+                child.twin = (pchild.role is Role.ALTERNATIVE and main is not None
+                              and promotion_twins(pchild.move, main))
+                stack.append((child, pchild))
 
     def main_line_index(self, ply: int) -> QModelIndex:
         """The index of the main line's ``ply``-th move (1-based; invalid if out of range)."""
@@ -549,6 +559,8 @@ class ProofTreeModel(_TreeModel):
 
     def _extra_display(self, node: _Node, col: int) -> str | None:
         if col == COL_ROLE:
+            if node.twin:
+                return tr(_TWIN_TEXT)
             return tr(_ROLE_TEXT[node.role]) if node.role is not None else ""
         if col == COL_LENGTH:
             return "" if node.length is None else str(node.length)

@@ -9,6 +9,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from tsume_studio.core.shogi.position import Position
 from tsume_studio.core.search.proof import FutileInterposition, FutileReason, Futility, Proof, ProofNode, Role
 from tsume_studio.core.search.contract import INFINITY, ChildInfo, PathEntry
+from tsume_studio.gui import i18n
 from tsume_studio.gui.models import (
     COL_DN, COL_MOVE, COL_PN, COL_ROLE, ON_PATH_ROLE, ROLE_ROLE, ProofTreeModel, SearchTreeModel,
     move_texts,
@@ -123,8 +124,6 @@ def test_proof_tree_model(qtmodeltester: Any) -> None:
 
 
 def test_proof_tree_follows_the_language(qtmodeltester: Any) -> None:
-    from tsume_studio.gui import i18n
-
     model = ProofTreeModel()
     model.set_proof(three_ply_proof())
     qtmodeltester.check(model, force_py=True)
@@ -154,3 +153,21 @@ def test_proof_tree_deeper_than_the_recursion_limit() -> None:
     assert model.node_count() == len(moves)
     last = model.main_line_index(len(moves))
     assert model.data(last) == "△５一玉"
+
+
+def test_promotion_twin_is_not_called_an_alternative() -> None:
+    """▲同角不成 beside the main line's ▲同角成 is 成不成非限定; another mating move stays 余詰."""
+    mate = ProofNode("5b2b+", Role.MAIN, 0, 10**12, 0)
+    twin = ProofNode("5b2b", Role.ALTERNATIVE, 0, 10**12, 0)
+    other = ProofNode("S*3b", Role.ALTERNATIVE, 0, 10**12, 0)
+    root = ProofNode(None, Role.MAIN, 0, 10**12, 1, (mate, twin, other))
+    model = ProofTreeModel()
+    model.set_proof(Proof(SFEN, root, ("5b2b+",), 1))
+    roles = {model.data(model.index(r, COL_MOVE)): model.data(model.index(r, COL_ROLE)) for r in range(3)}
+    assert list(roles.values()) == ["main line", "promotion choice (成不成非限定)", "alternative (余詰)"]
+    assert model.data(model.index(1, 0), ROLE_ROLE) is Role.ALTERNATIVE   # the proof's own role is kept
+    i18n.set_language("ja")
+    try:
+        assert [model.data(model.index(r, COL_ROLE)) for r in range(3)] == ["本手順", "成不成非限定", "余詰"]
+    finally:
+        i18n.set_language("en")
