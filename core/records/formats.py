@@ -23,7 +23,6 @@ from __future__ import annotations
 import errno
 import os
 import re
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -239,6 +238,45 @@ def _umask() -> int:
     return mask
 
 
+def replace_file(target: Path, data: bytes) -> None:
+    """Write ``data`` to ``target`` completely or not at all: a temporary file beside it, then a rename.
+
+    The temporary file's name is chosen before it is created, inside the
+    block that removes it, so an interruption at any moment (Ctrl-C or
+    SIGTERM raising :class:`KeyboardInterrupt`) leaves no temporary file
+    behind; ``tempfile.mkstemp`` creates the file before it returns the name,
+    and an interruption in between left it there.
+    """
+    folder = target.parent if str(target.parent) else Path(".")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOINHERIT", 0)
+    tmp: Path | None = None
+    try:
+        for _ in range(100):
+            tmp = folder / f".{target.name}.{os.urandom(6).hex()}.tmp"   # random: a file there is ours
+            try:
+                fd = os.open(tmp, flags, 0o600)
+                break
+            except FileExistsError:
+                tmp = None   # another file has that name: not ours to remove
+        else:
+            raise FileExistsError(errno.EEXIST, "no free temporary file name", str(folder))
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, target)
+    except BaseException:
+        if tmp is not None:
+            _remove_quietly(tmp)
+        raise
+
+
+def _remove_quietly(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
 # ---- files --------------------------------------------------------------
 
 def read_record(path: str | os.PathLike[str]) -> Record:
@@ -294,20 +332,7 @@ def write_record(path: str | os.PathLike[str], record: Record) -> None:
         # A read-only file is the user's choice: refuse rather than replace it.
         raise PermissionError(errno.EACCES, "the file is read-only", str(path))
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
+        replace_file(target, data)
     except OSError as exc:
         # Name the user's file, not the temporary one.
         raise type(exc)(exc.errno, exc.strerror, str(path)) from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, target)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise type(exc)(exc.errno, exc.strerror, str(path)) from None
-        raise

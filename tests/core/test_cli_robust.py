@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import DATA
@@ -235,6 +236,32 @@ def test_sigterm_while_writing_leaves_no_temporary_file(tmp_path: Path) -> None:
         # -SIGTERM: the signal came after the handlers were gone, as the process ended.
         assert code in (0, 130, -signal.SIGTERM)
         assert not list(tmp_path.glob(".*.tmp")), delay
+
+
+@pytest.mark.parametrize("writer", ["record", "json"])
+def test_interrupted_just_after_the_temporary_file_is_made_leaves_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, writer: str) -> None:
+    """Ctrl-C or SIGTERM landing just after the temporary file was created (the test above, under load)."""
+    from tsume_studio.core.cli.files import write_atomic
+
+    record = read_record_for_test(tmp_path)
+    real_open = os.open
+
+    def open_then_interrupted(path: Any, flags: int, *args: Any, **kw: Any) -> int:
+        fd = real_open(path, flags, *args, **kw)
+        if flags & os.O_CREAT:
+            os.close(fd)
+            raise KeyboardInterrupt   # as the signal handler raises it at the next bytecode
+        return fd
+
+    monkeypatch.setattr(os, "open", open_then_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        if writer == "record":
+            write_record(tmp_path / "out.kif", record)
+        else:
+            write_atomic(str(tmp_path / "out.json"), b"{}")
+    monkeypatch.undo()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.sfen"]
 
 
 # ---- batch ---------------------------------------------------------------------------
