@@ -14,7 +14,7 @@ from typing import Any
 from collections.abc import Callable, Iterator
 
 import pytest
-from PySide6.QtCore import QElapsedTimer, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from pytestqt.qtbot import QtBot
 
 from tsume_studio.core.shogi.moves import Move
@@ -183,13 +183,27 @@ while True:
 """
 
 # Longest event-loop gap and Stop time the test accepts (ms).  The benchmark
-# (scripts/responsiveness.py) measures the 50 ms / 100 ms targets.  Under this
-# test's own load beside other work (2 cores, load 11-14), 20 runs in a row
-# measured longest gaps of 52-407 ms (median 123) and Stop 5-205 ms; a search
-# that keeps the interpreter lock gives gaps at least as long as it keeps it
-# (the double below, 1 s at a time: 1.0-6.2 s in the same 20 runs).
+# (scripts/responsiveness.py) measures the 50 ms / 100 ms targets.  A gap is
+# counted without the time the operating system kept the window's thread
+# waiting for a CPU (Linux's schedstat; elsewhere the whole gap counts): on a
+# machine at load 12-13 (2 cores), 20 runs in a row of this test beside the
+# fixture's load gave whole gaps of 106-652 ms, and the benchmark's trace put
+# 84 % of the time of every gap over 50 ms in that wait, which no code of
+# this program removes.  What remains is what the program is answerable for:
+# the window's own work and its waits for the interpreter lock.  A search
+# that keeps the lock 1 s at a time (the double below) gives gaps over 1 s
+# either way.
 MAX_GAP_MS = 500
 MAX_STOP_MS = 500
+
+
+def _cpu_wait_ms() -> float | None:
+    """This thread's time spent ready to run but not given a CPU (ms), or None where unknown."""
+    try:
+        with open("/proc/thread-self/schedstat", encoding="ascii") as f:
+            return int(f.read().split()[1]) / 1e6
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 @pytest.fixture
@@ -204,10 +218,12 @@ def busy_machine() -> Iterator[None]:
         hog.wait()
 
 
-def measure_responsiveness(qtbot: QtBot, w: MainWindow, sfen: str, ticks: int = 200) -> tuple[int, float]:
+def measure_responsiveness(qtbot: QtBot, w: MainWindow, sfen: str, ticks: int = 200) -> tuple[float, float, float]:
     """Solve ``sfen``; once the first snapshot is shown, time a 10 ms timer's gaps, then Stop.
 
-    Returns the longest gap (ms) and the time from Stop to ``searchFinished`` (ms).
+    Returns the longest gap (ms), the longest gap less the time the window's
+    thread waited for a CPU within it (ms; the whole gap where the operating
+    system does not say), and the time from Stop to ``searchFinished`` (ms).
     """
     w.editor.set_position(Position.from_sfen(sfen))
     with qtbot.waitSignal(w.searchStarted, timeout=5000):
@@ -215,18 +231,16 @@ def measure_responsiveness(qtbot: QtBot, w: MainWindow, sfen: str, ticks: int = 
     # Measure once the search is under way and the window shows it (the
     # start, with both threads setting up, is not the concern).
     qtbot.waitUntil(lambda: w.search_panel.model.rowCount() > 0, timeout=30000)
-    gaps: list[int] = []
-    clock = QElapsedTimer()
-    clock.start()
+    stamps: list[tuple[float, float | None]] = []
     timer = QTimer()
     timer.setInterval(10)
 
     def tick() -> None:
-        gaps.append(clock.restart())
+        stamps.append((time.perf_counter(), _cpu_wait_ms()))
 
     timer.timeout.connect(tick)
     timer.start()
-    qtbot.waitUntil(lambda: len(gaps) >= ticks, timeout=60000)
+    qtbot.waitUntil(lambda: len(stamps) >= ticks + 1, timeout=60000)
     timer.stop()
     assert w.is_searching()
     finished: list[float] = []
@@ -234,13 +248,18 @@ def measure_responsiveness(qtbot: QtBot, w: MainWindow, sfen: str, ticks: int = 
     t0 = time.perf_counter()
     w.stop()
     qtbot.waitUntil(lambda: bool(finished), timeout=10000)
-    return max(gaps[1:]), (finished[0] - t0) * 1000
+    # The first gap runs from the timer's start, not from a tick: left out.
+    pairs = list(zip(stamps[1:], stamps[2:]))
+    gaps = [(b[0] - a[0]) * 1000 for a, b in pairs]
+    net = [g - ((b[1] - a[1]) if a[1] is not None and b[1] is not None else 0.0)
+           for g, (a, b) in zip(gaps, pairs)]
+    return max(gaps), max(net), (finished[0] - t0) * 1000
 
 
 def test_event_loop_stays_responsive(qtbot: QtBot, window: MainWindow, busy_machine: None) -> None:
-    gap, stop_ms = measure_responsiveness(qtbot, window, microcosmos())
-    print(f"longest gap {gap} ms, Stop {stop_ms:.0f} ms")
-    assert gap < MAX_GAP_MS, f"event loop stalled: {gap} ms"
+    gap, net, stop_ms = measure_responsiveness(qtbot, window, microcosmos())
+    print(f"longest gap {gap:.0f} ms, {net:.0f} ms without the wait for a CPU; Stop {stop_ms:.0f} ms")
+    assert net < MAX_GAP_MS, f"event loop stalled: {net:.0f} ms without the wait for a CPU ({gap:.0f} ms in all)"
     assert stop_ms < MAX_STOP_MS, f"Stop took {stop_ms:.0f} ms"
 
 
@@ -288,12 +307,12 @@ def test_the_measure_catches_a_search_that_keeps_the_lock(qtbot: QtBot) -> None:
     w.show()
     assert HOLD_S * 1000 > MAX_GAP_MS
     try:
-        gap, _stop_ms = measure_responsiveness(qtbot, w, THREE, ticks=100)
+        gap, net, _stop_ms = measure_responsiveness(qtbot, w, THREE, ticks=100)
     finally:
         w.stop()   # also when the measure failed: the double must not outlive the test
         qtbot.waitUntil(lambda: running_workers() == 0, timeout=int(HOLD_LIMIT_S * 1000))
-    print(f"lock held {HOLD_S:.1f} s at a time: longest gap {gap} ms")
-    assert gap >= MAX_GAP_MS, f"a {HOLD_S:.1f} s lock hold went unseen: longest gap {gap} ms"
+    print(f"lock held {HOLD_S:.1f} s at a time: longest gap {gap:.0f} ms, {net:.0f} ms without the wait for a CPU")
+    assert net >= MAX_GAP_MS, f"a {HOLD_S:.1f} s lock hold went unseen: longest gap {net:.0f} ms"
 
 
 def test_close_during_search_stops_it(qtbot: QtBot, window: MainWindow) -> None:
