@@ -45,6 +45,23 @@ MESSAGES: dict[str, str] = {
     "position.empty_text": "the text is empty: paste an SFEN, BOD or KIF position",
     "position.unknown_file_type": "unknown file type {ext} in {path}; use one of {known}",
     "sfen.fields": "expected 3 or 4 fields (board, side, hands, move number) in sfen: {sfen}",
+    # A line of a KIF or KI2 record (core/records/kif.py, ki2.py, reader.py), shown after
+    # "line N:" and followed by the line's text (CoreError.at_line).
+    "record.not_a_line": "not a {format} line",
+    "record.not_a_move": "not a move",
+    "record.text_after_move": "unexpected text {rest} after the move",
+    "record.move_number": "move number {ply} does not follow move {previous}",
+    "record.after_terminal": "a move after the terminal {word}",
+    "record.handicap": "手合割 {name} is not a standard position and no board diagram follows",
+    "move.not_a_square": "not a square: {square}",
+    "move.no_previous": "同 with no previous move",
+    "move.cannot_promote": "{piece} cannot promote",
+    "move.no_piece": "no {piece} of the side to move on {square}",
+    "move.illegal": "illegal move {move}",
+    "move.illegal_drop": "illegal drop of {piece} on {square}",
+    "move.no_legal_move": "no legal move of {piece} to {square}",
+    "move.ambiguous": "ambiguous: {count} {piece} can move to {square}",
+    "move.captures_king": "{move} captures the king on {square}; the side not to move is in check",
 }
 
 
@@ -56,6 +73,8 @@ class CoreError(ValueError):
 
     def __init__(self, code: str, **params: str | int | float) -> None:
         self.params: dict[str, str | int | float] = dict(params)
+        self.line: int | None = None      # where in a file, when at_line() said so
+        self.line_text: str | None = None
         if code not in MESSAGES:
             # A plain English message (errors not yet given a code): no code to translate by.
             self.code = ""
@@ -67,6 +86,12 @@ class CoreError(ValueError):
         except (KeyError, IndexError):   # a missing parameter must not hide the error
             text = f"{MESSAGES[code]} {params}"
         super().__init__(text)
+
+    def at_line(self, line: int, text: str | None = None) -> None:
+        """Say where: ``line N: <message>: '<the line's text>'`` (the interface formats its own)."""
+        message = str(self)
+        self.line, self.line_text = line, text
+        self.args = (f"line {line}: {message}" + (f": {text!r}" if text is not None else ""),)
 
 
 __all__ = ["MESSAGES", "CoreError"]

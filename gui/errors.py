@@ -34,6 +34,21 @@ JAPANESE: dict[str, str] = {
     "position.empty_text": "テキストが空です。SFEN、BOD、KIF の局面を貼り付けてください",
     "position.unknown_file_type": "{path} の種類 {ext} は扱えません。{known} のいずれかにしてください",
     "sfen.fields": "SFEN には 4 つ (盤面、手番、持駒、手数) か 3 つの欄が必要です: {sfen}",
+    "record.not_a_line": "{format} の行として読めません",
+    "record.not_a_move": "指し手として読めません",
+    "record.text_after_move": "指し手の後ろに余計な文字 {rest} があります",
+    "record.move_number": "手数 {ply} が直前の {previous} 手目に続いていません",
+    "record.after_terminal": "終局 {word} の後に指し手があります",
+    "record.handicap": "手合割 {name} は標準の局面ではなく、盤面図も続いていません",
+    "move.not_a_square": "マスではありません: {square}",
+    "move.no_previous": "直前の指し手がないのに「同」があります",
+    "move.cannot_promote": "{piece}は成れません",
+    "move.no_piece": "{square}に手番側の{piece}がありません",
+    "move.illegal": "指せない手です ({move})",
+    "move.illegal_drop": "{piece}を{square}に打てません",
+    "move.no_legal_move": "{square}へ動ける{piece}がありません",
+    "move.ambiguous": "{square}へ動ける{piece}が {count} 枚あり、どれか決まりません",
+    "move.captures_king": "{move} は{square}の玉を取る手です (手番でない側が王手をかけられています)",
 }
 
 
@@ -41,9 +56,14 @@ def error_text(error: BaseException) -> str:
     """``error`` for people, in the current language: a :class:`CoreError` from its code's template."""
     if isinstance(error, CoreError) and i18n.language() == "ja" and error.code in JAPANESE:
         try:
-            return JAPANESE[error.code].format(**error.params)
+            text = JAPANESE[error.code].format(**error.params)
         except (KeyError, IndexError):
             return str(error)
+        if error.line is not None:   # a line of a record: where, what, and the line itself
+            text = f"{error.line} 行目: {text}"
+            if error.line_text is not None:
+                text += f": 「{error.line_text.strip()}」"
+        return text
     return str(error)
 
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 
 from .kif import BranchPoint, header_lines, pad, result_line
-from .reader import RecordReader, TreeBuilder, filter_relative, parse_move_spec
+from ..errors import CoreError
+from .reader import RecordReader, TreeBuilder, filter_relative, line_error, located, parse_move_spec
 from ..shogi.moves import Move
 from ..shogi.position import Position
 from .model import Record, RecordNode
@@ -28,7 +29,7 @@ from ..shogi.types import (
 __all__ = ["Ki2Error", "to_ki2", "parse_ki2", "ki2_move_text"]
 
 
-class Ki2Error(ValueError):
+class Ki2Error(CoreError):
     """The text is not a KI2 record this reader can accept; the message names the line."""
 
 
@@ -171,11 +172,10 @@ def parse_ki2(text: str) -> Record:
                 pass
 
     for lineno, raw, s in reader.lines(text):
-        where = f"line {lineno}"
         if reader.comment_line(s):
             continue
         if s[0] in _MARKS:
-            _read_moves(reader.move_tree(), s, where, raw)
+            _read_moves(reader.move_tree(), s, lineno, raw)
             continue
         if reader.bod_line(lineno, raw.rstrip(), s):
             continue
@@ -184,7 +184,7 @@ def parse_ki2(text: str) -> Record:
         if vm:
             if tree is not None:
                 close_line()
-                tree.goto(int(vm.group(1)), where)
+                tree.goto(int(vm.group(1)), lineno)
             continue
         rm = _RESULT_RE.match(s)
         if rm:
@@ -197,13 +197,14 @@ def parse_ki2(text: str) -> Record:
             continue
         if reader.header_line(lineno, s):
             continue
-        raise Ki2Error(f"{where}: not a KI2 line: {raw!r}")
+        raise line_error(Ki2Error, lineno, "record.not_a_line", raw, format="KI2")
     if reader.tree is not None:
         close_line()
     return reader.record()
 
 
-def _read_moves(tree: TreeBuilder, s: str, where: str, raw: str) -> None:
+def _read_moves(tree: TreeBuilder, s: str, lineno: int, raw: str) -> None:
+    where = f"line {lineno}"
     i = 0
     while i < len(s):
         ch = s[i]
@@ -220,8 +221,8 @@ def _read_moves(tree: TreeBuilder, s: str, where: str, raw: str) -> None:
         try:
             spec = parse_move_spec(s, i + 1)
         except ValueError as exc:
-            raise Ki2Error(f"{where}: {exc}: {raw!r}") from None
+            raise located(Ki2Error, exc, lineno, raw) from None
         if spec is None:
             raise Ki2Error(f"{where}: not a move at {s[i:]!r}: {raw!r}")
-        tree.add_move(spec, where, s[i:spec.end])
+        tree.add_move(spec, lineno, s[i:spec.end])
         i = spec.end

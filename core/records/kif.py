@@ -18,7 +18,8 @@ from ..shogi.diagram import to_bod
 from ..shogi.moves import Move
 from ..shogi.position import Position
 from .model import Record, RecordNode
-from .reader import HANDICAPS, RecordReader, TreeBuilder, one_line, parse_move_spec
+from ..errors import CoreError
+from .reader import HANDICAPS, RecordReader, TreeBuilder, line_error, located, one_line, parse_move_spec
 from ..shogi.types import (
     BLACK, KANJI_MOVE, Square, piece_type, square_file, square_japanese, square_rank,
 )
@@ -27,7 +28,7 @@ __all__ = ["KifError", "to_kif", "parse_kif", "kif_move_text", "display_width", 
            "SPECIAL_WORDS", "result_line"]
 
 
-class KifError(ValueError):
+class KifError(CoreError):
     """The text is not a KIF record this reader can accept; the message names the line."""
 
 
@@ -201,12 +202,11 @@ def parse_kif(text: str) -> Record:
     reader = RecordReader(KifError)
     for lineno, raw, s in reader.lines(text):
         line = raw.rstrip()
-        where = f"line {lineno}"
         if reader.comment_line(s):
             continue
         m = _MOVE_LINE_RE.match(line)
         if m:
-            _read_move_line(reader.move_tree(), int(m.group(1)), m.group(2), where, raw)
+            _read_move_line(reader.move_tree(), int(m.group(1)), m.group(2), lineno, raw)
             continue
         if reader.bod_line(lineno, line, s):
             continue
@@ -218,25 +218,25 @@ def parse_kif(text: str) -> Record:
             continue  # the summary line
         if reader.header_line(lineno, s):
             continue
-        raise KifError(f"{where}: not a KIF line: {raw!r}")
+        raise line_error(KifError, lineno, "record.not_a_line", raw, format="KIF")
     return reader.record()
 
 
-def _read_move_line(tree: TreeBuilder, ply: int, body: str, where: str, raw: str) -> None:
+def _read_move_line(tree: TreeBuilder, ply: int, body: str, lineno: int, raw: str) -> None:
     body = body.strip()
     for word in SPECIAL_WORDS:
         if body.startswith(word):
-            tree.goto(ply, where)
+            tree.goto(ply, lineno)
             tree.add_special(word)
             return
     try:
         spec = parse_move_spec(body)
     except ValueError as exc:
-        raise KifError(f"{where}: {exc}: {raw!r}") from None
+        raise located(KifError, exc, lineno, raw) from None
     if spec is None:
-        raise KifError(f"{where}: not a move: {raw!r}")
+        raise line_error(KifError, lineno, "record.not_a_move", raw)
     rest = body[spec.end:].strip()
     if rest and rest[0] not in "(+（":
-        raise KifError(f"{where}: unexpected text {rest!r} after the move: {raw!r}")
-    tree.goto(ply, where)
-    tree.add_move(spec, where, raw.strip())
+        raise line_error(KifError, lineno, "record.text_after_move", raw, rest=repr(rest))
+    tree.goto(ply, lineno)
+    tree.add_move(spec, lineno, raw.strip())

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ..errors import CoreError
 from ..shogi.bod import BodBuilder, is_bod_line
 from ..shogi.moves import Move
 from ..shogi.position import Position
@@ -118,7 +119,7 @@ def parse_move_spec(text: str, start: int = 0) -> MoveSpec | None:
     if not same:
         rank = _RANKS.get(dest[1]) or _DIGITS.get(dest[1], 0)
         if not (1 <= _DIGITS[dest[0]] <= 9 and 1 <= rank <= 9):
-            raise ValueError(f"not a square: {dest!r}")
+            raise CoreError("move.not_a_square", square=repr(dest))
         to = square(_DIGITS[dest[0]], rank)
     origin = None
     drop = m.group("drop") is not None
@@ -129,7 +130,7 @@ def parse_move_spec(text: str, start: int = 0) -> MoveSpec | None:
         elif 1 <= f <= 9 and 1 <= r <= 9:
             origin = square(f, r)
         else:
-            raise ValueError(f"not a square: ({m.group('origin')})")
+            raise CoreError("move.not_a_square", square=f"({m.group('origin')})")
     prom = m.group("prom")
     return MoveSpec(to, same, _MOVE_PIECES[m.group("piece")], m.group("rel") or "",
                     prom == "成", drop, origin, m.end())
@@ -179,25 +180,25 @@ def resolve_move(position: Position, spec: MoveSpec, previous_to: Square | None,
     """
     to = previous_to if spec.same else spec.to
     if to is None:
-        raise ValueError("同 with no previous move")
+        raise CoreError("move.no_previous")
     if legal is None:
         board = position.board()
         legal = [Move.from_cshogi(m) for m in board.legal_moves]
     name = KANJI_MOVE[spec.piece]
     if spec.promote and spec.piece not in PROMOTE:
-        raise ValueError(f"{name} cannot promote")
+        raise CoreError("move.cannot_promote", piece=name)
     if spec.origin is not None:
         pc = position.piece_at(spec.origin)
         if not pc or piece_color(pc) != position.turn or piece_type(pc) != spec.piece:
-            raise ValueError(f"no {name} of the side to move on {square_japanese(spec.origin)}")
+            raise CoreError("move.no_piece", piece=name, square=square_japanese(spec.origin))
         move = Move(spec.origin, to, spec.promote)
         if move not in legal:
-            raise ValueError(f"illegal move {move.usi()}")
+            raise CoreError("move.illegal", move=move.usi())
         return move
     drop = Move(None, to, False, spec.piece) if spec.piece in HAND_TYPES else None
     if spec.drop:
         if drop is None or drop not in legal:
-            raise ValueError(f"illegal drop of {name} on {square_japanese(to)}")
+            raise CoreError("move.illegal_drop", piece=name, square=square_japanese(to))
         return drop
     cands = [m for m in legal if m.to_square == to and m.from_square is not None
              and m.promotion == spec.promote and piece_type(position.piece_at(m.from_square)) == spec.piece]
@@ -206,9 +207,9 @@ def resolve_move(position: Position, spec: MoveSpec, previous_to: Square | None,
     if not cands:
         if drop is not None and drop in legal and not spec.rel:
             return drop
-        raise ValueError(f"no legal move of {name} to {square_japanese(to)}")
+        raise CoreError("move.no_legal_move", piece=name, square=square_japanese(to))
     if len(cands) > 1:
-        raise ValueError(f"ambiguous: {len(cands)} {name} can move to {square_japanese(to)}")
+        raise CoreError("move.ambiguous", count=len(cands), piece=name, square=square_japanese(to))
     return cands[0]
 
 
@@ -220,8 +221,23 @@ def check_no_king_capture(position: Position, move: Move) -> None:
     """
     target = position.piece_at(move.to_square)
     if target and piece_type(target) == KING:
-        raise ValueError(f"{move.usi()} captures the king on {square_japanese(move.to_square)}; "
-                         "the side not to move is in check")
+        raise CoreError("move.captures_king", move=move.usi(), square=square_japanese(move.to_square))
+
+
+def line_error(error: type[ValueError], lineno: int, code: str, text: str | None = None,
+               **params: str | int | float) -> ValueError:
+    """``error`` (a reader's CoreError subclass) for ``code``, placed at line ``lineno`` with its ``text``."""
+    exc = error(code, **params)
+    if isinstance(exc, CoreError):
+        exc.at_line(lineno, text)
+    return exc
+
+
+def located(error: type[ValueError], exc: ValueError, lineno: int, text: str) -> ValueError:
+    """``exc`` (a move that does not fit, say) as ``error`` at line ``lineno``: its code kept where it has one."""
+    if isinstance(exc, CoreError) and exc.code:
+        return line_error(error, lineno, exc.code, text, **exc.params)
+    return error(f"line {lineno}: {exc}: {text!r}")
 
 
 def _legal(position: Position) -> list[Move]:
@@ -243,16 +259,16 @@ class TreeBuilder:
     def current(self) -> RecordNode:
         return self.line[-1]
 
-    def goto(self, ply: int, where: str) -> None:
+    def goto(self, ply: int, lineno: int) -> None:
         """Make the node at ply ``ply - 1`` of the current line the parent of the next move."""
         if ply < 1 or ply > len(self.line):
-            raise self.error(f"{where}: move number {ply} does not follow move {len(self.line) - 1}")
+            raise line_error(self.error, lineno, "record.move_number", ply=ply, previous=len(self.line) - 1)
         while len(self.line) > ply:
             node = self.line.pop()
             if node.move is not None:
                 self.pos.pop()
         if self.current.special is not None:
-            raise self.error(f"{where}: a move after the terminal {self.current.special!r}")
+            raise line_error(self.error, lineno, "record.after_terminal", word=repr(self.current.special))
 
     def add_special(self, word: str) -> RecordNode:
         node = RecordNode(special=word)
@@ -260,14 +276,14 @@ class TreeBuilder:
         self.line.append(node)
         return node
 
-    def add_move(self, spec: MoveSpec, where: str, text: str) -> RecordNode:
+    def add_move(self, spec: MoveSpec, lineno: int, text: str) -> RecordNode:
         parent = self.current
         prev = parent.move.to_square if parent.move is not None else None
         try:
             move = resolve_move(self.pos, spec, prev, _legal(self.pos))
             check_no_king_capture(self.pos, move)
         except ValueError as exc:
-            raise self.error(f"{where}: {exc}: {text!r}") from None
+            raise located(self.error, exc, lineno, text) from None
         self.pos.push(move)
         node = RecordNode(move=move)
         parent.children.append(node)
@@ -285,7 +301,7 @@ def _decode_start(handicap: tuple[int, str] | None, bod: BodBuilder, error: type
         return Position.start()
     lineno, name = handicap
     if name not in HANDICAPS:
-        raise error(f"line {lineno}: 手合割 {name!r} is not a standard position and no board diagram follows")
+        raise line_error(error, lineno, "record.handicap", name=repr(name))
     return Position.from_sfen(HANDICAPS[name])
 
 

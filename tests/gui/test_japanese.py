@@ -126,3 +126,32 @@ def test_core_errors_reach_a_japanese_user_in_japanese(qtbot: QtBot, window: Mai
     QGuiApplication.clipboard().setText("lnsgkgsnl/9 b")
     window.editor.action("paste").trigger()
     assert "SFEN には 4 つ" in window.last_error
+
+
+_KIF_HEAD = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n"
+
+
+@pytest.mark.parametrize(("line", "code", "japanese"), [
+    ("   3 ５五飛(88)", "move.no_piece", "5 行目: ８八に手番側の飛がありません: 「3 ５五飛(88)」"),
+    ("   3 ほげ", "record.not_a_move", "5 行目: 指し手として読めません: 「3 ほげ」"),
+    ("   5 ７六歩(77)", "record.move_number", "5 行目: 手数 5 が直前の 2 手目に続いていません"),
+    ("   3 ７六歩(77) 余計", "record.text_after_move", "5 行目: 指し手の後ろに余計な文字 '余計' があります"),
+    ("これは何", "record.not_a_line", "5 行目: KIF の行として読めません: 「これは何」"),
+])
+def test_kif_line_errors_have_codes_and_japanese_texts(line: str, code: str, japanese: str) -> None:
+    with pytest.raises(CoreError) as caught:
+        parse_record_text(_KIF_HEAD + line + "\n")
+    error = caught.value
+    assert error.code == code and error.line == 5
+    assert str(error).startswith("line 5: ")     # the English text, as the command line shows it
+    i18n.set_language("ja")
+    assert error_text(error).startswith(japanese)
+
+
+def test_a_kif_with_an_illegal_move_is_refused_in_japanese(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    i18n.set_language("ja")
+    bad = tmp_path / "bad.kif"
+    bad.write_text(_KIF_HEAD + "   3 ５五飛(88)\n", encoding="utf-8")
+    assert not window.open_file(str(bad))
+    assert "5 行目: ８八に手番側の飛がありません" in window.last_error
+    assert "side to move" not in window.last_error
