@@ -20,6 +20,10 @@ from . import signals
 from .errors import BUG_REPORT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, UserError
 
 
+# Commands that print a result for a signal that comes before their search starts (signals.handled).
+DEFERRING_COMMANDS = frozenset({"solve"})
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         # One line, like every other user mistake; the usage is one --help away.
@@ -65,10 +69,17 @@ def _version() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
-    debug = "--debug" in (sys.argv[1:] if argv is None else argv)
-    with signals.handled():
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args
+    # solve answers Ctrl-C with its cancelled result, also before its search has started.
+    command = next((a for a in args if not a.startswith("-")), None)
+    with signals.handled(defer=command in DEFERRING_COMMANDS):
         try:
-            return _main(argv)
+            code = _main(argv)
+            if signals.pending():   # the command ended before a search could take the signal
+                print("tsume: interrupted", file=sys.stderr)
+                return EXIT_INTERRUPTED
+            return code
         except KeyboardInterrupt:
             print("tsume: interrupted", file=sys.stderr)
             return EXIT_INTERRUPTED

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import pty
@@ -103,8 +104,38 @@ def test_ctrl_c_while_the_subcommands_load_is_quiet(capsys: pytest.CaptureFixtur
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cli_main, "build_parser", interrupted)
-    code, out, err = _run(capsys, "solve", THREE_PLY)
+    code, out, err = _run(capsys, "check", THREE_PLY)
     assert code == 130 and out == "" and err == "tsume: interrupted\n"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_before_the_search_starts_still_gives_the_cancelled_json(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, sig: int) -> None:
+    """The signal lands while the subcommands load (most of the first 0.3 s): solve still prints its result."""
+    real = cli_main.build_parser
+
+    def loading() -> argparse.ArgumentParser:
+        os.kill(os.getpid(), sig)   # handled before the next line runs
+        return real()
+
+    monkeypatch.setattr(cli_main, "build_parser", loading)
+    code, out, err = _run(capsys, "solve", "--json", LONG)
+    assert code == 130 and "Traceback" not in err
+    result = json.loads(out)
+    assert result["status"] == "cancelled" and result["sfen"] == LONG
+
+
+def test_a_deferred_signal_still_interrupts_a_solve_that_ends_before_searching(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    real = cli_main.build_parser
+
+    def loading() -> argparse.ArgumentParser:
+        os.kill(os.getpid(), signal.SIGINT)
+        return real()
+
+    monkeypatch.setattr(cli_main, "build_parser", loading)
+    code, out, err = _run(capsys, "solve", "--json", "not an sfen")
+    assert code == 130 and out == "" and err.endswith("tsume: interrupted\n") and "error" in err
 
 
 def test_a_signal_that_surfaces_as_another_error_is_still_an_interruption(
@@ -118,7 +149,7 @@ def test_a_signal_that_surfaces_as_another_error_is_still_an_interruption(
             raise ImportError("numpy.core.multiarray failed to import") from exc
 
     monkeypatch.setattr(cli_main, "build_parser", loading)
-    code, out, err = _run(capsys, "solve", THREE_PLY)
+    code, out, err = _run(capsys, "check", THREE_PLY)
     assert code == 130 and out == "" and err == "tsume: interrupted\n"
 
 
