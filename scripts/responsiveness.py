@@ -1,7 +1,7 @@
 """Measure how the window responds while it solves: event-loop gaps, Stop latency, and their causes.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/responsiveness.py [--tail 301] [--seconds 8]
-        [--hogs 1] [--runs 3] [--memory 256] [--probe] [--trace] [--json OUT]
+        [--hogs 1] [--runs 3] [--memory 256] [--raw] [--probe] [--trace] [--json OUT]
 
 Each run opens the real main window (offscreen), solves a Microcosmos tail
 (tests/data/microcosmos.tsv) with ``--hogs`` CPU-bound processes running
@@ -187,7 +187,7 @@ class _Trace:
 
 
 def one_run(sfen: str, seconds: float, probe: bool, trace: _Trace | None = None,
-            trace_over: float = 40.0, memory_mb: int = 256) -> dict[str, Any]:
+            trace_over: float = 40.0, memory_mb: int = 256, raw: bool = False) -> dict[str, Any]:
     from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -198,7 +198,15 @@ def one_run(sfen: str, seconds: float, probe: bool, trace: _Trace | None = None,
 
     app = QApplication.instance() or QApplication([])
     save_limits(Limits(seconds=600.0, memory_mb=memory_mb))
-    w = MainWindow()
+    if raw:
+        import functools
+
+        from tsume_studio.core.search.solver import solve_iter
+
+        # df-pn alone, as `tsume solve --raw` runs it (on the C++ kernel where TSUME_ENGINE allows).
+        w = MainWindow(solver_for=lambda mode: functools.partial(solve_iter, exact=False))
+    else:
+        w = MainWindow()
     w.ask_discard = lambda: "discard"  # type: ignore[method-assign]   # no modal question at close
     w.show()
     w.editor.set_position(Position.from_sfen(sfen))
@@ -302,6 +310,8 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--probe", action="store_true", help="also time a 2 ms sleeper thread (the lock's part)")
     ap.add_argument("--memory", type=int, default=256, help="the search's memory bound (MB)")
+    ap.add_argument("--raw", action="store_true",
+                    help="df-pn alone (no official answer); with TSUME_ENGINE=kernel, the C++ kernel's")
     ap.add_argument("--trace", action="store_true", help="log what the search did during each long gap")
     ap.add_argument("--trace-over", type=float, default=40.0, help="gaps longer than this are explained (ms)")
     ap.add_argument("--json", help="write the runs here")
@@ -328,7 +338,7 @@ def main() -> int:
         try:
             trace = _Trace() if args.trace else None
             try:
-                run = one_run(sfen, args.seconds, args.probe, trace, args.trace_over, args.memory)
+                run = one_run(sfen, args.seconds, args.probe, trace, args.trace_over, args.memory, args.raw)
             finally:
                 if trace is not None:
                     trace.close()
@@ -352,7 +362,7 @@ def main() -> int:
     head = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "python": platform.python_version(),
             "cpus": os.cpu_count(), "machine": platform.processor() or platform.machine(),
             "compiled": describe(), "tail": args.tail, "hogs": args.hogs, "seconds": args.seconds,
-            "memory_mb": args.memory}
+            "memory_mb": args.memory, "raw": args.raw, "engine": os.environ.get("TSUME_ENGINE", "")}
     print(json.dumps(head))
     print("max gap, median of runs:", statistics.median(r["gaps_ms"]["max"] for r in runs), "ms;",
           "stop, median of runs:", statistics.median(r["stop_ms"] for r in runs), "ms")
