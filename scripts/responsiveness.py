@@ -34,6 +34,7 @@ this script; it measures, it asserts nothing.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import multiprocessing
 import os
@@ -158,7 +159,7 @@ class _Trace:
         """
         gui = {t: (c, w) for t, c, w in self.gui}
         out = []
-        for prev, t in zip(ticks, ticks[1:]):
+        for prev, t in itertools.pairwise(ticks):
             gap = (t - prev) * 1000
             if gap <= over_ms:
                 continue
@@ -169,7 +170,7 @@ class _Trace:
             inside = [o for o in self.offers if prev - 0.3 <= o[0] <= t + 0.3]
             held = 0.0
             longest: tuple[Any, Any] | None = None
-            for a, b in zip(inside, inside[1:]):
+            for a, b in itertools.pairwise(inside):
                 lo, hi = max(a[1], prev), min(b[0], t)   # from the offer's return to the next offer
                 if hi > lo:
                     held += hi - lo

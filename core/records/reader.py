@@ -227,10 +227,13 @@ def check_no_king_capture(position: Position, move: Move) -> None:
 def line_error(error: type[ValueError], lineno: int, code: str, text: str | None = None,
                **params: str | int | float) -> ValueError:
     """``error`` (a reader's CoreError subclass) for ``code``, placed at line ``lineno`` with its ``text``."""
-    exc = error(code, **params)
-    if isinstance(exc, CoreError):
+    if issubclass(error, CoreError):
+        exc = error(code, **params)
         exc.at_line(lineno, text)
-    return exc
+        return exc
+    located = CoreError(code, **params)   # a plain ValueError subclass: the English text only
+    located.at_line(lineno, text)
+    return error(str(located))
 
 
 def located(error: type[ValueError], exc: ValueError, lineno: int, text: str) -> ValueError:

@@ -6,6 +6,7 @@ Microcosmos (1525 plies), which no limit here lets finish.
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 import time
@@ -249,7 +250,7 @@ def measure_responsiveness(qtbot: QtBot, w: MainWindow, sfen: str, ticks: int = 
     w.stop()
     qtbot.waitUntil(lambda: bool(finished), timeout=10000)
     # The first gap runs from the timer's start, not from a tick: left out.
-    pairs = list(zip(stamps[1:], stamps[2:]))
+    pairs = list(itertools.pairwise(stamps[1:]))
     gaps = [(b[0] - a[0]) * 1000 for a, b in pairs]
     net = [g - ((b[1] - a[1]) if a[1] is not None and b[1] is not None else 0.0)
            for g, (a, b) in zip(gaps, pairs)]
