@@ -34,7 +34,8 @@ from collections.abc import Generator
 import cshogi
 
 from .search.contract import Cancel, Limits
-from .search.dfpn import DfPn, Outcome
+from .search.dfpn import Outcome
+from .search.kernel_oracle import make_oracle
 from .search.exact import AnswerSession, BoundedSearch, SearchAborted
 from .search.official import OfficialSearch
 from .shogi.position import Position
@@ -151,7 +152,7 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
         length: int | None = session.length
         start = _nodes(s)
     else:
-        oracle = DfPn(attacker, max(16, limits.memory_mb // 2))
+        oracle = make_oracle(root, max(16, limits.memory_mb // 2))
         outcome = oracle.search(root.copy(), deadline=deadline, cancel=cancel, node_limit=limits.nodes,
                                 clock=clock)
         if outcome == Outcome.DISPROVEN:

@@ -16,8 +16,8 @@ within d plies?", with
   are still mate, but do not count;
 * the df-pn table (``oracle.lookup``) to drop positions df-pn proved to be no
   mate and to try proven moves first, and ``oracle.search`` to settle first
-  whether the root mates at all (the project's :class:`~.dfpn.DfPn` is made
-  here when the caller gives none).
+  whether the root mates at all (the kernel's df-pn or the Python engine's,
+  :mod:`.kernel_oracle`, made here when the caller gives none).
 
 Memory.  The table holds one entry per position met (bounds, both hands
 packed as in :mod:`.hand`, the best move); its size is bounded by
@@ -53,7 +53,8 @@ from collections.abc import Callable, Generator
 import cshogi
 
 from .contract import INFINITY as INF, Cancel, Progress, SearchPhase, drive
-from .dfpn import DfPn, Outcome
+from .dfpn import Outcome
+from .kernel_oracle import Oracle, make_oracle
 from .hand import MASK64, hand_ge, hand_key, pack
 from .interposition import Defences, DropSquare, FutileSquare, drop_squares, may_omit
 from ..shogi.position import Position
@@ -223,7 +224,7 @@ class MateOracle:
     when it stopped short of its budget.
     """
 
-    def __init__(self, oracle: DfPn | None, search: BoundedSearch) -> None:
+    def __init__(self, oracle: Oracle | None, search: BoundedSearch) -> None:
         self.oracle = oracle
         self.search = search
         self.cache: dict[int, tuple[int, int, int, int]] = {}
@@ -330,7 +331,7 @@ class _Search(BoundedSearch):
     the table as bounds.
     """
 
-    def __init__(self, root: cshogi.Board, oracle: DfPn | None, *, deadline: float | None,
+    def __init__(self, root: cshogi.Board, oracle: Oracle | None, *, deadline: float | None,
                  cancel: Cancel | None, node_limit: int | None, distance_rule: bool,
                  memory_mb: int = 1024, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(root, deadline=deadline, cancel=cancel, node_limit=node_limit,
@@ -940,7 +941,7 @@ def _promotion_twins(a: int, b: int) -> bool:
             and cshogi.move_is_promotion(a) != cshogi.move_is_promotion(b))
 
 
-def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: float | None = None,
+def build_proof(position: Position, oracle: Oracle | None = None, *, deadline: float | None = None,
                 cancel: Cancel | None = None, node_limit: int | None = None,
                 distance_rule: bool = True, max_depth: int = MAX_DEPTH,
                 alternatives: bool = True, memory_mb: int = 1024,
@@ -961,7 +962,7 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
         oracle: a df-pn searcher: its ``search`` first settles whether the
             root mates at all (None is returned at once for a proved no-mate)
             and its table (``lookup``) prunes and orders the search.  When
-            None, a :class:`~.dfpn.DfPn` with a small table is made here.
+            None, one with a small table is made here (:func:`.kernel_oracle.make_oracle`).
         distance_rule: omit distant drop interpositions by the omission rule
             (see :mod:`.interposition`); False tests every drop square.
         alternatives: look for 余詰 along the main line.  This proves, for
@@ -982,7 +983,7 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
     """
     root = position.board().copy()
     if oracle is None:
-        oracle = DfPn(root.turn, memory_mb=_DEFAULT_ORACLE_MB)
+        oracle = make_oracle(root, _DEFAULT_ORACLE_MB)
     search = _Search(root, oracle, deadline=deadline, cancel=cancel, node_limit=node_limit,
                      distance_rule=distance_rule, memory_mb=memory_mb, clock=clock)
     if observe is not None:
@@ -1039,7 +1040,7 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
         return None
 
 
-def solve_exact(position: Position, oracle: DfPn | None = None, **kwargs: Any) -> Proof | None:
+def solve_exact(position: Position, oracle: Oracle | None = None, **kwargs: Any) -> Proof | None:
     """Run :func:`build_proof` to the end (no progress)."""
     return drive(build_proof(position, oracle, **kwargs))
 

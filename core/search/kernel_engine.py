@@ -18,10 +18,13 @@ from __future__ import annotations
 import os
 import threading
 import time
+from dataclasses import replace
 from collections.abc import Generator, Sequence
 from typing import Any
 
-from .contract import Cancel, ChildInfo, INFINITY, Limits, PathEntry, Progress, SolveResult, SolveStatus
+from .contract import (
+    Cancel, ChildInfo, INFINITY, Limits, PathEntry, Progress, SearchPhase, SolveResult, SolveStatus,
+)
 
 ENGINE_ENV = "TSUME_ENGINE"
 ENGINES = ("kernel", "python")
@@ -110,9 +113,12 @@ def progress_from_snapshot(snap: tuple[Any, ...], elapsed: float) -> Progress:
                     table_entries=entries, stats=(("cpu_seconds", round(cpu, 3)),))
 
 
-def _run_on_thread(search: Any, call: str, args: tuple[Any, ...], cancel: Cancel | None, interval: float,
-                   start: float) -> Generator[Progress, None, Any]:
+def run_on_thread(search: Any, call: str, args: tuple[Any, ...], cancel: Cancel | None, interval: float,
+                  start: float, phase: SearchPhase | None = None) -> Generator[Progress, None, Any]:
     """Call ``search.<call>(*args)`` on a new thread; yield its progress until it returns.
+
+    The snapshots carry ``phase`` (None: none) and ``elapsed`` from ``start``
+    (``time.monotonic``).
 
     The kernel cannot look at a Python cancel flag, so this generator does,
     every ``_POLL`` seconds, and passes it on with ``search.cancel()``; so does
@@ -145,7 +151,8 @@ def _run_on_thread(search: Any, call: str, args: tuple[Any, ...], cancel: Cancel
             now = time.monotonic()
             if now >= next_report:
                 next_report = now + interval
-                yield progress_from_snapshot(search.snapshot(), now - start)
+                p = progress_from_snapshot(search.snapshot(), now - start)
+                yield p if phase is None else replace(p, phase=phase)
     finally:
         if not done.is_set():
             search.cancel()
@@ -184,8 +191,8 @@ def solve_iter(sfen: str, limits: Limits = Limits(), cancel: Cancel | None = Non
     start = time.monotonic()
     nodes = limits.nodes or 0
     seconds = -1.0 if limits.seconds is None else float(limits.seconds)
-    outcome = yield from _run_on_thread(search, "run", (nodes, seconds, limits.cpu_time), cancel,
-                                        progress_interval, start)
+    outcome = yield from run_on_thread(search, "run", (nodes, seconds, limits.cpu_time), cancel,
+                                       progress_interval, start, SearchPhase.MATE)
 
     def finish(status: SolveStatus, **kw: Any) -> SolveResult:
         extra = kw.pop("extra", {})
@@ -201,15 +208,15 @@ def solve_iter(sfen: str, limits: Limits = Limits(), cancel: Cancel | None = Non
     if outcome != "proven":
         return finish(SolveStatus.UNKNOWN)
     # The line, searched on where the table does not answer it to mate (same limits, from now).
-    line, complete = yield from _run_on_thread(search, "principal_variation", (nodes, seconds, limits.cpu_time),
-                                               cancel, progress_interval, start)
+    line, complete = yield from run_on_thread(search, "principal_variation", (nodes, seconds, limits.cpu_time),
+                                              cancel, progress_interval, start, SearchPhase.MATE)
     pv = tuple(line)
     extra: dict[str, Any] = {"exact": False, "dfpn_pv": pv}
     if not complete:
         extra["pv_complete"] = False
-    yield progress_from_snapshot(search.snapshot(), time.monotonic() - start)
+    yield replace(progress_from_snapshot(search.snapshot(), time.monotonic() - start), phase=SearchPhase.MATE)
     return finish(SolveStatus.MATE, pv=pv, length=len(pv) if complete else None, extra=extra)
 
 
 __all__ = ["ENGINES", "ENGINE_ENV", "EngineChoiceError", "available", "engine_choice", "new_search",
-           "progress_from_snapshot", "solve_iter", "supports"]
+           "progress_from_snapshot", "run_on_thread", "solve_iter", "supports"]

@@ -57,7 +57,8 @@ import cshogi
 
 from .contract import INFINITY as INF
 from .contract import Cancel, Progress
-from .dfpn import DfPn, Outcome
+from .dfpn import Outcome
+from .kernel_oracle import Oracle, make_oracle
 from .exact import AnswerBuilder, AnswerSession, BoundedSearch, MateOracle, SearchAborted, assemble_proof
 from .hand import MASK64, hand_ge, hand_key, pack
 from .node import select_child
@@ -223,7 +224,7 @@ class OfficialSearch(BoundedSearch):
     defences that count and its futile drop squares.
     """
 
-    def __init__(self, root: cshogi.Board, oracle: DfPn | None, *, deadline: float | None,
+    def __init__(self, root: cshogi.Board, oracle: Oracle | None, *, deadline: float | None,
                  cancel: Cancel | None, node_limit: int | None, distance_rule: bool,
                  memory_mb: int = 256, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(root, deadline=deadline, cancel=cancel, node_limit=node_limit,
@@ -696,7 +697,7 @@ class OfficialSearch(BoundedSearch):
                 self._pause_at = None
 
 
-def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: float | None = None,
+def build_proof(position: Position, oracle: Oracle | None = None, *, deadline: float | None = None,
                 cancel: Cancel | None = None, node_limit: int | None = None,
                 distance_rule: bool = True, max_length: int = MAX_LENGTH,
                 alternatives: bool = True, memory_mb: int = 256,
@@ -718,7 +719,7 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
     """
     root = position.board().copy()
     if oracle is None:
-        oracle = DfPn(root.turn, memory_mb=_DEFAULT_ORACLE_MB)
+        oracle = make_oracle(root, _DEFAULT_ORACLE_MB)
     search = OfficialSearch(root, oracle, deadline=deadline, cancel=cancel, node_limit=node_limit,
                             distance_rule=distance_rule, memory_mb=memory_mb, clock=clock)
     if observe is not None:
@@ -764,7 +765,7 @@ def build_proof(position: Position, oracle: DfPn | None = None, *, deadline: flo
         return None
 
 
-def solve_official(position: Position, oracle: DfPn | None = None, **kwargs: Any) -> Proof | None:
+def solve_official(position: Position, oracle: Oracle | None = None, **kwargs: Any) -> Proof | None:
     """Run :func:`build_proof` to the end (no progress)."""
     gen = build_proof(position, oracle, **kwargs)
     while True:

@@ -22,6 +22,7 @@ from .contract import (
 from . import kernel_engine
 from .background import in_background, release_later
 from .dfpn import DfPn, Options as DfPnOptions, Outcome
+from .kernel_oracle import KernelOracle, Oracle
 from .exact import AnswerSession, BoundedSearch, build_proof
 from .official import build_proof as official_proof
 from .proof import Proof
@@ -70,7 +71,7 @@ def _progress(searcher: DfPn, board: cshogi.Board, start: float, nodes0: int = 0
                     table_entries=searcher.tt.entries, stats=stats, phase=SearchPhase.MATE)
 
 
-def _whole_solve(gen: Generator[Progress, None, Proof | None], searcher: DfPn, start: float,
+def _whole_solve(gen: Generator[Progress, None, Proof | None], searcher: Oracle, start: float,
                  exact_nodes: Callable[[], int]) -> Generator[Progress, None, Proof | None]:
     """The official-answer search ``gen`` with its snapshots counting the whole solve.
 
@@ -131,22 +132,89 @@ def _clip(x: int) -> int:
     return INFINITY if x >= INFINITY else x
 
 
+class SearchSession:
+    """df-pn's search of one problem, kept after a stop or a limit so that more time continues it.
+
+    Give the same session to :func:`solve_iter` on the same position: df-pn
+    resumes with its table and its node count where it stopped (the kernel's
+    search, or the Python engine's ``DfPn``), and the result's ``nodes`` go
+    on from the stopped run's.  A solve that stops before its answer is
+    complete (cancelled, or a limit in the proof or in the official answer)
+    keeps its search here; one that ends with an answer lets it go.  The
+    table may hold hundreds of megabytes: :meth:`release` when the search
+    will not be continued.
+    """
+
+    __slots__ = ("sfen", "engine", "search", "elapsed", "cpu_seconds")
+
+    def __init__(self) -> None:
+        self.sfen: str | None = None
+        self.engine: str | None = None
+        self.search: Any = None          # a kernel DfPnSearch or a Python DfPn
+        self.elapsed = 0.0               # wall seconds of the runs so far
+        self.cpu_seconds = 0.0           # CPU seconds of the runs so far
+
+    def holds(self, sfen: str) -> bool:
+        """True when a stopped search of ``sfen`` is kept here."""
+        return self.search is not None and self.sfen == sfen
+
+    @property
+    def nodes(self) -> int:
+        """Nodes df-pn has searched so far in this session (0 when none is kept)."""
+        return 0 if self.search is None else int(self.search.nodes)
+
+    def keep(self, sfen: str, engine: str, search: Any, elapsed: float, cpu_seconds: float) -> None:
+        self.sfen, self.engine, self.search = sfen, engine, search
+        self.elapsed, self.cpu_seconds = elapsed, cpu_seconds
+
+    def release(self) -> None:
+        """Let the kept search and its table go."""
+        self.search = None
+        self.sfen = self.engine = None
+        self.elapsed = self.cpu_seconds = 0.0
+
+
+def _kernel_search(position: Position, limits: Limits, options: DfPnOptions | None,
+                   resume: SearchSession | None) -> Any:
+    """The kernel search for this solve (resumed from ``resume`` when it holds one), or None for Python."""
+    if kernel_engine.engine_choice() != "kernel" or not kernel_engine.supports(options):
+        return None
+    sfen = position.sfen()
+    if resume is not None and resume.holds(sfen):
+        if resume.engine != "kernel":
+            return None
+        search = resume.search
+        search.clear_cancel()
+        return search
+    try:
+        return kernel_engine.new_search(sfen, limits.memory_mb, options)
+    except ValueError:
+        # The kernel's board refuses what ``force`` tolerates (二歩, a dead piece): the
+        # Python engine searches those, and the result says so ("engine").
+        return None
+
+
 def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | None = None, *,
                options: DfPnOptions | None = None, exact: bool = True,
                progress_interval: float = 0.1, force: bool = False,
-               session: AnswerSession | None = None) -> Generator[Progress, None, SolveResult]:
+               session: AnswerSession | None = None,
+               resume: SearchSession | None = None) -> Generator[Progress, None, SolveResult]:
     """Solve a direct-mate problem; yields :class:`Progress`, returns :class:`SolveResult`.
 
-    The side to move is the attacker.  df-pn (core.dfpn) proves or disproves
-    mate; after a proof, core.exact (short problems) or core.official (from
-    ``OFFICIAL_FROM`` plies of df-pn's proof) computes the official main line
-    and its exact length under tsume rules when ``exact`` is true.  That search
-    shares the time limit; with none it gets ``max(EXACT_MIN_SECONDS,
-    EXACT_FACTOR × the proof's time)``, and past that the result carries
-    df-pn's own line with ``extra["exact"]`` False, and what the length
-    search had proved by then: ``extra["at_least"]`` and ``extra["at_most"]``
-    (plies, tsume rules).  While it runs, its progress ``stats`` say which
-    question it asks (``asking``: "mate within n?") and those bounds.
+    The side to move is the attacker.  df-pn proves or disproves mate: the
+    C++ kernel's (core.search.kernel_engine) where it is built and takes the
+    position, else the Python engine's (core.search.dfpn); ``TSUME_ENGINE``
+    forces one, and ``extra["engine"]`` says which ran.  After a proof,
+    core.exact (short problems) or core.official (from ``OFFICIAL_FROM``
+    plies of df-pn's proof) computes the official main line and its exact
+    length under tsume rules when ``exact`` is true, asking df-pn's table
+    (core.search.kernel_oracle) as it goes.  That search shares the time
+    limit; with none it gets ``max(EXACT_MIN_SECONDS, EXACT_FACTOR × the
+    proof's time)``, and past that the result carries df-pn's own line with
+    ``extra["exact"]`` False, and what the length search had proved by then:
+    ``extra["at_least"]`` and ``extra["at_most"]`` (plies, tsume rules).
+    While it runs, its progress ``stats`` say which question it asks
+    (``asking``: "mate within n?") and those bounds.
 
     Args:
         position: the problem (not modified).
@@ -161,6 +229,10 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
         session: receives the official answer's search once the exact
             length is proved, so that a check of a given line reuses it
             (:func:`tsume_studio.core.check.check_solution`).
+        resume: a :class:`SearchSession`: a stopped search of this position
+            kept there is continued (its table and node count), and this
+            solve's search is kept there when it stops before its answer.
+            ``limits`` apply to this run; nodes and elapsed time count on.
 
     Raises:
         IllegalPositionError: the position is not a valid problem; the
@@ -170,111 +242,175 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
     blocking = [p for p in position.problems() if not p.flag & tolerated]
     if blocking:
         raise IllegalPositionError(blocking)
-    if not exact and kernel_engine.engine_choice() == "kernel" and kernel_engine.supports(options):
-        # df-pn alone: the C++ kernel's, on its own thread (core.search.kernel_engine).  The
-        # kernel's board refuses what ``force`` tolerates (二歩, a dead piece): the Python engine
-        # searches those, and its result says so ("engine").
-        try:
-            kernel_search = kernel_engine.new_search(position.sfen(), limits.memory_mb, options)
-        except ValueError:
-            kernel_search = None
-        if kernel_search is not None:
-            return (yield from kernel_engine.solve_iter(position.sfen(), limits, cancel, options=options,
-                                                        progress_interval=progress_interval, search=kernel_search))
+    sfen = position.sfen()
+    if resume is not None and not resume.holds(sfen):
+        resume.release()   # a search of another position: not this one's to continue
+    kernel_search = _kernel_search(position, limits, options, resume)
+    if kernel_search is not None and not exact and resume is None:
+        # df-pn alone, as fast as it goes: the kernel's own driver (core.search.kernel_engine).
+        return (yield from kernel_engine.solve_iter(sfen, limits, cancel, options=options,
+                                                    progress_interval=progress_interval, search=kernel_search))
     board = position.board().copy()
-    searcher = DfPn(position.turn, limits.memory_mb, options or DfPnOptions())
+    resumed = resume is not None and resume.holds(sfen)
+    before_elapsed = resume.elapsed if resume is not None and resumed else 0.0
+    before_cpu = resume.cpu_seconds if resume is not None and resumed else 0.0
     cpu0 = time.process_time()
-    start = time.monotonic()
+    start = time.monotonic() - before_elapsed
     clock = limits.clock()
     deadline = clock() + limits.seconds if limits.seconds is not None else None
     peak_entries = 0
-    sfen = position.sfen()
+    engine = "kernel" if kernel_search is not None else "python"
+    searcher: DfPn | None = None
+    oracle: Oracle
+    if kernel_search is not None:
+        oracle = KernelOracle(kernel_search, position.turn)
+    else:
+        if resumed and resume is not None and isinstance(resume.search, DfPn):
+            searcher = resume.search
+        else:
+            searcher = DfPn(position.turn, limits.memory_mb, options or DfPnOptions())
+        oracle = searcher
+    node_limit = limits.nodes
+    if node_limit is not None and resumed:
+        node_limit += oracle.nodes   # this run's budget, on top of what the stopped run searched
 
     exact_search: list[BoundedSearch] = []   # the official-answer search, once it runs
 
     def nodes_after_proof() -> int:
         return exact_search[0].nodes if exact_search else 0
 
-    def finish(status: SolveStatus, **kw: Any) -> SolveResult:
+    def cpu_seconds() -> float:
         # The process's CPU time: the search thread's and this one's.
-        kw["extra"] = {**kw.get("extra", {}), "engine": "python",
-                       "cpu_seconds": round(time.process_time() - cpu0, 4)}
-        return SolveResult(status, sfen, nodes=searcher.nodes + nodes_after_proof(),
-                           seconds=time.monotonic() - start,
-                           table_entries=searcher.tt.entries,
-                           peak_memory_mb=peak_entries * BYTES_PER_ENTRY / 2**20, **kw)
+        return before_cpu + time.process_time() - cpu0
 
-    def prove(flag: Cancel) -> Outcome:
-        # The search runs on its own copy of the board: the reports read ``board``.
-        return searcher.search(board.copy(), node_limit=limits.nodes, deadline=deadline, cancel=flag,
+    def finish(status: SolveStatus, **kw: Any) -> SolveResult:
+        kw["extra"] = {**kw.get("extra", {}), "engine": engine, "cpu_seconds": round(cpu_seconds(), 4)}
+        if kernel_search is not None:
+            entries = int(kernel_search.entries)
+            peak_mb = kernel_search.peak_entries * kernel_search.bytes_per_entry / 2**20
+        else:
+            entries = oracle.tt.entries
+            peak_mb = peak_entries * BYTES_PER_ENTRY / 2**20
+        return SolveResult(status, sfen, nodes=oracle.nodes + nodes_after_proof(),
+                           seconds=time.monotonic() - start, table_entries=entries,
+                           peak_memory_mb=peak_mb, **kw)
+
+    def stopped(status: SolveStatus, **kw: Any) -> SolveResult:
+        """The result of a run stopped before its answer; its search kept for more time when asked."""
+        result = finish(status, **kw)
+        if resume is not None:
+            resume.keep(sfen, engine, kernel_search if kernel_search is not None else searcher,
+                        time.monotonic() - start, cpu_seconds())
+        elif searcher is not None and status == SolveStatus.CANCELLED:
+            release_later(searcher.release)   # Stop answers now; the tables are freed beside what comes next
+        return result
+
+    def done(result: SolveResult) -> SolveResult:
+        if resume is not None:
+            resume.release()
+        return result
+
+    if kernel_search is not None:
+        outcome = yield from _prove_on_kernel(kernel_search, limits, node_limit, cancel, progress_interval, start)
+    else:
+        assert searcher is not None
+        dfpn = searcher
+
+        def prove(flag: Cancel) -> Outcome:
+            # The search runs on its own copy of the board: the reports read ``board``.
+            return dfpn.search(board.copy(), node_limit=node_limit, deadline=deadline, cancel=flag,
                                # The first snapshot half an interval in, so the first report has a path.
                                pause_at=time.monotonic() + progress_interval / 2, clock=clock,
                                report_every=progress_interval)
 
-    def report() -> Progress:
-        nonlocal peak_entries
-        peak_entries = max(peak_entries, searcher.tt.entries)
-        return _progress(searcher, board, start)
+        def report() -> Progress:
+            nonlocal peak_entries
+            peak_entries = max(peak_entries, dfpn.tt.entries)
+            return _progress(dfpn, board, start)
 
-    outcome = yield from in_background(prove, report, progress_interval, cancel)
-    peak_entries = max(peak_entries, searcher.tt.entries)
+        outcome = yield from in_background(prove, report, progress_interval, cancel)
+        peak_entries = max(peak_entries, dfpn.tt.entries)
     if cancel is not None and cancel.is_set() and outcome == Outcome.UNKNOWN:
-        # Stop answers now; the tables are freed beside what comes next.
-        stopped = finish(SolveStatus.CANCELLED)
-        release_later(searcher.release)
-        return stopped
+        return stopped(SolveStatus.CANCELLED)
     if outcome == Outcome.DISPROVEN:
-        return finish(SolveStatus.NO_MATE)
+        return done(finish(SolveStatus.NO_MATE))
     if outcome == Outcome.UNKNOWN:
-        return finish(SolveStatus.UNKNOWN)
+        return stopped(SolveStatus.UNKNOWN)
 
-    pv_moves = _dfpn_line(searcher, board)
+    if kernel_search is not None:
+        seconds_left = None if deadline is None else max(0.0, deadline - clock())
+        line, raw_complete = yield from kernel_engine.run_on_thread(
+            kernel_search, "principal_variation",
+            (limits.nodes or 0, -1.0 if seconds_left is None else seconds_left, limits.cpu_time),
+            cancel, progress_interval, start)
+        pv_moves = [board.move_from_usi(m) for m in line]
+        raw_complete = raw_complete and _ends_in_mate(board, pv_moves)
+    else:
+        pv_moves = _dfpn_line(searcher, board)
+        # The line ends where the table no longer answers a defence (its entries may
+        # have been collected): then mate is proved but df-pn's line and length are not known.
+        raw_complete = _ends_in_mate(board, pv_moves)
     raw_pv = tuple(cshogi.move_to_usi(m) for m in pv_moves)
-    # The line ends where the table no longer answers a defence (its entries may
-    # have been collected): then mate is proved but df-pn's line and length are not known.
-    raw_complete = _ends_in_mate(board, pv_moves)
     raw_length = len(raw_pv) if raw_complete else None
     raw_extra: dict[str, Any] = {"exact": False, "dfpn_pv": raw_pv}
     if not raw_complete:
         raw_extra["pv_complete"] = False
     # One last snapshot of the finished tree (a quick proof may not have had any).
-    searcher.snapshot_path = _table_path(searcher, board, pv_moves)
-    yield _progress(searcher, board, start)
-    proof: Proof | None = None
+    if kernel_search is not None:
+        yield _kernel_progress(kernel_search, start)
+    else:
+        searcher.snapshot_path = _table_path(searcher, board, pv_moves)
+        yield _progress(searcher, board, start)
+    if not exact:
+        return done(finish(SolveStatus.MATE, pv=raw_pv, length=raw_length, extra=raw_extra))
     if session is None:
         session = AnswerSession()   # for the proved bounds of a stopped length search
-    if exact:
-        # Without a time limit the exact search still gets a budget: several
-        # times what the proof took, at least EXACT_MIN_SECONDS; past it the
-        # answer is df-pn's line, marked as not proved shortest.
-        exact_deadline = deadline
-        if exact_deadline is None:
-            spent = time.monotonic() - start
-            exact_deadline = clock() + max(EXACT_MIN_SECONDS, EXACT_FACTOR * spent)
-        proved = searcher.entry(board)
-        if proved is not None and proved[PN] == 0 and proved[LENGTH] >= OFFICIAL_FROM:
-            answer = official_proof(position, searcher, deadline=exact_deadline, cancel=cancel, clock=clock,
-                                    node_limit=limits.nodes, memory_mb=max(16, limits.memory_mb // 4),
-                                    session=session, observe=exact_search.append)
-        else:
-            answer = build_proof(position, searcher, deadline=exact_deadline, cancel=cancel, clock=clock,
-                                 node_limit=limits.nodes, memory_mb=limits.memory_mb, session=session,
-                                 observe=exact_search.append)
-        proof = yield from _whole_solve(answer, searcher, start, nodes_after_proof)
-        if proof is None:
-            # Stopped before the length was proved: keep what was proved of it.
-            if session.at_least is not None:
-                raw_extra["at_least"] = session.at_least
-            if session.at_most is not None:
-                raw_extra["at_most"] = session.at_most
-        if cancel is not None and cancel.is_set() and proof is None:
-            return finish(SolveStatus.CANCELLED, pv=raw_pv, length=raw_length,
-                          extra={k: v for k, v in raw_extra.items() if k != "dfpn_pv"})
+    # Without a time limit the exact search still gets a budget: several
+    # times what the proof took, at least EXACT_MIN_SECONDS; past it the
+    # answer is df-pn's line, marked as not proved shortest.
+    exact_deadline = deadline
+    if exact_deadline is None:
+        spent = time.monotonic() - start
+        exact_deadline = clock() + max(EXACT_MIN_SECONDS, EXACT_FACTOR * spent)
+    proved = oracle.entry(board)
+    if proved is not None and proved[PN] == 0 and proved[LENGTH] >= OFFICIAL_FROM:
+        answer = official_proof(position, oracle, deadline=exact_deadline, cancel=cancel, clock=clock,
+                                node_limit=limits.nodes, memory_mb=max(16, limits.memory_mb // 4),
+                                session=session, observe=exact_search.append)
+    else:
+        answer = build_proof(position, oracle, deadline=exact_deadline, cancel=cancel, clock=clock,
+                             node_limit=limits.nodes, memory_mb=limits.memory_mb, session=session,
+                             observe=exact_search.append)
+    proof = yield from _whole_solve(answer, oracle, start, nodes_after_proof)
+    if proof is None:
+        # Stopped before the length was proved: keep what was proved of it.
+        if session.at_least is not None:
+            raw_extra["at_least"] = session.at_least
+        if session.at_most is not None:
+            raw_extra["at_most"] = session.at_most
+    if cancel is not None and cancel.is_set() and proof is None:
+        return stopped(SolveStatus.CANCELLED, pv=raw_pv, length=raw_length,
+                       extra={k: v for k, v in raw_extra.items() if k != "dfpn_pv"})
     if proof is not None:
         pv = tuple(proof.main_line)
-        return finish(SolveStatus.MATE, pv=pv, length=proof.length, proof=proof,
-                      extra={"exact": proof.exact, "dfpn_pv": raw_pv})
-    return finish(SolveStatus.MATE, pv=raw_pv, length=raw_length, extra=raw_extra)
+        return done(finish(SolveStatus.MATE, pv=pv, length=proof.length, proof=proof,
+                           extra={"exact": proof.exact, "dfpn_pv": raw_pv}))
+    # The length search ran out of its budget: df-pn's line stands, and more time may prove it.
+    return stopped(SolveStatus.MATE, pv=raw_pv, length=raw_length, extra=raw_extra)
+
+
+def _prove_on_kernel(search: Any, limits: Limits, node_limit: int | None, cancel: Cancel | None,
+                     interval: float, start: float) -> Generator[Progress, None, Outcome]:
+    """The kernel's df-pn of the root on its own thread, its progress yielded as the Python engine's."""
+    seconds = -1.0 if limits.seconds is None else float(limits.seconds)
+    got = yield from kernel_engine.run_on_thread(search, "run", (node_limit or 0, seconds, limits.cpu_time),
+                                                 cancel, interval, start, phase=SearchPhase.MATE)
+    return {"proven": Outcome.PROVEN, "disproven": Outcome.DISPROVEN}.get(got, Outcome.UNKNOWN)
+
+
+def _kernel_progress(search: Any, start: float) -> Progress:
+    return replace(kernel_engine.progress_from_snapshot(search.snapshot(), time.monotonic() - start),
+                   phase=SearchPhase.MATE)
 
 
 def _dfpn_line(searcher: DfPn, board: cshogi.Board) -> list[int]:

@@ -118,11 +118,15 @@ def test_tree_is_frozen() -> None:
 
 
 @pytest.mark.parametrize("sfen", [CLASSIC, ROWS["tanuki-5-148"], ROWS["mog-1031"]])
-def test_same_answer_from_a_warm_dfpn_table(sfen: str) -> None:
-    dfpn = pytest.importorskip("tsume_studio.core.search.dfpn")
+def test_same_answer_from_a_warm_dfpn_table(sfen: str, engine: str) -> None:
+    # The warm table and the fresh one are the same engine's (the ``engine`` fixture).
+    from tsume_studio.core.search.dfpn import Outcome
+    from tsume_studio.core.search.kernel_oracle import KernelOracle, make_oracle
+
     position = Position.from_sfen(sfen)
-    oracle = dfpn.DfPn(position.turn, memory_mb=64)
-    assert oracle.search(position.board().copy()) == dfpn.Outcome.PROVEN
+    oracle = make_oracle(position.board(), 64)
+    assert isinstance(oracle, KernelOracle) == (engine == "kernel")
+    assert oracle.search(position.board().copy()) == Outcome.PROVEN
     searched = oracle.nodes
     with_table = solve(sfen, oracle)
     fresh = solve(sfen)

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -53,6 +54,19 @@ dfpn::SearchLimits limits_arg(std::uint64_t nodes, double seconds, bool cpu_time
     return lim;
 }
 
+// `sfen` into `pos`, refused (ValueError) when df-pn cannot search it.
+void set_position(Position& pos, const std::string& sfen) {
+    pos.set(sfen);   // std::invalid_argument (ValueError) with the reason on a bad SFEN
+    const Color us = pos.side_to_move();
+    const Square their_king = pos.king_square(~us);
+    if (their_king != SQ_NONE && !pos.attackers_to(us, their_king).empty())
+        throw std::invalid_argument("the side not to move is in check: not a position to search");
+    for (int c = 0; c < COLOR_NB; ++c)
+        for (int pt = PAWN; pt <= GOLD; ++pt)
+            if (tsume::hand_count(pos.hand(Color(c)), PieceType(pt)) > dfpn::hand_capacity(dfpn::kHandKindOf[pt]))
+                throw std::invalid_argument("a hand holds more pieces of one kind than a game has");
+}
+
 class DfPnSearch {
 public:
     DfPnSearch(const std::string& sfen, long long memory_mb, bool mate1, bool dominance, bool tca, bool rps,
@@ -73,15 +87,10 @@ public:
         opt.epsilon = epsilon;
         opt.max_ply = max_ply;
         opt.delay = delay_arg(delay);
-        pos_->set(sfen);   // std::invalid_argument (ValueError) with the reason on a bad SFEN
+        set_position(*pos_, sfen);
         const Color us = pos_->side_to_move();
-        const Square their_king = pos_->king_square(~us);
-        if (their_king != SQ_NONE && !pos_->attackers_to(us, their_king).empty())
-            throw std::invalid_argument("the side not to move is in check: not a position to search");
-        for (int c = 0; c < COLOR_NB; ++c)
-            for (int pt = PAWN; pt <= GOLD; ++pt)
-                if (tsume::hand_count(pos_->hand(Color(c)), PieceType(pt)) > dfpn::hand_capacity(dfpn::kHandKindOf[pt]))
-                    throw std::invalid_argument("a hand holds more pieces of one kind than a game has");
+        attacker_ = us;
+        dominance_ = opt.dominance;
         board_ = std::make_unique<dfpn::SearchBoard>(*pos_);
         search_ = std::make_unique<Search>(int(us), static_cast<std::size_t>(memory_mb), opt);
     }
@@ -95,6 +104,41 @@ public:
             o = search_->search(*board_, true, lim);
         }
         return outcome_name(o);
+    }
+
+    // Another position searched into the same table (the attacker stays the root's): with
+    // `or_node` the attacker is to move, else the defender.  Returns the outcome as run().
+    std::string search_position(const std::string& sfen, bool or_node, std::uint64_t nodes, double seconds,
+                                bool cpu_time) {
+        const dfpn::SearchLimits lim = limits_arg(nodes, seconds, cpu_time);
+        Guard guard(*this);
+        other_position(sfen, or_node);
+        dfpn::SearchBoard board(*scratch_);
+        Outcome o;
+        {
+            py::gil_scoped_release release;
+            o = search_->search(board, or_node, lim);
+        }
+        return outcome_name(o);
+    }
+
+    // The table entry that answers a position (hand dominance as the search uses it), or None:
+    // (pn, dn, proof length or -1, proving move in USI or "" ).  The move is an OR node's.
+    py::object probe(const std::string& sfen) {
+        Guard guard(*this);
+        const bool or_node = other_position(sfen, std::nullopt);
+        const std::uint64_t key = scratch_->board_key();
+        const dfpn::PHand hand = dfpn::packed_hand(scratch_->hand(attacker_));
+        const dfpn::TranspositionTable& tt = search_->table();
+        const dfpn::TTEntry* e = dominance_ ? tt.probe(key, hand) : tt.probe_exact(key, hand);
+        if (e == nullptr) return py::none();
+        const int length = e->length == dfpn::kNoLength ? -1 : int(e->length);
+        std::string move;
+        if (or_node && e->pn == 0 && e->move != 0) {
+            const Move m = Move(e->move);
+            if (tsume::is_legal(*scratch_, m)) move = move_to_usi(m);
+        }
+        return py::make_tuple(dfpn::from32(e->pn), dfpn::from32(e->dn), length, move);
     }
 
     // df-pn's line, searched on where the table does not answer it to mate; `nodes` and
@@ -117,6 +161,11 @@ public:
     }
 
     void cancel() { search_->cancel(); }
+    // A stopped search may be resumed: the next run() searches on with the table kept.
+    void clear_cancel() {
+        Guard guard(*this);
+        search_->clear_cancel();
+    }
 
     // (nodes, root pn, root dn, table entries, table fill, CPU seconds,
     //  [(selected child, OR node, [(move, pn, dn), ...]), ...] along the current path)
@@ -149,7 +198,22 @@ private:
         DfPnSearch& self;
     };
 
+    // `sfen` into the scratch position for a probe or a search of another position than the root;
+    // `or_node` (when given) says who must be to move.  Returns whether the attacker is to move.
+    bool other_position(const std::string& sfen, std::optional<bool> or_node) {
+        if (!scratch_) scratch_ = std::make_unique<Position>();
+        set_position(*scratch_, sfen);
+        const bool attacker_to_move = scratch_->side_to_move() == attacker_;
+        if (or_node && *or_node != attacker_to_move)
+            throw std::invalid_argument(*or_node ? "an OR node has the attacker to move, and this position has not"
+                                                 : "an AND node has the defender to move, and this position has not");
+        return attacker_to_move;
+    }
+
+    Color attacker_ = BLACK;
+    bool dominance_ = true;
     std::unique_ptr<Position> pos_;
+    std::unique_ptr<Position> scratch_;   // another position probed or searched (reused: a Position is large)
     std::unique_ptr<dfpn::SearchBoard> board_;
     std::unique_ptr<Search> search_;
     std::atomic<bool> running_{false};
@@ -169,7 +233,14 @@ void bind_search(py::module_& m) {
         .def("principal_variation", &DfPnSearch::principal_variation, py::arg("nodes") = 0,
              py::arg("seconds") = -1.0, py::arg("cpu_time") = false,
              "(moves, complete): the proof line, searched on until it replays to mate.  Releases the GIL.")
+        .def("search_position", &DfPnSearch::search_position, py::arg("sfen"), py::arg("or_node"),
+             py::arg("nodes") = 0, py::arg("seconds") = -1.0, py::arg("cpu_time") = false,
+             "Search another position into the same table (or_node: the attacker is to move).  Releases the GIL.")
+        .def("probe", &DfPnSearch::probe, py::arg("sfen"),
+             "(pn, dn, proof length or -1, proving move or '') of the entry answering a position, or None.")
         .def("cancel", &DfPnSearch::cancel, "Stop the running search (from any thread) within a few ms.")
+        .def("clear_cancel", &DfPnSearch::clear_cancel,
+             "Forget a cancel, so that the next run() searches on from the table (a stopped search resumed).")
         .def("snapshot", &DfPnSearch::snapshot, "The progress the search last published.")
         .def_property_readonly("nodes", &DfPnSearch::nodes)
         .def_property_readonly("entries", &DfPnSearch::entries)

@@ -123,6 +123,7 @@ public:
     }
 
     void cancel() { cancel_.store(true, std::memory_order_relaxed); }
+    void clear_cancel() { cancel_.store(false, std::memory_order_relaxed); }
     bool cancelled() const { return cancel_.load(std::memory_order_relaxed); }
     std::uint64_t nodes() const { return nodes_; }
     std::uint64_t published_nodes() const { return pub_nodes_.load(std::memory_order_relaxed); }

@@ -1,0 +1,168 @@
+"""The kernel's df-pn as the official answer's oracle: the Python engine's ``DfPn`` seam, on the C++ table.
+
+The official answer (core.search.exact and core.search.official) asks four
+things of df-pn once the root is proved (``MateOracle`` there):
+
+* ``entry(board)``: the table entry answering a position (pn, dn, the proof
+  length, an OR node's proving move), read to bound lengths from above, to
+  drop positions proved to have no mate, and to try proven moves first;
+* ``lookup(board)``: the same entry's (pn, dn);
+* ``search(board, or_node=...)``: a bounded raw search of a sub-position into
+  the same table (short disproof looks; the root when no proof was given);
+* ``nodes``: the nodes searched, so that a solve's count adds up.
+
+:class:`KernelOracle` answers them from a kernel ``DfPnSearch``
+(``probe`` and ``search_position`` of core/kernel/c++/bind_search.cpp), with
+moves in cshogi's encoding as the Python engine gives them.  :data:`Oracle`
+is either engine.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, Union
+
+import cshogi
+
+from . import kernel_engine
+from .dfpn import DfPn, Outcome
+from .tt import Entry
+
+_SLICE = 0.1
+"""Longest single call into the kernel (seconds) when the caller's cancel flag or pause must be seen."""
+
+_OUTCOMES = {"proven": Outcome.PROVEN, "disproven": Outcome.DISPROVEN, "unknown": Outcome.UNKNOWN}
+
+
+class _TableFigures:
+    """What the solver reads of a table: its entries and how full the memory bound is."""
+
+    def __init__(self, search: Any) -> None:
+        self._search = search
+
+    @property
+    def entries(self) -> int:
+        return int(self._search.entries)
+
+    @property
+    def fill(self) -> float:
+        capacity = int(self._search.capacity)
+        return self._search.entries / capacity if capacity else 0.0
+
+
+class KernelOracle:
+    """A kernel ``DfPnSearch`` behind the Python ``DfPn``'s oracle methods (see the module docstring).
+
+    Args:
+        search: the kernel search; its table and node count are shared, not copied.
+        attacker: the attacker's colour (0 Black, 1 White), the root's side to move.
+    """
+
+    engine = "kernel"
+
+    def __init__(self, search: Any, attacker: int) -> None:
+        self.kernel = search
+        self.attacker = attacker
+        self.tt = _TableFigures(search)
+        self._paused = False
+
+    @property
+    def nodes(self) -> int:
+        """Nodes the kernel has searched, every call counted."""
+        return int(self.kernel.nodes)
+
+    @property
+    def paused(self) -> bool:
+        """True when the last :meth:`search` returned at its ``pause_at``."""
+        return self._paused
+
+    def search(self, board: cshogi.Board, *, or_node: bool = True, node_limit: int | None = None,
+               deadline: float | None = None, cancel: Any = None, pause_at: float | None = None,
+               clock: Callable[[], float] = time.monotonic, report_every: float | None = None) -> Outcome:
+        """Search ``board`` into the kernel's table until decided or a limit; ``DfPn.search``'s contract.
+
+        ``node_limit`` counts :attr:`nodes` in total.  The kernel cannot look
+        at ``cancel``: the search runs in slices of at most 0.1 s (the table
+        kept between them) and the flag is read between slices.  A position
+        the kernel refuses counts as undecided.
+        """
+        del report_every   # the kernel publishes its own snapshots
+        self._paused = False
+        sfen = board.sfen()
+        while True:
+            if cancel is not None and cancel.is_set():
+                return Outcome.UNKNOWN
+            if node_limit is not None and self.kernel.nodes >= node_limit:
+                return Outcome.UNKNOWN
+            seconds = _SLICE
+            if deadline is not None:
+                left = deadline - clock()
+                if left <= 0:
+                    return Outcome.UNKNOWN
+                seconds = min(seconds, left)
+            if pause_at is not None:
+                until = pause_at - time.monotonic()
+                if until <= 0:
+                    self._paused = True
+                    return Outcome.UNKNOWN
+                seconds = min(seconds, until)
+            try:
+                got = self.kernel.search_position(sfen, or_node, node_limit or 0, seconds, False)
+            except ValueError:
+                return Outcome.UNKNOWN
+            outcome = _OUTCOMES[got]
+            if outcome != Outcome.UNKNOWN:
+                return outcome
+
+    def entry(self, board: cshogi.Board) -> Entry | None:
+        """The table entry answering ``board`` in the Python table's layout (core.search.tt), or None.
+
+        Only pn, dn, the proof length and the move are the kernel's; hand,
+        depth and amount are 0.  A mate in one's move is cshogi's, as the
+        Python engine's is.
+        """
+        try:
+            got = self.kernel.probe(board.sfen())
+        except ValueError:
+            return None
+        if got is None:
+            return None
+        pn, dn, length, usi = got
+        move = board.move_from_usi(usi) if usi else 0
+        if move and length == 1 and not board.is_check():
+            # Both engines prove a mate in one with the first mating check they find, in their
+            # own generators' order; cshogi's (the Python engine's) is taken, so that the
+            # official answer breaks ties between equal mates alike on either engine.
+            move = board.mate_move_in_1ply() or move
+        return (0, pn, dn, 0, 0, length, move)
+
+    def lookup(self, board: cshogi.Board, or_node: bool = True) -> tuple[int, int]:
+        """(pn, dn) of ``board`` from the table; ``(1, 1)`` when it holds nothing."""
+        e = self.entry(board)
+        return (1, 1) if e is None else (e[1], e[2])
+
+    def release(self, breathe: Callable[[], None]) -> None:
+        """Nothing to free piecemeal: the kernel's table goes with its search object."""
+        del breathe
+
+
+Oracle = Union[DfPn, KernelOracle]
+"""A df-pn the official answer may ask: the Python engine or the kernel."""
+
+
+def make_oracle(board: cshogi.Board, memory_mb: int) -> Oracle:
+    """A fresh df-pn for the attacker to move in ``board``: the kernel's where it runs and takes the position.
+
+    The engine is :func:`.kernel_engine.engine_choice`'s; a position the
+    kernel refuses (二歩 tolerated by ``force``) gets the Python engine.
+    """
+    if kernel_engine.engine_choice() == "kernel":
+        try:
+            return KernelOracle(kernel_engine.new_search(board.sfen(), memory_mb), board.turn)
+        except ValueError:
+            pass
+    return DfPn(board.turn, memory_mb=memory_mb)
+
+
+__all__ = ["KernelOracle", "Oracle", "make_oracle"]
