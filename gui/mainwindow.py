@@ -10,6 +10,7 @@ the start row of the move list goes back to the problem.
 from __future__ import annotations
 
 import functools
+import inspect
 import os
 import time
 from collections.abc import Callable
@@ -32,7 +33,7 @@ from ..core.shogi.position import Position, Problem
 from ..core.search.proof import HelpmateAnswer, Proof, helpmate_proof
 from ..core.search.contract import Progress, SolveResult, SolveStatus
 from ..core.search.helpmate import solve_iter as helpmate_solve_iter
-from ..core.search.solver import solve_iter
+from ..core.search.solver import SearchSession, solve_iter
 from ..core.usi_client import EngineSpec, engine_solver
 from . import i18n
 from .about import AboutDialog
@@ -64,6 +65,9 @@ add_translations("ja", {
     "&View": "表示(&V)",
     "Solve": "解く",
     "Stop": "中止",
+    "Continue": "続けて探す",
+    "Give the stopped search more time, from where it stopped (its table kept)":
+        "中止・時間切れの探索を、止まったところから続けます（置換表はそのまま）",
     "Direct mate": "詰将棋",
     "Helpmate": "協力詰",
     "Limits...": "探索の制限...",
@@ -181,6 +185,14 @@ def default_dock_widths(window_width: int) -> tuple[int, int]:
     return out[0], out[1]
 
 
+def _takes_resume(function: Callable[..., object]) -> bool:
+    """True when a solver function takes ``resume`` (core.search.solver.solve_iter does; stand-ins may not)."""
+    try:
+        return "resume" in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 def default_solver(mode: str) -> SolveFunction:
     """The core's solver generator for ``mode`` (``"mate"`` or ``"helpmate"``)."""
     if mode == "helpmate":
@@ -216,6 +228,11 @@ class MainWindow(QMainWindow):
         self._result: SolveResult | None = None
         self._result_start: Position | None = None
         self._limits = load_limits()   # the running search's, for its time against the limit
+        self._shown_limit: float | None = self._limits.seconds   # the limit shown against the elapsed time
+        # df-pn's search kept after a stop or a limit, for Continue; with where it was searched
+        # from (the start position and its path in the record's tree).
+        self._resume = SearchSession()
+        self._continue_from: tuple[Position, tuple[int, ...]] | None = None
         # Where the last answer was searched from in the record's tree (() is the start),
         # and the answer waiting for "Keep answer in record".
         self._answer_path: tuple[int, ...] = ()
@@ -316,6 +333,7 @@ class MainWindow(QMainWindow):
         make("keep_answer", self.keep_answer, "Ctrl+K")
         make("check", self.check_main_line, "Ctrl+F5")
         make("stop", self.stop, "Esc")
+        make("continue", self.continue_search, "Shift+F5")
         make("limits", self.edit_limits)
         make("export_kif", self._export_kif_dialog, "Ctrl+E")
         make("header", self.edit_header, "Ctrl+I")
@@ -373,7 +391,7 @@ class MainWindow(QMainWindow):
         self.menus["edit"].addAction(a["header"])
         self.menus["edit"].addAction(a["study"])
         solve_menu = self.menus["solve"]
-        solve_menu.addActions([a["solve"], a["stop"], a["keep_answer"], a["check"]])
+        solve_menu.addActions([a["solve"], a["stop"], a["continue"], a["keep_answer"], a["check"]])
         solve_menu.addSeparator()
         solve_menu.addActions([a["mate"], a["helpmate"]])
         solve_menu.addSeparator()
@@ -399,7 +417,7 @@ class MainWindow(QMainWindow):
         tools.addActions([self.editor.action(k) for k in ("undo", "redo", "tsume", "clear", "flip")])
         tools.addAction(a["study"])
         tools.addSeparator()
-        tools.addActions([a["solve"], a["stop"], a["mate"], a["helpmate"]])
+        tools.addActions([a["solve"], a["stop"], a["continue"], a["mate"], a["helpmate"]])
         tools.addSeparator()
         tools.addActions([a["first"], a["back"], a["forward"], a["last"]])
         self.addToolBar(tools)
@@ -434,7 +452,7 @@ class MainWindow(QMainWindow):
 
     def _retranslate(self, _lang: str = "") -> None:
         a = self.actions_
-        for key, text in (("solve", "Solve"), ("stop", "Stop"), ("limits", "Limits..."),
+        for key, text in (("solve", "Solve"), ("stop", "Stop"), ("continue", "Continue"), ("limits", "Limits..."),
                           ("keep_answer", "Keep answer in record"), ("check", "Check the main line"),
                           ("export_kif", "Export solution (KIF)..."),
                           ("export_image", "Export board image..."), ("copy_sfen", "Copy SFEN"),
@@ -445,6 +463,7 @@ class MainWindow(QMainWindow):
                           ("promote_line", "Promote to main line"), ("delete_line", "Delete from here")):
             a[key].setText(tr(text))
         a["study"].setToolTip(tr("Play moves on the board to try lines; the record panel shows them"))
+        a["continue"].setToolTip(tr("Give the stopped search more time, from where it stopped (its table kept)"))
         for key, text in (("first", "First"), ("back", "Back"), ("forward", "Forward"), ("last", "Last")):
             a[key].setText(tr(text))
             a[key].setToolTip(tr(text))
@@ -483,6 +502,7 @@ class MainWindow(QMainWindow):
         valid = not self.editor.problems()
         a["solve"].setEnabled(not searching and valid)
         a["stop"].setEnabled(searching)
+        a["continue"].setEnabled(not searching and self.can_continue())
         a["mate"].setEnabled(not searching)
         a["helpmate"].setEnabled(not searching)
         a["limits"].setEnabled(not searching)
@@ -518,6 +538,8 @@ class MainWindow(QMainWindow):
         """Solve direct mates (``"mate"``) or helpmates (``"helpmate"``)."""
         save_mode(mode)
         self.actions_[mode].setChecked(True)
+        if mode != "mate":
+            self._forget_continue()
 
     def solve(self) -> None:
         """Start a search of the problem on the board (does nothing while one runs).
@@ -542,12 +564,52 @@ class MainWindow(QMainWindow):
         start = self._solve_start()
         if start is None:
             return
+        # A new search: a search kept for Continue goes (its table may be large).
+        self._forget_continue()
+        self._run_search(mode, function, start)
+
+    def can_continue(self) -> bool:
+        """True when a stopped or timed-out search of the direct-mate solver is kept to continue."""
+        return self._continue_from is not None and self._resume.holds(self._continue_from[0].sfen())
+
+    def continue_search(self) -> None:
+        """Give the stopped or timed-out search more time: df-pn goes on from where it stopped.
+
+        The table and the node count are kept; the time limit (Limits...) applies
+        to this run afresh.  Does nothing when no such search is kept.
+        """
+        if self._worker is not None or not self.can_continue() or self._continue_from is None:
+            return
+        start, path = self._continue_from
+        self._answer_path = path
+        self._engine = None   # the kept search is the built-in solver's
+        self._show_engine_note(None)
+        self._run_search("mate", self._solver_for("mate"), start, continuing=True)
+
+    def _forget_continue(self) -> None:
+        """Let the search kept for Continue go."""
+        self._resume.release()
+        self._continue_from = None
+        act = getattr(self, "actions_", {}).get("continue")
+        if act is not None:
+            act.setEnabled(False)
+
+    def _run_search(self, mode: str, function: SolveFunction, start: Position, continuing: bool = False) -> None:
+        """Start ``function`` on ``start`` on a worker thread (``continuing``: resume the kept search)."""
+        if mode == "mate" and self._engine is None and _takes_resume(function):
+            # The built-in solver keeps its df-pn search here when it stops before its answer.
+            function = functools.partial(function, resume=self._resume)
+            self._continue_from = (start, self._answer_path)
         self._clear_result()
         self.result_panel.set_searching(start)
         self.search_panel.reset(start, "Searching…")
         self._result_start = start
         self._search_mode = mode
         self._limits = load_limits()
+        self._shown_limit = self._limits.seconds
+        if continuing and self._shown_limit is not None:
+            # Elapsed time counts on from the stopped run's; the limit is this run's more.
+            self._shown_limit += self._resume.elapsed
         worker = SolverWorker(function, start, self._limits, parent=None)
         worker.progress.connect(self._on_progress)
         worker.returned.connect(self._on_returned)
@@ -579,7 +641,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_progress(self, progress: Progress) -> None:
         self.search_panel.update_progress(progress)
-        limit = self._limits.seconds
+        limit = self._shown_limit
         self.result_panel.set_progress(progress, limit)
         self._set_stats(lambda: self.progress_text(progress, limit))
 
@@ -941,6 +1003,8 @@ class MainWindow(QMainWindow):
         self._viewing = False
         self.board.set_editable(self._worker is None)
         self.board.set_highlights([])   # a problem square marked on the old position
+        if self._continue_from is not None and position != self._continue_from[0] and self._worker is None:
+            self._forget_continue()   # another problem: the kept search is not its
         if self._result_start is not None and position != self._result_start and self._worker is None:
             self._result_start = None
             self._clear_result()

@@ -343,7 +343,7 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
             kernel_search, "principal_variation",
             (limits.nodes or 0, -1.0 if seconds_left is None else seconds_left, limits.cpu_time),
             cancel, progress_interval, start)
-        pv_moves = [board.move_from_usi(m) for m in line]
+        pv_moves = _usi_line(board, line)
         raw_complete = raw_complete and _ends_in_mate(board, pv_moves)
     else:
         pv_moves = _dfpn_line(searcher, board)
@@ -416,6 +416,19 @@ def _kernel_progress(search: Any, start: float) -> Progress:
 def _dfpn_line(searcher: DfPn, board: cshogi.Board) -> list[int]:
     """df-pn's line from its table (a seam for the tests: df-pn itself may be compiled)."""
     return searcher.principal_variation(board)
+
+
+def _usi_line(board: cshogi.Board, line: list[str]) -> list[int]:
+    """The USI moves of ``line``, played from ``board``, in cshogi's encoding (cut at an illegal one)."""
+    b = board.copy()
+    out = []
+    for usi in line:
+        move = b.move_from_usi(usi)
+        if not move or not b.is_legal(move):
+            break
+        out.append(move)
+        b.push(move)
+    return out
 
 
 def _ends_in_mate(board: cshogi.Board, moves: list[int]) -> bool:

@@ -46,7 +46,12 @@ def test_dfpn_stops_on_the_given_clock() -> None:
 
 
 def test_solver_reads_the_cpu_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With ``cpu_time`` the solvers' limit follows ``time.process_time``, here a clock that races ahead."""
+    """With ``cpu_time`` the solvers' limit follows ``time.process_time``, here a clock that races ahead.
+
+    The stand-in clock drives Python code only: the kernel reads its thread's CPU clock in C++
+    (test_kernel_cpu_limit below).
+    """
+    monkeypatch.setenv("TSUME_ENGINE", "python")
     ticks = itertools.count(0.0, 10.0)
     monkeypatch.setattr(time, "process_time", lambda: next(ticks))
     result = solve(Position.from_sfen(HARD), Limits(seconds=30, cpu_time=True))
@@ -55,6 +60,20 @@ def test_solver_reads_the_cpu_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     helpmate = helpmate_solve(Position.from_sfen(LONG_HELPMATE), Limits(seconds=30, cpu_time=True))
     assert helpmate.status is SolveStatus.UNKNOWN
     assert helpmate.nodes < 50_000   # a few checks of the racing clock, not 30 s of search
+
+
+def test_kernel_cpu_limit() -> None:
+    """The default solve on the kernel stops on a CPU-time limit (the kernel's own clock)."""
+    from tsume_studio.core.search import kernel_engine
+
+    if not kernel_engine.available():
+        pytest.skip("the C++ kernel is not built in this install")
+    cpu0 = time.process_time()
+    result = solve(Position.from_sfen(HARD), Limits(seconds=0.5, cpu_time=True))
+    spent = time.process_time() - cpu0
+    assert result.status is SolveStatus.UNKNOWN and result.extra["engine"] == "kernel"
+    assert result.nodes > 10_000
+    assert 0.4 <= spent < 3.0
 
 
 def test_cli_flag_sets_cpu_time() -> None:

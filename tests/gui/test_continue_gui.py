@@ -1,0 +1,112 @@
+"""Continue: a stopped or timed-out search gets more time from where it stopped, its table kept.
+
+Both searches run the real solver (df-pn on the kernel where it is built, else
+the Python engine): the first run is stopped (or hits its node limit) before
+df-pn proves the mate, Continue proves it, and the node count shown goes on
+from the stopped run's instead of starting again from zero.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from tsume_studio.core.search.contract import Limits, Progress, SearchPhase, SolveStatus
+from tsume_studio.core.shogi.position import Position
+from tsume_studio.gui.mainwindow import MainWindow
+from tsume_studio.gui.settings import save_limits
+
+pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints")
+
+DATA = Path(__file__).parent.parent / "data"
+
+
+def _sfen(file: str, row_id: str) -> str:
+    with (DATA / file).open(encoding="utf-8") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            if row["id"] == row_id:
+                return row["sfen"]
+    raise AssertionError(f"{row_id} missing from {file}")
+
+
+def _watch(w: MainWindow) -> list[Progress]:
+    """The snapshots the window's worker sends, from the search just started."""
+    seen: list[Progress] = []
+    assert w._worker is not None
+    w._worker.progress.connect(seen.append)
+    return seen
+
+
+def test_continue_after_a_node_limit(qtbot: QtBot, open_window: Callable[..., MainWindow]) -> None:
+    w = open_window()
+    # df-pn needs about 13,000 nodes on the kernel (more on the Python engine): 4,000 do not prove it.
+    save_limits(Limits(nodes=4000, seconds=None, memory_mb=64))
+    w.editor.set_position(Position.from_sfen(_sfen("mate.tsv", "mog-1036")))
+    assert not w.actions_["continue"].isEnabled()
+    with qtbot.waitSignal(w.searchFinished, timeout=30000) as first:
+        w.actions_["solve"].trigger()
+    stopped = first.args[0]
+    assert stopped is not None and stopped.status is SolveStatus.UNKNOWN
+    assert 4000 <= stopped.nodes < 5200
+    assert w.actions_["continue"].isEnabled()
+    # The limit is a setting: more time, no node limit, then Continue.
+    save_limits(Limits(seconds=60, memory_mb=64))
+    with qtbot.waitSignal(w.searchStarted, timeout=5000):
+        w.actions_["continue"].trigger()
+    seen = _watch(w)
+    qtbot.waitUntil(lambda: not w.is_searching(), timeout=60000)
+    result = w.result()
+    assert result is not None and result.status is SolveStatus.MATE
+    assert result.length == 7 and result.extra["exact"] is True
+    # The count went on from the stopped run's: every snapshot and the result are past it.
+    assert seen and all(p.nodes >= stopped.nodes for p in seen)
+    assert result.nodes > stopped.nodes
+    assert not w.actions_["continue"].isEnabled()   # answered: nothing left to continue
+
+
+def test_continue_after_stop_proves_what_the_first_run_did_not(
+        qtbot: QtBot, open_window: Callable[..., MainWindow]) -> None:
+    from tsume_studio.core.search import kernel_engine
+
+    if not kernel_engine.available():
+        pytest.skip("timed for the kernel: the Python engine needs longer than this test's 8 s limit")
+    w = open_window(seconds=60.0)
+    # Microcosmos tail 81: about 820,000 nodes of df-pn on the kernel (near 2 CPU s).
+    w.editor.set_position(Position.from_sfen(_sfen("microcosmos.tsv", "microcosmos-tail-81")))
+    with qtbot.waitSignal(w.searchStarted, timeout=5000):
+        w.actions_["solve"].trigger()
+    seen = _watch(w)
+    qtbot.waitUntil(lambda: any(p.nodes > 0 and p.phase is SearchPhase.MATE for p in seen), timeout=20000)
+    with qtbot.waitSignal(w.searchFinished, timeout=5000) as first:
+        w.actions_["stop"].trigger()
+    assert first.args == [None] and w.result() is None
+    stopped_nodes = max(p.nodes for p in seen)
+    assert stopped_nodes > 0
+    assert w.actions_["continue"].isEnabled()
+    # A short limit: the proof is what is asked of this run, not the 81-ply official answer.
+    save_limits(Limits(seconds=8, memory_mb=64))
+    with qtbot.waitSignal(w.searchStarted, timeout=5000):
+        w.actions_["continue"].trigger()
+    again = _watch(w)
+    qtbot.waitUntil(lambda: not w.is_searching(), timeout=60000)
+    result = w.result()
+    assert result is not None and result.status is SolveStatus.MATE
+    assert again and again[0].nodes >= stopped_nodes   # from where it stopped, not from zero
+    assert result.nodes >= max(p.nodes for p in again) > stopped_nodes
+    assert "Nodes" in w.stats_label.text() or "nodes" in w.stats_label.text()
+
+
+def test_a_new_problem_drops_the_kept_search(qtbot: QtBot, open_window: Callable[..., MainWindow]) -> None:
+    w = open_window()
+    save_limits(Limits(nodes=4000, seconds=None, memory_mb=64))
+    w.editor.set_position(Position.from_sfen(_sfen("mate.tsv", "mog-1036")))
+    with qtbot.waitSignal(w.searchFinished, timeout=30000):
+        w.actions_["solve"].trigger()
+    assert w.actions_["continue"].isEnabled()
+    w.editor.set_position(Position.from_sfen(_sfen("mate.tsv", "mog-1033")))
+    assert not w.actions_["continue"].isEnabled()
+    assert w._resume.search is None   # its table freed
