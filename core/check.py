@@ -35,7 +35,7 @@ import cshogi
 
 from .search.contract import Cancel, Limits
 from .search.dfpn import Outcome
-from .search.kernel_oracle import make_oracle
+from .search.kernel_oracle import engine_of, make_oracle
 from .search.exact import AnswerSession, BoundedSearch, SearchAborted
 from .search.official import OfficialSearch
 from .shogi.position import Position
@@ -77,6 +77,8 @@ class CheckResult:
     """Nodes the check searched (its own, and its df-pn oracle's)."""
     reused: bool = False
     """The check asked its questions of a solve's search (:class:`AnswerSession`) instead of solving again."""
+    engine: str = ""
+    """The df-pn its questions of raw mate went to: ``"kernel"`` or ``"python"``."""
 
     def check_json(self) -> dict[str, Any]:
         """The ``check`` object: ``confirmed``, ``discrepancies``, and ``complete: false`` when cut short."""
@@ -88,8 +90,11 @@ class CheckResult:
         return out
 
     def as_json(self) -> dict[str, Any]:
-        return {"length": self.length, "given_length": len(self.given), "exact": self.length is not None,
-                "check": self.check_json()}
+        out = {"length": self.length, "given_length": len(self.given), "exact": self.length is not None,
+               "check": self.check_json()}
+        if self.engine:
+            out["engine"] = self.engine
+        return out
 
 
 def _run(gen: Generator[Any, None, Any]) -> Any:
@@ -158,7 +163,8 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
         if outcome == Outcome.DISPROVEN:
             raise CheckError("this position has no mate (proved), so no solution can hold")
         if outcome != Outcome.PROVEN:
-            return CheckResult(False, None, tuple(given), complete=False, nodes=oracle.nodes)
+            return CheckResult(False, None, tuple(given), complete=False, nodes=oracle.nodes,
+                               engine=engine_of(oracle))
         s = OfficialSearch(root.copy(), oracle, deadline=deadline, cancel=cancel, node_limit=limits.nodes,
                            distance_rule=True, memory_mb=max(16, limits.memory_mb // 4), clock=clock)
         start = 0
@@ -167,16 +173,17 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
         except SearchAborted:
             length = None
         if length is None:
-            return CheckResult(False, None, tuple(given), complete=False, nodes=_nodes(s))
+            return CheckResult(False, None, tuple(given), complete=False, nodes=_nodes(s),
+                               engine=engine_of(oracle))
     s.phase = "check"   # questions about other positions than the root
     out: list[Discrepancy] = []
     try:
         _compare(s, root, attacker, given, moves, out)
     except SearchAborted:
         return CheckResult(False, length, tuple(given), tuple(out), complete=False, nodes=_nodes(s) - start,
-                           reused=reused)
+                           reused=reused, engine=engine_of(s.mate.oracle))
     return CheckResult(not out and len(moves) == length, length, tuple(given), tuple(out),
-                       nodes=_nodes(s) - start, reused=reused)
+                       nodes=_nodes(s) - start, reused=reused, engine=engine_of(s.mate.oracle))
 
 
 def _nodes(s: BoundedSearch) -> int:

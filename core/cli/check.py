@@ -155,10 +155,12 @@ def _check(args: argparse.Namespace) -> int:
     given = args.pv.split()
     if not given:
         raise UserError("--pv is empty: give the solution's moves in USI")
+    cpu = time.process_time()
     result = check_solution(position, given, Limits(seconds=args.seconds, memory_mb=args.memory,
                                                             cpu_time=args.cpu_time))
     if args.json:
-        print(json.dumps(result.as_json(), ensure_ascii=False))
+        print(json.dumps({**result.as_json(), "cpu_seconds": round(time.process_time() - cpu, 4)},
+                         ensure_ascii=False))
         return 0
     if result.length is None:
         print("unknown: the exact length was not proved within the limits")

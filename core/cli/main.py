@@ -49,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _version() -> str:
-    """``tsume VERSION; C++ kernel loaded`` (or why it is not), and the engine of the raw df-pn."""
+    """``tsume VERSION; C++ kernel loaded`` (or why it is not), and the engine df-pn runs on."""
     from importlib import metadata
 
     from ..kernel import AVAILABLE, REASON
@@ -64,7 +64,7 @@ def _version() -> str:
         engine = kernel_engine.engine_choice()
     except kernel_engine.EngineChoiceError as exc:
         engine = f"none ({exc})"
-    return f"tsume {version}; {'C++ kernel loaded' if AVAILABLE else REASON}; df-pn alone (--raw) on: {engine}"
+    return f"tsume {version}; {'C++ kernel loaded' if AVAILABLE else REASON}; df-pn on: {engine}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -151,6 +151,13 @@ Oracle = Union[DfPn, KernelOracle]
 """A df-pn the official answer may ask: the Python engine or the kernel."""
 
 
+def engine_of(oracle: Oracle | None) -> str:
+    """``"kernel"`` or ``"python"``: which engine ``oracle`` is ("" for none)."""
+    if oracle is None:
+        return ""
+    return "kernel" if isinstance(oracle, KernelOracle) else "python"
+
+
 def make_oracle(board: cshogi.Board, memory_mb: int) -> Oracle:
     """A fresh df-pn for the attacker to move in ``board``: the kernel's where it runs and takes the position.
 
@@ -165,4 +172,4 @@ def make_oracle(board: cshogi.Board, memory_mb: int) -> Oracle:
     return DfPn(board.turn, memory_mb=memory_mb)
 
 
-__all__ = ["KernelOracle", "Oracle", "make_oracle"]
+__all__ = ["KernelOracle", "Oracle", "engine_of", "make_oracle"]
