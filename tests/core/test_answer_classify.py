@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tsume_studio.core.answer import (
     Finding, branch_of, classify_alternatives, classify_variations, ordered_futile, promotion_twins, record_from_proof,
 )
@@ -9,6 +11,9 @@ from tsume_studio.core.records.kif import to_kif
 from tsume_studio.core.search.proof import (
     Alternative, FutileInterposition, FutileReason, Futility, Proof, ProofNode, Role,
 )
+
+# Every test here runs on both df-pn engines (the official answer asks either's table).
+pytestmark = pytest.mark.usefixtures("engine")
 
 # 2一玉, 5二飛; the attacker holds 銀桂 (▲3三桂打 △3一玉 ▲2二銀打, or △1一玉 ▲1二銀打).
 EXAMPLE = "7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"

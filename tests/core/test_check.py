@@ -15,6 +15,9 @@ from tsume_studio.core.search.solver import solve
 from tsume_studio.core.search.official import solve_official
 from tsume_studio.core.shogi.position import Position
 
+# Every test here runs on both df-pn engines (the official answer asks either's table).
+pytestmark = pytest.mark.usefixtures("engine")
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 

@@ -17,6 +17,9 @@ from tsume_studio.core.shogi.position import Position
 
 import bruteforce  # tests/core is on sys.path
 
+# Every test here runs on both df-pn engines (the official answer asks either's table).
+pytestmark = pytest.mark.usefixtures("engine")
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 CLASSIC = "8k/6G2/R7P/9/9/9/9/9/9 b r2b3g4s4n4l17p 1"
 

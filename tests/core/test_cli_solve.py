@@ -11,6 +11,9 @@ import pytest
 
 from tsume_studio.core.cli.main import main
 
+# Every test here runs on both df-pn engines (the official answer asks either's table).
+pytestmark = pytest.mark.usefixtures("engine")
+
 THREE_PLY = "7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"
 CLASSIC = "8k/6G2/R7P/9/9/9/9/9/9 b r2b3g4s4n4l17p 1"
 

@@ -18,7 +18,7 @@ from tsume_studio.core.check import check_solution
 from tsume_studio.core.search.contract import Limits
 from tsume_studio.core.shogi.position import Position
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("engine")]
 
 
 def _c(row: str, kind: str, ply: int, line: str) -> Claim:

@@ -16,6 +16,9 @@ from tsume_studio.core.shogi.position import Position
 
 import bruteforce  # tests/core is on sys.path
 
+# Every test here runs on both df-pn engines (the official answer asks either's table).
+pytestmark = pytest.mark.usefixtures("engine")
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 with (DATA / "mate.tsv").open(encoding="utf-8") as _f:
     ROWS = {r["id"]: r for r in csv.DictReader(_f, delimiter="\t")}

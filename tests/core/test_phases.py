@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import pytest
+
 import csv
 from pathlib import Path
 
 from tsume_studio.core.search.contract import Limits, Progress, SearchPhase, SolveResult
 from tsume_studio.core.search.solver import solve, solve_iter
 from tsume_studio.core.shogi.position import Position
+
+# Every test here runs on both df-pn engines (the official answer asks either's table).
+pytestmark = pytest.mark.usefixtures("engine")
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
