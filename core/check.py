@@ -90,7 +90,7 @@ class CheckResult:
         return out
 
     def as_json(self) -> dict[str, Any]:
-        out = {"length": self.length, "given_length": len(self.given), "exact": self.length is not None,
+        out: dict[str, Any] = {"length": self.length, "given_length": len(self.given), "exact": self.length is not None,
                "check": self.check_json()}
         if self.engine:
             out["engine"] = self.engine

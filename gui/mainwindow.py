@@ -14,6 +14,7 @@ import inspect
 import os
 import time
 from collections.abc import Callable
+from typing import Any, cast
 
 from PySide6.QtCore import QByteArray, QMimeData, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
@@ -215,6 +216,8 @@ class MainWindow(QMainWindow):
         checkFinished(object): a check of the main line ended; its CheckResult,
             or None if it was stopped or failed.
     """
+
+    _engine: EngineSpec | None   # the USI engine of the running search (None: the built-in solver)
 
     searchStarted = Signal()
     searchFinished = Signal(object)
@@ -598,7 +601,7 @@ class MainWindow(QMainWindow):
         """Start ``function`` on ``start`` on a worker thread (``continuing``: resume the kept search)."""
         if mode == "mate" and self._engine is None and _takes_resume(function):
             # The built-in solver keeps its df-pn search here when it stops before its answer.
-            function = functools.partial(function, resume=self._resume)
+            function = cast(SolveFunction, functools.partial(cast(Any, function), resume=self._resume))
             self._continue_from = (start, self._answer_path)
         self._clear_result()
         self.result_panel.set_searching(start)
@@ -1339,7 +1342,7 @@ class MainWindow(QMainWindow):
 
     def _build_engine_menus(self) -> None:
         """Solve > Engine (the built-in solver or a USI engine) and the Settings menu."""
-        self._engine: EngineSpec | None = None
+        self._engine = None
         self.engine_choice = EngineChoice(self)
         self.engine_choice.changed.connect(lambda _name: self._update_engine_status())
         solve_menu = self.menus["solve"]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any, Union
+from typing import Any
 
 import cshogi
 
@@ -147,7 +147,7 @@ class KernelOracle:
         del breathe
 
 
-Oracle = Union[DfPn, KernelOracle]
+Oracle = DfPn | KernelOracle
 """A df-pn the official answer may ask: the Python engine or the kernel."""
 
 

@@ -346,6 +346,7 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
         pv_moves = _usi_line(board, line)
         raw_complete = raw_complete and _ends_in_mate(board, pv_moves)
     else:
+        assert searcher is not None
         pv_moves = _dfpn_line(searcher, board)
         # The line ends where the table no longer answers a defence (its entries may
         # have been collected): then mate is proved but df-pn's line and length are not known.
@@ -359,6 +360,7 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
     if kernel_search is not None:
         yield _kernel_progress(kernel_search, start)
     else:
+        assert searcher is not None
         searcher.snapshot_path = _table_path(searcher, board, pv_moves)
         yield _progress(searcher, board, start)
     if not exact:
