@@ -612,7 +612,7 @@ class MainWindow(QMainWindow):
         self._shown_limit = self._limits.seconds
         if continuing and self._shown_limit is not None:
             # Elapsed time counts on from the stopped run's; the limit is this run's more.
-            self._shown_limit += self._resume.elapsed
+            self._shown_limit = round(self._shown_limit + self._resume.elapsed, 1)
         worker = SolverWorker(function, start, self._limits, parent=None)
         worker.progress.connect(self._on_progress)
         worker.returned.connect(self._on_returned)
