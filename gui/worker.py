@@ -153,6 +153,10 @@ class _Runner(QObject):
         def throttled(snapshot: Progress) -> None:
             nonlocal last_sent, pending
             now = time.monotonic()
+            if pending is not None and pending.phase != snapshot.phase:
+                # A phase's last snapshot (df-pn's finished tree) is always sent, not replaced.
+                self.progress.emit(pending)
+                pending = None
             if now - last_sent >= self._interval:
                 self.progress.emit(snapshot)
                 last_sent = now

@@ -79,3 +79,26 @@ def test_wait_blocks_until_stopped(qtbot: QtBot, sample_position: Position, stan
     assert worker.wait(3000)
     assert time.monotonic() - t0 < 1.0
     qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
+
+
+def test_a_phase_s_last_snapshot_is_sent(qtbot: QtBot, sample_position: Position) -> None:
+    """df-pn's finished tree (the last proving-mate snapshot) reaches the window even when the
+    official answer's first snapshot follows it within the throttle interval."""
+    from dataclasses import replace
+
+    from tsume_studio.core.search.contract import SearchPhase
+
+    def solver(position: Position, limits: Limits, cancel: Any) -> Any:
+        base = Progress(nodes=0, nps=0.0, elapsed=0.0, root_pn=1, root_dn=1, phase=SearchPhase.MATE)
+        yield base
+        yield replace(base, nodes=1, root_pn=0, root_dn=10**12)        # the proof, at once
+        yield replace(base, nodes=2, root_pn=0, root_dn=10**12, phase=SearchPhase.SHORTEST)
+        return SolveResult(SolveStatus.MATE, position.sfen(), pv=("G*5b",), length=1, nodes=2)
+
+    worker = SolverWorker(solver, sample_position, Limits(), interval=10.0)
+    snapshots: list[Progress] = []
+    worker.progress.connect(snapshots.append)
+    with qtbot.waitSignal(worker.finished, timeout=5000):
+        worker.start()
+    mate = [p for p in snapshots if p.phase is SearchPhase.MATE]
+    assert mate and mate[-1].nodes == 1 and mate[-1].root_pn == 0
