@@ -69,8 +69,15 @@ class DfPnSearch:
     def principal_variation(self, nodes: int = 0, seconds: float = -1.0,
                             cpu_time: bool = False) -> tuple[list[str], bool]:
         """(moves, complete): the proof line, searched on until it replays to mate."""
+    def search_position(self, sfen: str, or_node: bool, nodes: int = 0, seconds: float = -1.0,
+                        cpu_time: bool = False) -> str:
+        """Search another position into the same table (or_node: the attacker is to move); as run()."""
+    def probe(self, sfen: str) -> tuple[int, int, int, str] | None:
+        """(pn, dn, proof length or -1, an OR node's proving move or '') of the entry answering a position."""
     def cancel(self) -> None:
         """Stop the running search from any thread."""
+    def clear_cancel(self) -> None:
+        """Forget a cancel, so that the next run() searches on with the table kept."""
     def snapshot(self) -> tuple[int, int, int, int, float, float, list[tuple[int, bool, list[tuple[str, int, int]]]]]:
         """(nodes, root pn, root dn, entries, fill, CPU seconds, path levels (selected, OR node, children))."""
     @property
