@@ -189,3 +189,37 @@ def test_a_session_of_another_position_is_not_resumed(engine: str) -> None:
     other = solve(Position.from_sfen(MATE3), Limits(), resume=session)
     assert other.status is SolveStatus.MATE and other.length == 3
     assert other.nodes < 2000 and session.search is None
+
+
+@needs_kernel
+def test_probe_and_search_position_refuse_or_answer_mutated_positions() -> None:
+    """Mutated SFEN given to the oracle entry points: a ValueError or an answer, never a crash."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    search = kernel_engine.new_search(MATE3, 16)
+    assert search.run() == "proven"
+    alphabet = "plnsgbrkPLNSGBRK+/0123456789 -bw*"
+
+    @given(st.lists(st.tuples(st.integers(0, 60), st.sampled_from(alphabet)), min_size=1, max_size=4),
+           st.booleans(), st.integers(0, 2000))
+    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    def fuzz(edits: list[tuple[int, str]], or_node: bool, nodes: int) -> None:
+        text = list(MATE3)
+        for i, ch in edits:
+            text[min(i, len(text) - 1)] = ch
+        sfen = "".join(text)
+        try:
+            got = search.probe(sfen)
+        except ValueError:
+            pass
+        else:
+            assert got is None or (len(got) == 4 and got[0] >= 0 and got[1] >= 0)
+        try:
+            outcome = search.search_position(sfen, or_node, nodes, 0.05)
+        except ValueError:
+            return
+        assert outcome in ("proven", "disproven", "unknown")
+
+    fuzz()
+    assert search.probe(MATE3) is not None   # the table still answers the root
