@@ -19,6 +19,7 @@ is either engine.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -31,6 +32,10 @@ from .tt import Entry
 
 _SLICE = 0.1
 """Longest single call into the kernel (seconds) when the caller's cancel flag or pause must be seen."""
+
+_SLICED_NODES = 100_000
+"""A search with at most this many nodes to go runs in slices; a longer one on a watched thread."""
+_POLL = 0.02   # seconds between looks at the cancel flag of a watched search
 
 _OUTCOMES = {"proven": Outcome.PROVEN, "disproven": Outcome.DISPROVEN, "unknown": Outcome.UNKNOWN}
 
@@ -90,6 +95,8 @@ class KernelOracle:
         del report_every   # the kernel publishes its own snapshots
         self._paused = False
         sfen = board.sfen()
+        if pause_at is None and (node_limit is None or node_limit - self.kernel.nodes > _SLICED_NODES):
+            return self._watched(sfen, or_node, node_limit, deadline, cancel, clock)
         while True:
             if cancel is not None and cancel.is_set():
                 return Outcome.UNKNOWN
@@ -114,6 +121,55 @@ class KernelOracle:
             outcome = _OUTCOMES[got]
             if outcome != Outcome.UNKNOWN:
                 return outcome
+
+    def _watched(self, sfen: str, or_node: bool, node_limit: int | None, deadline: float | None, cancel: Any,
+                 clock: Callable[[], float]) -> Outcome:
+        """One uninterrupted kernel search on its own thread, ``cancel`` watched every 20 ms.
+
+        A long search in slices would start again from the root at each one and
+        lose what it knew only on its path; this one runs to its end.
+        """
+        seconds = -1.0
+        if deadline is not None:
+            seconds = deadline - clock()
+            if seconds <= 0:
+                return Outcome.UNKNOWN
+        cpu_time = clock is time.process_time
+        got: list[str] = []
+        failure: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                got.append(self.kernel.search_position(sfen, or_node, node_limit or 0, seconds, cpu_time))
+            except BaseException as exc:  # raised again below, on the caller's thread
+                failure.append(exc)
+
+        old_size = threading.stack_size()
+        threading.stack_size(kernel_engine.STACK_BYTES)
+        try:
+            thread = threading.Thread(target=run, name="tsume-kernel-oracle", daemon=True)
+            thread.start()
+        finally:
+            threading.stack_size(old_size)
+        cancelled = False
+        try:
+            while thread.is_alive():
+                thread.join(_POLL)
+                if not cancelled and cancel is not None and cancel.is_set():
+                    self.kernel.cancel()
+                    cancelled = True
+        finally:
+            if thread.is_alive():
+                self.kernel.cancel()
+                cancelled = True
+                thread.join()
+        if cancelled:
+            self.kernel.clear_cancel()   # the table stays usable for what the caller asks next
+        if failure:
+            if isinstance(failure[0], ValueError):
+                return Outcome.UNKNOWN
+            raise failure[0]
+        return _OUTCOMES[got[0]]
 
     def entry(self, board: cshogi.Board) -> Entry | None:
         """The table entry answering ``board`` in the Python table's layout (core.search.tt), or None.

@@ -223,3 +223,23 @@ def test_probe_and_search_position_refuse_or_answer_mutated_positions() -> None:
 
     fuzz()
     assert search.probe(MATE3) is not None   # the table still answers the root
+
+
+@needs_kernel
+def test_a_long_oracle_search_is_cancelled_and_the_table_stays_usable() -> None:
+    """A search with no pause (tsume check's proof of the root) runs whole on a watched thread."""
+    import time
+
+    sfen = TAILS["microcosmos-tail-81"]["sfen"]
+    oracle = KernelOracle(kernel_engine.new_search(sfen, 64), 0)
+    cancel = threading.Event()
+    timer = threading.Timer(0.3, cancel.set)
+    timer.start()
+    t0 = time.monotonic()
+    assert oracle.search(cshogi.Board(sfen), cancel=cancel) == Outcome.UNKNOWN
+    assert time.monotonic() - t0 < 0.3 + 1.0
+    stopped = oracle.nodes
+    assert stopped > 0
+    # The cancel is forgotten: the next search goes on from the table and proves the root.
+    assert oracle.search(cshogi.Board(sfen)) == Outcome.PROVEN
+    assert oracle.nodes > stopped
