@@ -33,6 +33,9 @@ from .tt import Entry
 _SLICE = 0.1
 """Longest single call into the kernel (seconds) when the caller's cancel flag or pause must be seen."""
 
+_DECIDED_MAX = 1 << 20
+"""Decided entries remembered on the Python side before the memo starts again."""
+
 _SLICED_NODES = 100_000
 """A search with at most this many nodes to go runs in slices; a longer one on a watched thread."""
 _POLL = 0.02   # seconds between looks at the cancel flag of a watched search
@@ -71,6 +74,8 @@ class KernelOracle:
         self.attacker = attacker
         self.tt = _TableFigures(search)
         self._paused = False
+        # Decided entries already read, by cshogi's key (the SFEN and the kernel call cost more).
+        self._decided: dict[int, Entry] = {}
 
     @property
     def nodes(self) -> int:
@@ -178,6 +183,10 @@ class KernelOracle:
         depth and amount are 0.  A mate in one's move is cshogi's, as the
         Python engine's is.
         """
+        key = board.zobrist_hash()
+        known = self._decided.get(key)
+        if known is not None:
+            return known
         try:
             got = self.kernel.probe(board.sfen())
         except ValueError:
@@ -191,7 +200,13 @@ class KernelOracle:
             # own generators' order; cshogi's (the Python engine's) is taken, so that the
             # official answer breaks ties between equal mates alike on either engine.
             move = board.mate_move_in_1ply() or move
-        return (0, pn, dn, 0, 0, length, move)
+        entry = (0, pn, dn, 0, 0, length, move)
+        if pn == 0 or dn == 0:
+            # A proof or a disproof stays true whatever the table later collects or learns.
+            if len(self._decided) >= _DECIDED_MAX:
+                self._decided.clear()
+            self._decided[key] = entry
+        return entry
 
     def lookup(self, board: cshogi.Board, or_node: bool = True) -> tuple[int, int]:
         """(pn, dn) of ``board`` from the table; ``(1, 1)`` when it holds nothing."""
