@@ -67,6 +67,8 @@ add_translations("ja", {
     "Solve": "解く",
     "Stop": "中止",
     "Continue": "続けて探す",
+    "Search stopped: Continue (Shift+F5) searches on from where it stopped":
+        "探索を中止しました。「続けて探す」(Shift+F5) で止まったところから探索を続けます",
     "Give the stopped search more time, from where it stopped (its table kept)":
         "中止・時間切れの探索を、止まったところから続けます（置換表はそのまま）",
     "Direct mate": "詰将棋",
@@ -715,7 +717,11 @@ class MainWindow(QMainWindow):
     def _on_aborted(self) -> None:
         self.result_panel.set_stopped(self._result_start or Position.empty())
         self.search_panel.search_ended()
-        self.statusBar().showMessage(tr("Search stopped"), 5000)
+        if self.can_continue():
+            self.statusBar().showMessage(tr("Search stopped: Continue (Shift+F5) searches on from where it stopped"),
+                                         8000)
+        else:
+            self.statusBar().showMessage(tr("Search stopped"), 5000)
         self._set_stats(lambda: tr("Search stopped"))
 
     @Slot()

@@ -87,6 +87,7 @@ def test_continue_after_stop_proves_what_the_first_run_did_not(
     stopped_nodes = max(p.nodes for p in seen)
     assert stopped_nodes > 0
     assert w.actions_["continue"].isEnabled()
+    assert "Shift+F5" in w.statusBar().currentMessage()   # the stop says how to go on
     # A short limit: the proof is what is asked of these runs, not the 81-ply official answer.  On a
     # loaded machine one run may not finish df-pn: Continue again, the count going on each time.
     save_limits(Limits(seconds=8, memory_mb=64))
