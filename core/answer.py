@@ -126,7 +126,8 @@ def classify_variations(proof: Proof) -> tuple[Finding, ...]:
                 kind = "pieces_left" if _pieces_left_after(start, line) else "same_length"
                 out.append(Finding(kind, path, other.move, other.length))
         node, path = main, path + (main.move,)
-    if proof.main_line and _pieces_left_after(start, tuple(proof.main_line)):
+    # An unproved line's leftover pieces say nothing of the problem's main line.
+    if not proof.provisional and proof.main_line and _pieces_left_after(start, tuple(proof.main_line)):
         out.append(Finding("pieces_left", tuple(proof.main_line[:-1]), proof.main_line[-1], 0))
     return tuple(sorted(out, key=lambda f: (len(f.path), f.path, f.move)))
 
@@ -290,9 +291,42 @@ def record_from_proof(proof: Proof, header: dict[str, str] | None = None) -> Rec
                     else f"{finding.japanese()}（本譜と同手数）")
             if text not in node.comments:
                 node.comments.append(text)
+    if proof.provisional:
+        record.root.comments.append(unproved_note_japanese(proof))
     if not proof.alternatives_checked:
         record.root.comments.append("余詰は未検討（探索の時間切れ）")
     return record
+
+
+def bounds_japanese(at_least: int | None, at_most: int | None) -> str:
+    """``証明済み: 41手以内、37手以上`` (the proved bounds of a length not proved shortest), or ``""``."""
+    if at_most is not None and at_least == at_most:
+        return f"証明済み: {at_most}手（その手順は時間内に作れず）"
+    parts = []
+    if at_most is not None:
+        parts.append(f"{at_most}手以内")
+    if at_least is not None and at_least > 1:
+        parts.append(f"{at_least}手以上")
+    return "証明済み: " + "、".join(parts) if parts else ""
+
+
+def bounds_english(at_least: int | None, at_most: int | None) -> str:
+    """``proved: at most 41 plies, at least 37`` (as :func:`bounds_japanese`), or ``""``."""
+    if at_most is not None and at_least == at_most:
+        return f"proved: the length {at_most} (its line was not built in time)"
+    parts = []
+    if at_most is not None:
+        parts.append(f"at most {at_most} plies")
+    if at_least is not None and at_least > 1:
+        parts.append(f"at least {at_least}")
+    return "proved: " + ", ".join(parts) if parts else ""
+
+
+def unproved_note_japanese(proof: Proof) -> str:
+    """The KIF comment of an answer whose length is not proved shortest (:mod:`.search.provisional`)."""
+    bounds = bounds_japanese(proof.at_least, proof.at_most)
+    return (f"最短は未証明：df-pnの証明手順（{proof.length}手）と、見つかった無駄合のみ"
+            + (f"（{bounds}）" if bounds else ""))
 
 
 def _append_line(record: Record, line: tuple[str, ...]) -> None:
@@ -401,4 +435,4 @@ def with_comments(solution: Record, own: Record) -> Record:
 
 __all__ = ["FINDING_NAMES", "Finding", "branch_of", "classify_alternatives", "classify_variations", "ordered_futile",
            "promotion_twins", "proved_length", "record_from_helpmate", "record_from_line", "record_from_proof",
-           "solution_record", "with_comments"]
+           "solution_record", "with_comments", "bounds_english", "bounds_japanese", "unproved_note_japanese"]

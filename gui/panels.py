@@ -31,6 +31,18 @@ add_translations("ja", {
     "Mate in %1": "%1手詰",
     "Mate (proved; the line is incomplete, its length unknown)": "詰み（証明済み。手順が途中までで、手数は不明）",
     "Mate in %1 (not proved shortest)": "%1手詰（最短は未証明）",
+    "proved: %1": "証明済み: %1",
+    "at most %1 plies": "%1手以内",
+    "at least %1": "%1手以上",
+    "the length %1 (its line was not built in time)": "%1手（その手順は時間内に作れませんでした）",
+    "Stopped: no answer. The shortest search had proved: %1.":
+        "中止しました（答えはありません）。最短の探索で証明済み: %1。",
+    "Not proved shortest: this is df-pn's proof, its line and every defence, with the futile "
+    "interpositions found so far; the official answer was not finished in time.":
+        "最短は未証明：df-pnの証明（その手順とすべての受け）と、ここまでに見つかった無駄合です。"
+        "正式な解答は時間内に完成しませんでした。",
+    "Found so far (the shortest is not proved): the futile interpositions the search had judged.":
+        "ここまでに見つかった無駄合です（最短は未証明）。",
     "No mate": "不詰",
     "Helpmate in %1": "協力詰 %1手",
     "No helpmate": "協力詰なし",
@@ -92,6 +104,10 @@ NOT_SOLVED = "Not solved yet."
 #: What a panel of a proof's details says when the answer has no proof tree, or there is no mate.
 NO_PROOF_NOTE = "Not checked: the answer is the search's own line, without a proof tree."
 NO_MATE_NOTE = "No mate was found, so there is nothing to list."
+#: The notes of the proof-tree and 無駄合 panels for an answer whose length is not proved (core.search.provisional).
+PROVISIONAL_NOTE = ("Not proved shortest: this is df-pn's proof, its line and every defence, with the futile "
+                    "interpositions found so far; the official answer was not finished in time.")
+PROVISIONAL_FUTILE_NOTE = "Found so far (the shortest is not proved): the futile interpositions the search had judged."
 #: The note of the 余詰 panel when its search was skipped or cut short.
 NOT_CHECKED_ALTERNATIVES = "Not checked: the search for alternative mates was skipped or ran out of time."
 
@@ -137,6 +153,33 @@ def time_text(elapsed: float, limit: float | None) -> str:
     return tr("%1 s of %2 s").replace("%1", f"{elapsed:.1f}").replace("%2", f"{limit:g}")
 
 
+def bounds_list(at_least: int | None, at_most: int | None) -> str:
+    """``at most 41 plies, at least 37`` (translated): what is proved of a length, or ``""``."""
+    if at_most is not None and at_least == at_most:
+        return tr("the length %1 (its line was not built in time)").replace("%1", str(at_most))
+    parts = []
+    if at_most is not None:
+        parts.append(tr("at most %1 plies").replace("%1", str(at_most)))
+    if at_least is not None and at_least > 1:
+        parts.append(tr("at least %1").replace("%1", str(at_least)))
+    return ("、" if i18n.language() == "ja" else ", ").join(parts)
+
+
+def bounds_text(at_least: int | None, at_most: int | None) -> str:
+    """``proved: at most 41 plies, at least 37`` (translated) for a length not proved, or ``""``."""
+    parts = bounds_list(at_least, at_most)
+    return tr("proved: %1").replace("%1", parts) if parts else ""
+
+
+def progress_bounds(progress: Progress | None) -> tuple[int | None, int | None]:
+    """The root's proved bounds (at least, at most) a snapshot of the shortest search carries."""
+    if progress is None or progress.phase is not SearchPhase.SHORTEST:
+        return None, None
+    stats = dict(progress.stats)
+    lo, hi = stats.get("at_least"), stats.get("at_most")
+    return (int(lo) if lo is not None else None), (int(hi) if hi is not None else None)
+
+
 def status_text(result: SolveResult | None, helpmate: bool = False) -> str:
     """What the search found, for people: ``3手詰``, ``協力詰 3手``, ``不詰``, ``unknown (limit reached)``."""
     if result is None:
@@ -148,7 +191,11 @@ def status_text(result: SolveResult | None, helpmate: bool = False) -> str:
         exact = result.extra.get("exact", True) if isinstance(result.extra, dict) else True
         if helpmate:
             return tr("Helpmate in %1" if exact else "Helpmate in %1 (not proved shortest)").replace("%1", str(n))
-        return tr("Mate in %1" if exact else "Mate in %1 (not proved shortest)").replace("%1", str(n))
+        text = tr("Mate in %1" if exact else "Mate in %1 (not proved shortest)").replace("%1", str(n))
+        extra = result.extra if isinstance(result.extra, dict) else {}
+        lo, hi = extra.get("at_least"), extra.get("at_most")
+        bounds = "" if exact else bounds_text(lo if isinstance(lo, int) else None, hi if isinstance(hi, int) else None)
+        return f"{text} {bounds}" if bounds else text
     if result.status is SolveStatus.NO_MATE:
         return tr("No helpmate" if helpmate else "No mate")
     if result.status is SolveStatus.UNKNOWN:
@@ -176,6 +223,7 @@ class ResultPanel(QWidget):
         self._result: SolveResult | None = None
         self._searching = False
         self._stopped = False
+        self._stopped_bounds: tuple[int | None, int | None] = (None, None)
         self._helpmate = False
         self._sfens: list[str] = []
         self._progress: Progress | None = None
@@ -255,10 +303,12 @@ class ResultPanel(QWidget):
             self._progress, self._limit = progress, limit
             self._update_summary()
 
-    def set_stopped(self, start: Position) -> None:
-        """The search from ``start`` was stopped: no answer, and the panel says so (not "not solved")."""
+    def set_stopped(self, start: Position, at_least: int | None = None, at_most: int | None = None) -> None:
+        """The search from ``start`` was stopped: no answer, and the panel says so (not "not solved"),
+        with the bounds of the length the shortest search had proved, when it had."""
         self.set_result(start, None)
         self._stopped = True
+        self._stopped_bounds = (at_least, at_most)
         self._update_summary()
 
     def is_stopped(self) -> bool:
@@ -326,7 +376,9 @@ class ResultPanel(QWidget):
                      tr("Nodes %1").replace("%1", f"{p.nodes:,}")]
             self.summary.setText("\n".join(lines))
         elif self._stopped:
-            self.summary.setText(tr("Stopped: no answer. Press Solve to search again."))
+            bounds = bounds_list(*self._stopped_bounds)
+            self.summary.setText(tr("Stopped: no answer. The shortest search had proved: %1.").replace("%1", bounds)
+                                 if bounds else tr("Stopped: no answer. Press Solve to search again."))
         elif self._result is None:
             self.summary.setText(tr("Not solved yet. Press Solve to search."))
         else:
@@ -450,7 +502,7 @@ class FutilePanel(_PositionList):
         rows = []
         for f in ordered_futile(proof):   # in ply order, each once
             rows.append(self._row(start, f, proof))
-        self._set_rows(start, rows)
+        self._set_rows(start, rows, PROVISIONAL_FUTILE_NOTE if proof.provisional else None)
 
     @staticmethod
     def _row(start: Position, f: FutileInterposition, proof: Proof) -> tuple[tuple[str, ...], str, str]:
@@ -680,7 +732,7 @@ class ProofTreePanel(_TreePanel):
         """
         model: ProofTreeModel = self.model  # type: ignore[assignment]
         model.set_proof(proof)
-        self.set_note(note if proof is None else None)
+        self.set_note(note if proof is None else PROVISIONAL_NOTE if proof.provisional else None)
         if proof is not None:
             for ply in range(1, min(len(proof.main_line), 40) + 1):
                 self.view.expand(model.main_line_index(ply))

@@ -154,6 +154,14 @@ class BoundedSearch:
         """The defences of :attr:`board` that count at bound ``value``, and its futile drop squares."""
         raise NotImplementedError
 
+    def futile_known(self, board: cshogi.Board, square: int, bound: int) -> bool:
+        """True when this search proved the drop square ``square`` of ``board`` futile at ``bound``.
+
+        Only what was judged already: no search.  Futility grows with the
+        bound, so a verdict at a bound up to ``bound`` counts.
+        """
+        return False
+
     def progress(self) -> Progress:
         """A frozen snapshot for the progress report."""
         elapsed = time.monotonic() - self.start
@@ -342,11 +350,17 @@ class _Search(BoundedSearch):
         self.by_board: dict[int, list[_Entry]] = {}
         self.squares: dict[int, list[DropSquare]] = {}
         self.disproof_tried: set[int] = set()
+        # (position key, square) -> the smallest bound at which the square was judged futile.
+        self.futile_from: dict[tuple[int, int], int] = {}
 
     # ---- budget and progress ------------------------------------------
 
     def table_size(self) -> tuple[int, float]:
         return len(self.tt), 0.0
+
+    def futile_known(self, board: cshogi.Board, square: int, bound: int) -> bool:
+        got = self.futile_from.get((board.zobrist_hash(), square))
+        return got is not None and got <= bound
 
     def _tick(self) -> Generator[Progress, None, None]:
         """Count a node; every so often check the budget and hand out a snapshot."""
@@ -536,6 +550,8 @@ class _Search(BoundedSearch):
                 futile_at.add(i)
                 continue
             if (yield from self.is_futile(ds, d, board_moves + counted)):
+                at = (key, ds.square)
+                self.futile_from[at] = min(d, self.futile_from.get(at, d))
                 futile.append((ds, False))
                 futile_at.add(i)
                 continue

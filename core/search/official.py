@@ -256,6 +256,10 @@ class OfficialSearch(BoundedSearch):
     def table_size(self) -> tuple[int, float]:
         return len(self.table), min(1.0, len(self.table) / self.table.max_entries)
 
+    def futile_known(self, board: cshogi.Board, square: int, bound: int) -> bool:
+        memo = self.futility.get((board.zobrist_hash(), square))
+        return memo is not None and memo[0] <= bound
+
     def _tick(self) -> Generator[Progress, None, None]:
         """Count a node for the builder; every so often check the budget and report."""
         self.nodes += 1

@@ -129,6 +129,13 @@ class Proof:
             main line was proved not to mate in time, so ``alternatives`` is
             complete; False when that search was skipped or ran out of time
             (the length and the main line are still exact).
+        provisional: True when the tree is df-pn's proof read back because
+            the length search ran out of time (:mod:`.provisional`): its main
+            line is df-pn's, not the official one, and it is not ``exact``.
+        at_least, at_most: for a provisional answer, what the length search
+            had proved of the tsume-rule length when it stopped: no mate in
+            fewer than ``at_least`` plies, a mate within ``at_most``; None
+            when unknown.
     """
 
     sfen: str
@@ -140,6 +147,9 @@ class Proof:
     variations: int = 0
     exact: bool = False
     alternatives_checked: bool = True
+    provisional: bool = False
+    at_least: int | None = None
+    at_most: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

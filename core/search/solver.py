@@ -26,6 +26,7 @@ from .kernel_oracle import KernelOracle, Oracle
 from .exact import AnswerSession, BoundedSearch, build_proof
 from .official import build_proof as official_proof
 from .proof import Proof
+from .provisional import provisional_proof
 from .tt import BYTES_PER_ENTRY, LENGTH, PN
 from ..shogi.position import IllegalPositionError, Position, Status
 
@@ -212,7 +213,10 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
     limit; with none it gets ``max(EXACT_MIN_SECONDS, EXACT_FACTOR × the
     proof's time)``, and past that the result carries df-pn's own line with
     ``extra["exact"]`` False, and what the length search had proved by then:
-    ``extra["at_least"]`` and ``extra["at_most"]`` (plies, tsume rules).
+    ``extra["at_least"]`` and ``extra["at_most"]`` (plies, tsume rules); its
+    ``proof`` is then df-pn's proof read as a tree (:mod:`.provisional`: not
+    exact, with the 無駄合 the length search found), and its ``length`` the
+    bound proved, not the length of df-pn's line.
     While it runs, its progress ``stats`` say which question it asks
     (``asking``: "mate within n?") and those bounds.
 
@@ -397,8 +401,24 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
         pv = tuple(proof.main_line)
         return done(finish(SolveStatus.MATE, pv=pv, length=proof.length, proof=proof,
                            extra={"exact": proof.exact, "dfpn_pv": raw_pv}))
+    if raw_complete:
+        # The length was not proved in time: df-pn's proof as the tree, with the
+        # 無駄合 the length search had found, marked not exact (core.search.provisional).
+        # df-pn's line need not follow the longest defence, so its length bounds
+        # nothing: the length given is the bound proved (df-pn's proof length at least).
+        at_most = raw_extra.get("at_most")
+        if at_most is None:
+            root = oracle.entry(board)
+            if root is not None and root[PN] == 0 and root[LENGTH] >= 0:
+                at_most = raw_extra["at_most"] = root[LENGTH]
+        if at_most is not None:
+            raw_length = at_most
+        judged = exact_search[0] if exact_search else None
+        proof = provisional_proof(sfen, oracle, pv_moves,
+                                  futile_known=judged.futile_known if judged is not None else None,
+                                  at_least=raw_extra.get("at_least"), at_most=at_most)
     # The length search ran out of its budget: df-pn's line stands, and more time may prove it.
-    return stopped(SolveStatus.MATE, pv=raw_pv, length=raw_length, extra=raw_extra)
+    return stopped(SolveStatus.MATE, pv=raw_pv, length=raw_length, extra=raw_extra, proof=proof)
 
 
 def _prove_on_kernel(search: Any, limits: Limits, node_limit: int | None, cancel: Cancel | None,

@@ -1,0 +1,102 @@
+"""A mate whose shortest is not proved in time still answers with a proof tree and the 無駄合 found.
+
+core.search.provisional reads df-pn's proof into a Proof marked not exact
+(``provisional``), with the drop squares the length search had judged futile
+and the bounds it had proved; the JSON, the KIF export and the 無駄合 list show it.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import cshogi
+import pytest
+
+from tsume_studio.core.answer import record_from_proof, solution_record
+from tsume_studio.core.cli.running import result_json
+from tsume_studio.core.records.kif import to_kif
+from tsume_studio.core.search import exact
+from tsume_studio.core.search.contract import Limits, SolveStatus
+from tsume_studio.core.search.proof import Proof, ProofNode, Role
+from tsume_studio.core.search.solver import solve
+from tsume_studio.core.shogi.position import Position
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def _sfen(name: str, row_id: str) -> str:
+    with (DATA / name).open(encoding="utf-8") as f:
+        return next(r for r in csv.DictReader(f, delimiter="\t") if r["id"] == row_id)["sfen"]
+
+
+def _out_of_time(*_args: object, **_kw: object) -> object:
+    raise exact.SearchAborted("deadline")
+    yield  # pragma: no cover - a generator like the real one
+
+
+def _main_chain(proof: Proof) -> list[ProofNode]:
+    out, node = [], proof.root
+    while True:
+        main = [c for c in node.children if c.role is Role.MAIN]
+        if not main:
+            return out
+        assert len(main) == 1
+        node = main[0]
+        out.append(node)
+
+
+def test_an_answer_cut_short_keeps_dfpn_proof_as_its_tree_with_the_futile_found(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # sugyan-1014: df-pn's line is 7 plies; the length search proves 5 (a drop on 7i is futile) and
+    # then, here, runs out of time before building its tree: the answer is df-pn's proof.
+    monkeypatch.setattr(exact, "assemble_proof", _out_of_time)
+    sfen = _sfen("mate.tsv", "sugyan-1014")
+    result = solve(Position.from_sfen(sfen), Limits(seconds=30))
+    assert result.status is SolveStatus.MATE and result.extra["exact"] is False
+    proof = result.proof
+    assert isinstance(proof, Proof) and proof.provisional and not proof.exact
+    assert proof.main_line == result.pv == result.extra["dfpn_pv"] and proof.length == len(result.pv) == 7
+    assert (proof.at_least, proof.at_most) == (5, 5)
+    assert not proof.alternatives_checked
+    # The tree: the main line as its MAIN chain, ending in mate; at each of its defences every
+    # legal reply, each either a variation with df-pn's answer or a futile drop.
+    chain = _main_chain(proof)
+    assert tuple(n.move for n in chain) == proof.main_line and chain[-1].length == 0
+    b = cshogi.Board(sfen)
+    node = proof.root
+    for k, usi in enumerate(proof.main_line):
+        if k % 2 == 1:
+            assert {c.move for c in node.children} == {cshogi.move_to_usi(m) for m in b.legal_moves}
+            for c in node.children:
+                if c.role is Role.VARIATION:
+                    assert c.children and c.comment.startswith("≤ ")
+        node = next(c for c in node.children if c.role is Role.MAIN)
+        b.push_usi(usi)
+    assert not b.legal_moves
+    # The 無駄合 the length search found off df-pn's line: the knight on 7i.
+    futile = [(f.path, f.moves) for f in proof.futile]
+    assert futile == [(("S*7i", "6h6i", "7i8h+"), ("N*7i",))]
+    third = next(c for c in chain[2].children if c.move == "N*7i")
+    assert third.role is Role.FUTILE
+    # JSON, KIF: the tree and its 無駄合, labelled as not proved shortest with the bounds.
+    data = result_json(result)
+    assert data["exact"] is False and data["at_least"] == data["at_most"] == 5
+    assert [f["move"] for f in data["futile_interpositions"]] == ["N*7i"]
+    kif = to_kif(solution_record(result))
+    assert "最短は未証明" in kif and "証明済み: 5手" in kif and "無駄合" in kif
+    assert "変化：" in kif  # the other defences are in the record too
+    # An unproved line's leftover pieces are not 駒余り of the problem.
+    assert "駒余り" not in to_kif(record_from_proof(proof))
+
+
+def test_a_real_time_limit_gives_the_provisional_tree() -> None:
+    # Microcosmos tail 35: df-pn proves it in about 0.3 CPU s, the exact length takes ~45.
+    sfen = _sfen("microcosmos.tsv", "microcosmos-tail-35")
+    result = solve(Position.from_sfen(sfen), Limits(seconds=2.0, cpu_time=True))
+    assert result.status is SolveStatus.MATE and result.extra["exact"] is False
+    proof = result.proof
+    assert isinstance(proof, Proof) and proof.provisional
+    assert proof.main_line == result.pv and proof.variations > 0
+    assert proof.at_most is not None and proof.at_most <= len(result.pv)
+    assert result_json(result)["at_most"] == proof.at_most
