@@ -4,7 +4,9 @@
 (the comparison ``tsume check`` runs) as a solver-shaped generator, so that
 :class:`~.worker.SolverWorker` drives it on its own ``QThread``, cancels it
 with its flag and hands back the :class:`~tsume_studio.core.check.CheckResult`
-through ``returned``; the GUI thread never runs the check.
+through ``returned``; the GUI thread never runs the check.  Given the
+:class:`~tsume_studio.core.search.exact.AnswerSession` of a solve of the same
+position, the check asks the answer's table instead of solving again.
 """
 
 from __future__ import annotations
@@ -15,23 +17,27 @@ from collections.abc import Generator
 
 from ..core.check import CheckResult, check_solution
 from ..core.search.contract import Limits, Progress
+from ..core.search.exact import AnswerSession
 from ..core.shogi.position import Position
 from .worker import SolveFunction, SolverWorker
 
 __all__ = ["check_function", "check_worker"]
 
 
-def _check(given: tuple[str, ...], position: Position, limits: Limits,
+def _check(given: tuple[str, ...], session: AnswerSession | None, position: Position, limits: Limits,
            cancel: threading.Event) -> Generator[Progress, None, CheckResult]:
     yield from ()
-    return check_solution(position, given, limits, cancel)
+    return check_solution(position, given, limits, cancel, session=session)
 
 
-def check_function(given: tuple[str, ...]) -> SolveFunction:
-    """A solver-shaped function that checks ``given`` (USI moves) from the position it is given."""
-    return functools.partial(_check, tuple(given))
+def check_function(given: tuple[str, ...], session: AnswerSession | None = None) -> SolveFunction:
+    """A solver-shaped function that checks ``given`` (USI moves) from the position it is given,
+    reusing ``session`` (a solve's answer) when it is of that position."""
+    return functools.partial(_check, tuple(given), session)
 
 
-def check_worker(position: Position, given: tuple[str, ...], limits: Limits) -> SolverWorker:
-    """A worker (not started) that checks ``given`` from ``position`` within ``limits``."""
-    return SolverWorker(check_function(given), position, limits, parent=None)
+def check_worker(position: Position, given: tuple[str, ...], limits: Limits,
+                 session: AnswerSession | None = None) -> SolverWorker:
+    """A worker (not started) that checks ``given`` from ``position`` within ``limits``
+    (asking ``session``'s table when it holds the answer of ``position``)."""
+    return SolverWorker(check_function(given, session), position, limits, parent=None)

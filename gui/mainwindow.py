@@ -34,6 +34,7 @@ from ..core.shogi.position import Position, Problem
 from ..core.search.proof import HelpmateAnswer, Proof, helpmate_proof
 from ..core.search.contract import Progress, SolveResult, SolveStatus
 from ..core.search.helpmate import solve_iter as helpmate_solve_iter
+from ..core.search.exact import AnswerSession
 from ..core.search.solver import SearchSession, solve_iter
 from ..core.usi_client import EngineSpec, engine_solver
 from . import i18n
@@ -50,7 +51,7 @@ from .i18n import add_translations, tr
 from .models import number_text
 from .panels import (
     NO_MATE_NOTE, NO_PROOF_NOTE, AlternativesPanel, CheckPanel, FutilePanel, ProofTreePanel, ResultPanel,
-    SearchTreePanel, phase_text, status_text, time_text,
+    SearchTreePanel, bounds_text, phase_text, progress_bounds, status_text, time_text,
 )
 from .study import RecordPanel, StudyController
 from .settings import (
@@ -232,6 +233,8 @@ class MainWindow(QMainWindow):
         self._worker: SolverWorker | None = None
         self._result: SolveResult | None = None
         self._result_start: Position | None = None
+        self._session: AnswerSession | None = None   # the last solve's answer, for a check to reuse
+        self._last_progress: Progress | None = None   # the running search's latest snapshot
         self._limits = load_limits()   # the running search's, for its time against the limit
         self._shown_limit: float | None = self._limits.seconds   # the limit shown against the elapsed time
         # df-pn's search kept after a stop or a limit, for Continue; with where it was searched
@@ -601,15 +604,21 @@ class MainWindow(QMainWindow):
 
     def _run_search(self, mode: str, function: SolveFunction, start: Position, continuing: bool = False) -> None:
         """Start ``function`` on ``start`` on a worker thread (``continuing``: resume the kept search)."""
+        builtin = function is solve_iter
         if mode == "mate" and self._engine is None and _takes_resume(function):
             # The built-in solver keeps its df-pn search here when it stops before its answer.
             function = cast(SolveFunction, functools.partial(cast(Any, function), resume=self._resume))
             self._continue_from = (start, self._answer_path)
         self._clear_result()
+        if builtin:
+            # The built-in solver keeps its official answer's search for a check of this position.
+            self._session = AnswerSession()
+            function = cast(SolveFunction, functools.partial(cast(Any, function), session=self._session))
         self.result_panel.set_searching(start)
         self.search_panel.reset(start, "Searching…")
         self._result_start = start
         self._search_mode = mode
+        self._last_progress = None
         self._limits = load_limits()
         self._shown_limit = self._limits.seconds
         if continuing and self._shown_limit is not None:
@@ -645,6 +654,7 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_progress(self, progress: Progress) -> None:
+        self._last_progress = progress
         self.search_panel.update_progress(progress)
         limit = self._shown_limit
         self.result_panel.set_progress(progress, limit)
@@ -715,14 +725,16 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_aborted(self) -> None:
-        self.result_panel.set_stopped(self._result_start or Position.empty())
+        # The shortest search's last snapshot holds the bounds it had proved: Stop keeps them in view.
+        at_least, at_most = progress_bounds(self._last_progress)
+        self.result_panel.set_stopped(self._result_start or Position.empty(), at_least, at_most)
         self.search_panel.search_ended()
         if self.can_continue():
             self.statusBar().showMessage(tr("Search stopped: Continue (Shift+F5) searches on from where it stopped"),
                                          8000)
         else:
             self.statusBar().showMessage(tr("Search stopped"), 5000)
-        self._set_stats(lambda: tr("Search stopped"))
+        self._set_stats(lambda: " ".join(t for t in (tr("Search stopped"), bounds_text(at_least, at_most)) if t))
 
     @Slot()
     def _on_finished(self) -> None:
@@ -735,6 +747,9 @@ class MainWindow(QMainWindow):
     def _clear_result(self) -> None:
         """Forget everything derived from the last search: every panel says "not solved yet"."""
         self._result = None
+        if self._session is not None:
+            self._session.release()   # its table may hold hundreds of megabytes
+            self._session = None
         self._set_pending(None)
         self.result_panel.set_result(self.editor.position(), None)
         self.proof_panel.set_proof(None)
@@ -786,7 +801,10 @@ class MainWindow(QMainWindow):
         self._check = None
         self.docks["check"].raise_()
         self.check_panel.set_checking()
-        worker = check_worker(record.start, given, load_limits())
+        # The answer just solved for this start is asked again, not solved again.
+        session = self._session if self._session is not None and self._session.usable_for(record.start.sfen()) \
+            else None
+        worker = check_worker(record.start, given, load_limits(), session)
         worker.returned.connect(functools.partial(self._on_check_returned, record.start.copy()))
         worker.errored.connect(self._on_check_errored)
         worker.aborted.connect(self.check_panel.set_stopped)

@@ -1,0 +1,98 @@
+"""Solve once: the window's check of a record it has just solved asks the answer's table again
+instead of solving the problem a second time (as ``tsume check``, ``batch`` and ``bench`` do)."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from tsume_studio.core import check as core_check
+from tsume_studio.core.check import CheckResult, check_solution
+from tsume_studio.core.records.formats import write_record
+from tsume_studio.core.records.model import Record, RecordNode
+from tsume_studio.core.search.contract import Limits
+from tsume_studio.core.search.official import OfficialSearch
+from tsume_studio.core.shogi.moves import parse_move
+from tsume_studio.core.shogi.position import Position
+from tsume_studio.gui import i18n
+from tsume_studio.gui.mainwindow import MainWindow
+
+pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints")
+DATA = Path(__file__).parent.parent / "data"
+# tanuki-5-5's 5-ply line, which counts a futile drop: the tsume-rule answer is 3 plies.
+LINE = ["3a3d+", "1d1e", "3d2d", "1e1f", "2d2f"]
+
+
+def _record(tmp_path: Path) -> tuple[Path, str]:
+    with (DATA / "mate.tsv").open(encoding="utf-8") as f:
+        sfen = next(r for r in csv.DictReader(f, delimiter="\t") if r["id"] == "tanuki-5-5")["sfen"]
+    record = Record(start=Position.from_sfen(sfen))
+    pos, node = record.start.copy(), record.root
+    for usi in LINE:
+        mv = parse_move(pos, usi)
+        child = RecordNode(move=mv)
+        node.children.append(child)
+        node = child
+        pos.push(mv)
+    path = tmp_path / "line.kif"
+    write_record(path, record)
+    return path, sfen
+
+
+def _count_new_searches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record every df-pn or length search the check module makes (a check that solves again makes both)."""
+    made: list[str] = []
+    real_dfpn = core_check.DfPn
+
+    def new_dfpn(*args: Any, **kw: Any) -> Any:
+        made.append("DfPn")
+        return real_dfpn(*args, **kw)
+    monkeypatch.setattr(core_check, "DfPn", new_dfpn)   # called, never an isinstance() there
+    real_init = OfficialSearch.__init__
+
+    def init(self: OfficialSearch, *args: Any, **kw: Any) -> None:
+        made.append("OfficialSearch")
+        real_init(self, *args, **kw)
+    monkeypatch.setattr(OfficialSearch, "__init__", init)
+    return made
+
+
+def _check(qtbot: QtBot, w: MainWindow) -> CheckResult:
+    with qtbot.waitSignal(w.checkFinished, timeout=60000) as blocker:
+        assert w.check_main_line()
+    result = blocker.args[0]
+    assert isinstance(result, CheckResult), w.last_error
+    return result
+
+
+def test_a_check_after_a_solve_of_the_same_position_does_not_solve_again(
+        qtbot: QtBot, open_window: Callable[..., MainWindow], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    i18n.set_language("en")
+    path, sfen = _record(tmp_path)
+    w = open_window(seconds=60.0, settle_ms=10000)
+    assert w.open_file(str(path))
+    # Without a solve first, the check solves: a df-pn and a length search of its own.
+    made = _count_new_searches(monkeypatch)
+    fresh = _check(qtbot, w)
+    assert not fresh.reused and made == ["DfPn", "OfficialSearch"]
+    with qtbot.waitSignal(w.searchFinished, timeout=60000):
+        w.solve()
+    made.clear()
+    again = _check(qtbot, w)
+    assert again.reused and made == []          # the solve's table answered: nothing solved again
+    assert again.nodes < fresh.nodes
+    # The same verdict either way, and the same as tsume check's.
+    assert (again.confirmed, again.length, again.discrepancies) == (fresh.confirmed, fresh.length,
+                                                                    fresh.discrepancies)
+    assert again.discrepancies == check_solution(Position.from_sfen(sfen), LINE, Limits(seconds=60)).discrepancies
+    # Once the problem changes, its answer is let go and a check solves again.
+    w.editor.set_position(Position.from_sfen("7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"))
+    assert w.open_file(str(path))
+    made.clear()
+    assert not _check(qtbot, w).reused and made == ["DfPn", "OfficialSearch"]
