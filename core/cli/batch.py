@@ -28,6 +28,7 @@ finished so far and exit code 130.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import multiprocessing
 import os
@@ -36,18 +37,18 @@ import statistics
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from . import signals
-from ..search.contract import Limits
+from ..search.contract import Limits, Progress
 from ..search.exact import AnswerSession
 from ..shogi.position import Position
 from .check import CheckTally, check_fields, skip_reason
 from .errors import EXIT_INTERRUPTED, EXIT_OK, UserError
 from .problemset import expected_length, read_problems
-from .running import add_limits, limits_from_args, result_json, run_solver
+from .running import add_limits, limits_from_args, phase_line, result_json, run_solver
 
 RECORD_EXTENSIONS = (".kif", ".kifu", ".ki2", ".ki2u", ".csa")
 PROBLEM_EXTENSIONS = (".tsv",)
@@ -154,8 +155,12 @@ def select(rows: list[dict[str, str]], args: argparse.Namespace) -> list[dict[st
 # ---- one problem ------------------------------------------------------------------
 
 def solve_row(row: dict[str, str], options: dict[str, Any],
-              cancel: threading.Event | None = None) -> dict[str, Any]:
-    """Solve one row; the JSON line of ``tsume batch`` (with ``seconds`` kept for the summary)."""
+              cancel: threading.Event | None = None,
+              on_progress: Callable[[Progress], object] | None = None) -> dict[str, Any]:
+    """Solve one row; the JSON line of ``tsume batch`` (with ``seconds`` kept for the summary).
+
+    ``on_progress`` receives the solver's snapshots (the progress bar's phase and question).
+    """
     line: dict[str, Any] = {"id": row["id"]}
     expected = expected_length(row)
     if "error" in row:
@@ -170,14 +175,15 @@ def solve_row(row: dict[str, str], options: dict[str, Any],
         # The check of a given solution reuses the answer's search (solve once).
         session = AnswerSession() if "pv" in row and options.get("check", True) else None
         result = run_solver(position, Limits(**options["limits"]), options["helpmate"], options["raw"],
-                      force=True, cancel=cancel, session=session)
+                            force=True, cancel=cancel, session=session, on_progress=on_progress)
     except ValueError as exc:
         line.update(status="error", error=str(exc), expected=expected)
         return line
     data = result_json(result)
     line.update(status=data["status"], length=data["length"], expected=expected,
                 nodes=data["nodes"], seconds=data["seconds"])
-    for key in ("exact", "alternatives_checked", "engine", "cpu_seconds"):
+    # at_least / at_most: what a length search stopped by the limits had proved.
+    for key in ("exact", "at_least", "at_most", "alternatives_checked", "engine", "cpu_seconds"):
         if key in data:
             line[key] = data[key]
     if data["status"] == "mate" and expected is not None and data["length"] != expected:
@@ -231,7 +237,7 @@ def run(args: argparse.Namespace) -> int:
 def _run_rows(args: argparse.Namespace, rows: list[dict[str, str]], options: dict[str, Any], jobs: int,
               summary: _Summary, bar: ProgressBar | None) -> int:
     with signals.cancelling(threading.Event()) as cancel:
-        for line in _lines(rows, options, min(jobs, max(1, len(rows))), cancel):
+        for line in _lines(rows, options, min(jobs, max(1, len(rows))), cancel, bar):
             if line["status"] == "cancelled":
                 break
             summary.add(line)
@@ -252,13 +258,18 @@ def _run_rows(args: argparse.Namespace, rows: list[dict[str, str]], options: dic
 
 
 def _lines(rows: list[dict[str, str]], options: dict[str, Any], jobs: int,
-           cancel: threading.Event) -> Iterator[dict[str, Any]]:
-    """Each row's line, in input order; stops early once ``cancel`` is set."""
+           cancel: threading.Event, bar: ProgressBar | None = None) -> Iterator[dict[str, Any]]:
+    """Each row's line, in input order; stops early once ``cancel`` is set.
+
+    With one job the rows run in this process and ``bar`` shows what the current one's
+    search is doing (its phase, the question asked, the bounds proved).
+    """
     if jobs == 1:
         for row in rows:
             if cancel.is_set():
                 return
-            yield solve_row(row, options, cancel)
+            watch = None if bar is None else functools.partial(bar.working, row["id"])
+            yield solve_row(row, options, cancel, watch)
         return
     context = multiprocessing.get_context("spawn")
     pool = context.Pool(jobs, initializer=_worker_init)
@@ -355,6 +366,7 @@ class ProgressBar:
         self.total = max(1, total)
         self.done = 0
         self.status = ""
+        self.current = ""   # the running row's phase and question
         self.start = time.monotonic()
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -374,14 +386,20 @@ class ProgressBar:
         elapsed = time.monotonic() - self.start
         left = f"~{elapsed / self.done * (self.total - self.done):.0f}s left" if self.done else "…"
         sys.stderr.write(f"\r\x1b[K[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
-                         f"{elapsed:7.1f}s, {left}  {self.status:<10}")
+                         f"{elapsed:7.1f}s, {left}  {self.status:<10}{self.current}")
         sys.stderr.flush()
+
+    def working(self, row_id: str, p: Progress) -> None:
+        """What the current row's search does (``--jobs 1``): shown until the row ends."""
+        with self._lock:
+            self.current = f" {row_id}: {phase_line(p)}"
 
     def step(self, status: str) -> None:
         """Count one more problem and redraw."""
         with self._lock:
             self.done += 1
             self.status = status
+            self.current = ""
             self._shown = True
             self._draw()
 

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import threading
+import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TextIO
 
-from ..answer import classify_alternatives, ordered_futile
+from ..answer import bounds_english, classify_alternatives, ordered_futile
 from ..search.exact import AnswerSession
-from ..search.contract import Limits, Progress, SolveResult, SolveStatus, drive
+from ..search.contract import Limits, Progress, SearchPhase, SolveResult, SolveStatus, drive
 from ..search.helpmate import HelpmateOptions, solve_iter as helpmate_solve_iter
 from ..search.proof import HelpmateAnswer, Proof
 from ..search.solver import solve_iter
@@ -103,3 +105,64 @@ def result_json(result: SolveResult) -> dict[str, Any]:
         if key in result.extra:
             out[key] = result.extra[key]
     return out
+
+
+def phase_line(p: Progress) -> str:
+    """What a direct-mate search is doing, in one line: the phase and, while the shortest is
+    proved, the question asked and the bounds proved (``mate within 37? proved: at most 41 plies``)."""
+    stats = dict(p.stats)
+    if p.phase is SearchPhase.MATE:
+        return "proving mate"
+    if p.phase is SearchPhase.SHORTEST:
+        asking = int(stats.get("asking", 0))
+        lo = int(stats["at_least"]) if "at_least" in stats else None
+        hi = int(stats["at_most"]) if "at_most" in stats else None
+        bounds = bounds_english(lo, hi)
+        head = f"proving the shortest: mate within {asking}?" if asking else "proving the shortest"
+        return f"{head} ({bounds})" if bounds else head
+    if p.phase is SearchPhase.TREE:
+        return "building the proof tree"
+    if p.phase is SearchPhase.ALTERNATIVES:
+        return "looking for 余詰 (alternative mates)"
+    return "searching"
+
+
+class ProgressLine:
+    """The search's progress on ``stream`` (standard error): on a terminal one line redrawn
+    (phase, question and bounds, nodes, time); otherwise, with ``lines``, a line each time
+    the phase or the question changes, for logs."""
+
+    REDRAW = 0.25
+
+    def __init__(self, stream: TextIO | None = None, lines: bool = False) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = self.stream.isatty()
+        self.lines = lines
+        self.last_text = ""
+        self.last_draw = 0.0
+        self.drawn = False
+
+    @property
+    def active(self) -> bool:
+        """True when it shows anything at all."""
+        return self.tty or self.lines
+
+    def __call__(self, p: Progress) -> None:
+        text = phase_line(p)
+        if self.tty:
+            now = time.monotonic()
+            if text == self.last_text and now - self.last_draw < self.REDRAW:
+                return
+            self.last_draw = now
+            self.stream.write(f"\r\x1b[K{text}   nodes {p.nodes:,}  {p.elapsed:.1f}s")
+            self.drawn = True
+        elif text != self.last_text:
+            self.stream.write(f"{p.elapsed:8.1f}s  {text}\n")
+        self.last_text = text
+        self.stream.flush()
+
+    def close(self) -> None:
+        """Erase the redrawn line (before the result is printed)."""
+        if self.tty and self.drawn:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()

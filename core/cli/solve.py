@@ -12,10 +12,12 @@ from typing import Any
 from . import signals
 from .errors import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, UserError
 from .files import check_writable
-from .running import add_limits, limits_from_args, result_json, run_solver
+from .running import ProgressLine, add_limits, limits_from_args, result_json, run_solver
 from ..shogi.position import Position
 from ..search.contract import SolveResult, SolveStatus
-from ..answer import classify_alternatives, classify_variations, ordered_futile, promotion_twins, solution_record
+from ..answer import (
+    bounds_english, classify_alternatives, classify_variations, ordered_futile, promotion_twins, solution_record,
+)
 from ..records.formats import read_record, write_record
 from ..records.model import Record
 from ..search.proof import HelpmateAnswer, Proof
@@ -36,6 +38,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help=f"with --helpmate, list up to N shortest helpmates (余詰 check; default "
                         f"{HELPMATE_SOLUTIONS}; --raw lists the line found only)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--progress", action="store_true",
+                   help="print the search's phase on standard error each time it changes (the question "
+                        "'mate within n?' and the bounds proved while the shortest is sought); on a "
+                        "terminal a redrawn line shows it anyway")
     p.add_argument("--kif", metavar="OUT", help="write the solution to a record file (.kif, .kifu, .ki2, .csa ...)")
     p.add_argument("--raw", action="store_true",
                    help="report df-pn's own line; skip the exact main-line search")
@@ -136,9 +142,14 @@ def _solve(args: argparse.Namespace) -> int:
         raise UserError(f"--max-solutions must be at least 1, got {args.max_solutions!r}")
     if args.kif:
         check_writable(args.kif)   # before a search that may take hours
+    shown = ProgressLine(lines=args.progress)
     with signals.cancelling(threading.Event()) as cancel:
-        result = run_solver(position, limits, args.helpmate, args.raw, args.force, cancel=cancel,
-                            max_solutions=None if args.raw else args.max_solutions)
+        try:
+            result = run_solver(position, limits, args.helpmate, args.raw, args.force, cancel=cancel,
+                                max_solutions=None if args.raw else args.max_solutions,
+                                on_progress=shown if shown.active else None)
+        finally:
+            shown.close()
     if args.kif and result.status == SolveStatus.MATE:
         _write_solution(args.kif, position, result, record)
     elif args.kif:
@@ -152,6 +163,9 @@ def _solve(args: argparse.Namespace) -> int:
         print("usi:       " + " ".join(result.pv))
         proof = result.proof
         if isinstance(proof, Proof):
+            if proof.provisional:
+                print("the tree below is df-pn's proof and the 無駄合 the ones found so far: "
+                      "the shortest was not proved in time")
             if proof.variations:
                 lines: list[str] = []
                 _print_tree(Position.from_sfen(result.sfen), proof.root, 0, None, lines)
@@ -222,14 +236,9 @@ def _status_text(result: SolveResult) -> str:
 
 def _bounds_text(result: SolveResult) -> str:
     """``; proved: at most 41 plies, at least 37`` for a length search stopped early, else ``""``."""
-    parts = []
-    if "at_most" in result.extra and result.extra.get("at_least") == result.extra["at_most"]:
-        return f"; the length {result.extra['at_most']} is proved, its line was not built in time"
-    if "at_most" in result.extra:
-        parts.append(f"at most {result.extra['at_most']} plies")
-    if "at_least" in result.extra and int(str(result.extra["at_least"])) > 1:
-        parts.append(f"at least {result.extra['at_least']}")
-    return f"; proved: {', '.join(parts)}" if parts else ""
+    lo, hi = result.extra.get("at_least"), result.extra.get("at_most")
+    text = bounds_english(lo if isinstance(lo, int) else None, hi if isinstance(hi, int) else None)
+    return f"; {text}" if text else ""
 
 
 def _write_solution(path: str, position: Position, result: SolveResult, record: Record | None) -> None:

@@ -1,0 +1,93 @@
+"""The official answer's progress on the command line: ``tsume solve`` and ``tsume batch`` say which
+question the shortest search asks ("mate within 29?") and the bounds it has proved, and keep those
+bounds in the result when the limits stop it."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tsume_studio.core.cli.main import main
+from tsume_studio.core.cli.running import phase_line
+from tsume_studio.core.search.contract import Progress, SearchPhase
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def _musou(row_id: str) -> str:
+    with (DATA / "musou.tsv").open(encoding="utf-8") as f:
+        return next(r for r in csv.DictReader(f, delimiter="\t") if r["id"] == row_id)["sfen"]
+
+
+def _snapshot(phase: SearchPhase, **stats: float) -> Progress:
+    return Progress(nodes=1, nps=1.0, elapsed=1.0, root_pn=0, root_dn=1, phase=phase, stats=tuple(stats.items()))
+
+
+def test_the_phase_line_names_the_question_and_the_bounds() -> None:
+    assert phase_line(_snapshot(SearchPhase.MATE)) == "proving mate"
+    assert (phase_line(_snapshot(SearchPhase.SHORTEST, asking=37, at_least=37, at_most=41))
+            == "proving the shortest: mate within 37? (proved: at most 41 plies, at least 37)")
+    assert (phase_line(_snapshot(SearchPhase.SHORTEST, asking=29, at_least=1, at_most=31))
+            == "proving the shortest: mate within 29? (proved: at most 31 plies)")
+    assert phase_line(_snapshot(SearchPhase.TREE)) == "building the proof tree"
+
+
+def test_plain_solve_prints_each_question_and_the_result_keeps_the_bounds(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # 将棋無双 91番: df-pn's proof is 31 plies (0.3 CPU s); its exact length takes about 5 CPU s.
+    code = main(["solve", "--progress", "--seconds", "2", "--cpu-time", "--force", _musou("musou-091")])
+    out, err = capsys.readouterr()
+    assert code == 0
+    lines = [line.split("s  ", 1)[1] for line in err.splitlines() if "s  " in line]
+    assert lines[0] == "proving mate"
+    assert "proving the shortest: mate within 29? (proved: at most 31 plies)" in lines
+    status = out.splitlines()[0]
+    if "not proved shortest" in status:   # the usual case within 2 CPU s
+        assert "; proved: at most" in status
+        assert "df-pn's proof" in out       # the provisional tree is printed, labelled
+
+
+def test_batch_lines_carry_the_bounds_of_a_length_not_proved(tmp_path: Path) -> None:
+    problems = tmp_path / "one.tsv"
+    problems.write_text("id\tsfen\tlength\nm91\t" + _musou("musou-091") + "\t31\n", encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "tsume_studio.core.cli.main", "batch", str(problems),
+                          "--seconds", "1.5", "--cpu-time", "--jobs", "1"],
+                         capture_output=True, text=True, timeout=120, check=True)
+    line = json.loads(run.stdout.splitlines()[0])
+    assert line["status"] == "mate"
+    if not line["exact"]:
+        assert line["at_most"] <= 31 and line["at_least"] >= 1
+
+
+def test_the_batch_bar_shows_the_question_being_asked(tmp_path: Path) -> None:
+    pty = pytest.importorskip("pty")
+    problems = tmp_path / "one.tsv"
+    problems.write_text("id\tsfen\tlength\nm91\t" + _musou("musou-091") + "\t31\n", encoding="utf-8")
+    master, slave = pty.openpty()
+    with subprocess.Popen([sys.executable, "-m", "tsume_studio.core.cli.main", "batch", str(problems),
+                           "--seconds", "30", "--jobs", "1"],
+                          stdout=subprocess.DEVNULL, stderr=slave, stdin=subprocess.DEVNULL) as proc:
+        os.close(slave)
+        seen = b""
+        try:
+            end = time.monotonic() + 60.0
+            while time.monotonic() < end and b"mate within" not in seen:
+                ready, _, _ = select.select([master], [], [], 0.1)
+                if ready:
+                    try:
+                        seen += os.read(master, 4096)
+                    except OSError:
+                        break
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+            os.close(master)
+    assert b"m91: proving the shortest: mate within 29? (proved: at most 31 plies)" in seen
