@@ -325,8 +325,8 @@ def bounds_english(at_least: int | None, at_most: int | None) -> str:
 def unproved_note_japanese(proof: Proof) -> str:
     """The KIF comment of an answer whose length is not proved shortest (:mod:`.search.provisional`)."""
     bounds = bounds_japanese(proof.at_least, proof.at_most)
-    return (f"最短は未証明：df-pnの証明手順（{proof.length}手）と、見つかった無駄合のみ"
-            + (f"（{bounds}）" if bounds else ""))
+    return (f"最短は未証明：本譜はdf-pnの手順（{len(proof.main_line)}手、受けが最長とは限らない）、"
+            "無駄合は見つかったもののみ" + (f"（{bounds}）" if bounds else ""))
 
 
 def _append_line(record: Record, line: tuple[str, ...]) -> None:

@@ -186,7 +186,9 @@ def solve_row(row: dict[str, str], options: dict[str, Any],
     for key in ("exact", "at_least", "at_most", "alternatives_checked", "engine", "cpu_seconds"):
         if key in data:
             line[key] = data[key]
-    if data["status"] == "mate" and expected is not None and data["length"] != expected:
+    # A length not proved shortest is a bound: it contradicts the expected one only when shorter.
+    if data["status"] == "mate" and expected is not None and data["length"] is not None and (
+            data["length"] < expected if data.get("exact") is False else data["length"] != expected):
         line["mismatch"] = True
     if "pv" in row and options.get("check", True):
         reason = skip_reason(row["pv"], status=data["status"], exact=bool(data.get("exact")),

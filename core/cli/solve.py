@@ -159,7 +159,10 @@ def _solve(args: argparse.Namespace) -> int:
         return _exit_code(result)
     print(_status_text(result))
     if result.status == SolveStatus.MATE and result.pv:
-        print("main line: " + " ".join(_japanese(result.sfen, result.pv)))
+        exact = result.extra.get("exact", isinstance(result.proof, Proof) and result.proof.exact)
+        # Not exact: df-pn's line, whose defences need not be the longest (its length bounds nothing).
+        print(("main line: " if exact else f"df-pn's line ({len(result.pv)} plies): ")
+              + " ".join(_japanese(result.sfen, result.pv)))
         print("usi:       " + " ".join(result.pv))
         proof = result.proof
         if isinstance(proof, Proof):

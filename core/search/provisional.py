@@ -7,7 +7,9 @@ mating tree.  :func:`provisional_proof` reads it, without searching, into a
 list and the KIF export show what is known:
 
 * the main line is df-pn's line (attacker: the shortest proof it stored,
-  defender: the longest);
+  defender: the longest by the lengths stored, which need not be the longest
+  defence: on 将棋無双 92番 the line is 31 plies and the proof 57), so the
+  ``length`` given is ``at_most``, the bound proved, not the line's length;
 * at each defence of the main line every legal defence is listed: the drop
   squares the length search had already judged futile at the bound that
   line needs (and the distant ones the distance rule then omits) as 無駄合,
@@ -43,6 +45,8 @@ def provisional_proof(sfen: str, oracle: Oracle, line: Sequence[int], *,
                       futile_known: FutileKnown | None = None, distance_rule: bool = True,
                       at_least: int | None = None, at_most: int | None = None) -> Proof:
     """df-pn's proof of ``sfen`` along its line ``line`` (a complete mate) as a not-exact :class:`Proof`.
+
+    Its ``length`` is ``at_most`` when given (the line's own length otherwise).
 
     ``futile_known`` answers which drop squares the length search judged
     futile; without it every interposition is listed as a defence.
@@ -123,7 +127,8 @@ def provisional_proof(sfen: str, oracle: Oracle, line: Sequence[int], *,
         length = 0 if k == len(line) - 1 else None
         below = (ProofNode(usi, Role.MAIN, 0, INFINITY, length, below),) + tuple(siblings[k])
     root = ProofNode(None, Role.MAIN, 0, INFINITY, None, below)
-    return Proof(sfen=sfen, root=root, main_line=usi_line, length=len(line), futile=tuple(futile),
+    return Proof(sfen=sfen, root=root, main_line=usi_line, length=at_most if at_most is not None else len(line),
+                 futile=tuple(futile),
                  alternatives=(), variations=variations, exact=False, alternatives_checked=False, provisional=True,
                  at_least=at_least, at_most=at_most)
 

@@ -18,6 +18,8 @@ from tsume_studio.core.cli.running import result_json
 from tsume_studio.core.records.kif import to_kif
 from tsume_studio.core.search import exact
 from tsume_studio.core.search.contract import Limits, SolveStatus
+from tsume_studio.core.search.dfpn import DfPn
+from tsume_studio.core.search.tt import LENGTH, PN
 from tsume_studio.core.search.proof import Proof, ProofNode, Role
 from tsume_studio.core.search.solver import solve
 from tsume_studio.core.shogi.position import Position
@@ -56,8 +58,10 @@ def test_an_answer_cut_short_keeps_dfpn_proof_as_its_tree_with_the_futile_found(
     assert result.status is SolveStatus.MATE and result.extra["exact"] is False
     proof = result.proof
     assert isinstance(proof, Proof) and proof.provisional and not proof.exact
-    assert proof.main_line == result.pv == result.extra["dfpn_pv"] and proof.length == len(result.pv) == 7
+    assert proof.main_line == result.pv == result.extra["dfpn_pv"] and len(result.pv) == 7
     assert (proof.at_least, proof.at_most) == (5, 5)
+    # The length given is the bound proved, not df-pn's line's length.
+    assert result.length == proof.length == 5
     assert not proof.alternatives_checked
     # The tree: the main line as its MAIN chain, ending in mate; at each of its defences every
     # legal reply, each either a variation with df-pn's answer or a futile drop.
@@ -98,5 +102,41 @@ def test_a_real_time_limit_gives_the_provisional_tree() -> None:
     proof = result.proof
     assert isinstance(proof, Proof) and proof.provisional
     assert proof.main_line == result.pv and proof.variations > 0
-    assert proof.at_most is not None and proof.at_most <= len(result.pv)
+    assert proof.at_most is not None and result.length == proof.length == proof.at_most
     assert result_json(result)["at_most"] == proof.at_most
+
+
+def test_a_dfpn_line_shorter_than_its_proof_is_not_given_as_the_length(monkeypatch: pytest.MonkeyPatch) -> None:
+    """df-pn's line follows the defences by their stored lengths, which need not give the longest one:
+    on 将棋無双 92番 its line is 31 plies while its proof is 57 (cshogi finds no mate within 31).  A
+    result not proved shortest then gives the bound proved as its length, never the line's."""
+    from tsume_studio.core.search import solver
+
+    def short_line(searcher: DfPn, board: cshogi.Board) -> list[int]:
+        # A complete mating line of the proof in which the defender takes the shortest defence.
+        b, line, or_node = board.copy(), [], True
+        while b.legal_moves:
+            if or_node:
+                m = searcher.principal_variation(b)[0]
+            else:
+                def stored(x: int) -> int:
+                    b.push(x)
+                    e = searcher.entry(b)
+                    mated_in_one = not b.is_check() and bool(b.mate_move_in_1ply())
+                    b.pop()
+                    return 1 if mated_in_one else e[LENGTH] if e is not None and e[PN] == 0 else 10**6
+                m = min(b.legal_moves, key=stored)
+            line.append(m)
+            b.push(m)
+            or_node = not or_node
+        return line
+
+    monkeypatch.setattr(solver, "_dfpn_line", short_line)
+    sfen = _sfen("microcosmos.tsv", "microcosmos-tail-35")
+    result = solve(Position.from_sfen(sfen), Limits(seconds=2.0, cpu_time=True))
+    assert result.status is SolveStatus.MATE and result.extra["exact"] is False
+    assert len(result.pv) < 35 <= int(str(result.extra["at_most"])) + 2   # the line is no bound
+    assert result.length == result.extra["at_most"] and isinstance(result.proof, Proof)
+    assert result.proof.length == result.length and result.proof.main_line == result.pv
+    data = result_json(result)
+    assert data["length"] == data["at_most"] != len(data["pv"])
