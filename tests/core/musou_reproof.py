@@ -12,7 +12,19 @@ searches:
   counts.  Its "no mate" is taken only when the search stopped short of its
   node budget;
 * the brute force of ``bruteforce.py`` (plain minimax) decides it under tsume
-  rules where the depth is small enough.
+  rules where the depth is small enough;
+* the C++ kernel's raw df-pn with its depth bound (``DfPnSearch(max_ply=n)``),
+  which generates every legal move (its move generation is checked against
+  cshogi's and python-shogi's in the kernel's tests).  Only its "disproven"
+  is used, as "no raw mate within n": its bound is not exact for proofs (on
+  21番 after ply 6 it proves with ``max_ply=15`` a position cshogi mates only
+  within 17), so a proof of it says nothing of n;
+* where a 変長 rests on interpositions from hand, the tool's reference search
+  under tsume rules, :mod:`tsume_studio.core.search.exact`'s depth-bounded
+  AND/OR search (``_Search.or_within``), is asked too.  It is not the search
+  that made the claim (the check asks the length-aware df-pn of
+  :mod:`~tsume_studio.core.search.official`), but it shares the reading of
+  futility (:mod:`~tsume_studio.core.search.interposition`).
 
 cshogi's df-pn does not generate every move: a defender's capture by rook,
 bishop or pawn that could promote is tried promoted only (its evasion
@@ -194,3 +206,28 @@ def reprove(claim: Claim, published: int) -> Reproof:
             out.tsume_brute = bruteforce.BruteForce(True).mates(before, n)
         return out
     raise ValueError(f"no re-proof for {claim.kind}")
+
+
+def kernel_no_mate_within(board: cshogi.Board, n: int, nodes: int = 30_000_000) -> bool | None:
+    """The kernel's raw df-pn, attacker to move, depth bound ``n`` (odd, at least 3): True when it
+    proves no mate within ``n`` plies, False when it finds one (within its loose bound), None out of nodes."""
+    from tsume_studio.core.kernel import DfPnSearch
+
+    if n < 3 or n % 2 == 0:
+        raise ValueError(f"the kernel's depth bound is used for odd n >= 3, got {n}")
+    search = DfPnSearch(board.sfen(), memory_mb=512, max_ply=n)
+    got = search.run(nodes=nodes)
+    return True if got == "disproven" else False if got == "proven" else None
+
+
+def reference_mate_within(board: cshogi.Board, n: int) -> bool:
+    """Tsume rules, attacker to move: a mate within ``n`` plies, by core.search.exact's reference search."""
+    from tsume_studio.core.search.contract import drive
+    from tsume_studio.core.search.dfpn import DfPn
+    from tsume_studio.core.search.exact import _Search
+
+    search = _Search(board.copy(), DfPn(board.turn, memory_mb=256), deadline=None, cancel=None,
+                     node_limit=None, distance_rule=True, memory_mb=4096)
+    # Iterative deepening up to n (the search's own way: each depth reuses the bounds of the last).
+    length = drive(search.exact(True, cap=n))
+    return length is not None and length <= n

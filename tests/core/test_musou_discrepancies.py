@@ -13,7 +13,10 @@ from __future__ import annotations
 import cshogi
 import pytest
 
-from musou_reproof import BRUTE_MAX, Claim, musou_rows, raw_mate_within, replay, reprove
+from musou_reproof import (
+    BRUTE_MAX, Claim, kernel_no_mate_within, musou_rows, raw_mate_within, reference_mate_within, replay, reprove,
+    without_defender_hand,
+)
 from tsume_studio.core.check import check_solution
 from tsume_studio.core.search.contract import Limits
 from tsume_studio.core.shogi.position import Position
@@ -83,7 +86,7 @@ def test_each_claim_is_reproved_independently(claim: Claim) -> None:
     replay(row["sfen"], row["pv"].split())
     assert claim.line[:claim.ply - 1] == tuple(row["pv"].split()[:claim.ply - 1])
     if claim == CSHOGI_MISSES:
-        pytest.skip("cshogi's df-pn misses a defence here: see test_cshogi_mate_on_71_misses_a_defence")
+        pytest.skip("cshogi's df-pn misses a defence here: see test_71_ply_2_by_the_kernel_and_the_reference")
     got = reprove(claim, published)
     assert not got.contradicted, got.summary()
     if claim.kind == "longer_defence":
@@ -93,6 +96,15 @@ def test_each_claim_is_reproved_independently(claim: Claim) -> None:
         if got.bound <= BRUTE_MAX:
             # Tsume rules, futile interpositions not counted (the brute force's own judgement).
             assert got.tsume_brute is False, got.summary()
+        if got.bound >= 3:
+            # The kernel's raw df-pn (every legal move generated) agrees: no mate within the bound,
+            # except where its loose depth bound lets it prove a longer mate (21番, ply 6).
+            board = replay(row["sfen"], claim.line)
+            assert kernel_no_mate_within(board, got.bound) is (claim not in KERNEL_PROVES_PAST_ITS_BOUND)
+            if got.without_hand is not False:
+                # The defence needs interpositions from hand (or the raw search was not asked without
+                # them): under tsume rules the reference search must find no mate within the bound either.
+                assert reference_mate_within(board, got.bound) is False
     else:
         assert got.raw is True or got.tsume_brute is True, got.summary()
 
@@ -107,6 +119,9 @@ def test_the_tool_reports_exactly_these(row_id: str) -> None:
 
 
 CSHOGI_MISSES = _c("musou-071", "longer_defence", 2, "9f9g 8h7h")
+# The kernel's depth bound is not exact for proofs: here it proves with max_ply=15 a position that
+# cshogi's df-pn mates only within 17 (its line is 19 plies); the reference search is asked instead.
+KERNEL_PROVES_PAST_ITS_BOUND = {_c("musou-021", "longer_defence", 6, "S*7b 6a7b 4b5b P*6b 7d7c 7b8b")}
 
 
 def test_cshogi_mate_on_71_misses_a_defence() -> None:
@@ -124,3 +139,15 @@ def test_cshogi_mate_on_71_misses_a_defence() -> None:
     assert raw_mate_within(after, 11) is False
     promoted = replay(row["sfen"], ("9f9g", "8h7h", "R*6h", "7h7g", "N*6i", "8i6i+"))
     assert raw_mate_within(promoted, 11) is True
+
+
+def test_71_ply_2_by_the_kernel_and_the_reference() -> None:
+    """71番, ply 2 (8h7h), re-proved without cshogi: the kernel's raw df-pn, which generates the rook's
+    non-promoting capture cshogi's leaves out, finds no mate within the 23 plies the published line has
+    left, also with the defender's hand emptied (so no drop from that hand is needed: the tsume-rule
+    claim holds but for drops of pieces captured later).  The reference tsume-rule search does not
+    finish this question within a 4 GB table, so it is not asked here."""
+    row = musou_rows()["musou-071"]
+    board = replay(row["sfen"], CSHOGI_MISSES.line)
+    assert kernel_no_mate_within(board, 23) is True
+    assert kernel_no_mate_within(without_defender_hand(board), 23) is True
