@@ -75,6 +75,34 @@ CLAIMS: tuple[Claim, ...] = (
     # 55番 (published 11; the tool: 13)
     _c("musou-055", "longer_defence", 4, "9h9g 9f8e 9g9f 8e9d"),
     _c("musou-055", "longer_defence", 10, "9h9g 9f8e 9g9f 8e9f 6e7d 7c7d N*8h 9f8e 7g7e 8e9d"),
+    # 41番 (published 47, confirmed length; 60 CPU s): 余詰 at ply 37 and another mate on the last move
+    _c("musou-041", "alternative", 37,
+       "6a5b+ 6c7b 5b6a 7b8a 6a7b 8a7b 7d7c+ 7b8a P*8b 9c8b 7c8b 8a8b 4b6b 8b9c 6b8b 9c8b S*7c 8b8c G*8d "
+       "9e8d 7c8d+ 8c7b 8d7c 7b6a S*6b 6a5b 6e5c+ 5b4a 6b5a+ 2d5a N*3c 5a3c 2b3b 4a3b 3d3c+ 3b2a B*1b"),
+    _c("musou-041", "alternative", 47,
+       "6a5b+ 6c7b 5b6a 7b8a 6a7b 8a7b 7d7c+ 7b8a P*8b 9c8b 7c8b 8a8b 4b6b 8b9c 6b8b 9c8b S*7c 8b8c G*8d "
+       "9e8d 7c8d+ 8c7b 8d7c 7b6a S*6b 6a5b 6e5c+ 5b4a 6b5a+ 2d5a N*3c 5a3c 2b3b 4a3b 3d3c+ 3b2a B*3b 2a1a "
+       "3c2b 1a2b 1e2c+ 2b1a 3b2a+ 1a2a 3i3b+ 2a1a 2c2b"),
+    # 43番 (published 47; the tool: 55, 60 CPU s): 変長 at plies 22, 34 and 40
+    _c("musou-043", "longer_defence", 22,
+       "N*6f 6e6f L*5e 4d5e 5f5e 5d5e P*5f 5e5d 3f4e 1e4e 5f5e 4e5e B*4e 5e4e 3d4e 5d4c R*4d 4c5b 7f6d 5b6a "
+       "6d7b+ 6a5b"),
+    _c("musou-043", "longer_defence", 34,
+       "N*6f 6e6f L*5e 4d5e 5f5e 5d5e P*5f 5e5d 3f4e 1e4e 5f5e 4e5e B*4e 5e4e 3d4e 5d4c R*4d 4c5b 7f6d 5b6a "
+       "6d7b+ 6a5a 7b6b 5a6b S*6c 6b6a 6c7b+ 6a5a P*5b 5a5b 4e6c 5b6c 7d7c+ 7i7c"),
+    _c("musou-043", "longer_defence", 40,
+       "N*6f 6e6f L*5e 4d5e 5f5e 5d5e P*5f 5e5d 3f4e 1e4e 5f5e 4e5e B*4e 5e4e 3d4e 5d4c R*4d 4c5b 7f6d 5b6a "
+       "6d7b+ 6a5a 7b6b 5a6b S*6c 6b6a 6c7b+ 6a5a P*5b 5a5b 4e6c 5b6c 7d7c+ 7i7c+ 7b7c 6c7c 5g6e 7c6b P*6c "
+       "6b7a"),
+    # 60番 (published 45, confirmed length; 60 CPU s): 余詰 at ply 43 and another mate on the last move
+    _c("musou-060", "alternative", 43,
+       "N*5g 4g5g N*3g 4e4d P*4e 5d4e 2b3c 4d3e P*3f 4e3f 3c2d 3e4d 2d3c 4d3e N*2g 3f2g 3c2d 3e4d 2d3e 4d3e "
+       "P*3f 3e4d P*4e 4d3c 6e4c 3c2d 1f2f 2g2f P*2e 2f2e 4c3c 2d3c 3g2e 3c4b G*3c 4b3a 1a2a 3a2a 1c1b+ 2c1b "
+       "1i1b+ 2a1b S*2c"),
+    _c("musou-060", "alternative", 45,
+       "N*5g 4g5g N*3g 4e4d P*4e 5d4e 2b3c 4d3e P*3f 4e3f 3c2d 3e4d 2d3c 4d3e N*2g 3f2g 3c2d 3e4d 2d3e 4d3e "
+       "P*3f 3e4d P*4e 4d3c 6e4c 3c2d 1f2f 2g2f P*2e 2f2e 4c3c 2d3c 3g2e 3c4b G*3c 4b3a 1a2a 3a2a 1c1b+ 2c1b "
+       "1i1b+ 2a1b S*1c 1b2a 3c2b"),
 )
 
 
@@ -101,7 +129,7 @@ def test_each_claim_is_reproved_independently(claim: Claim) -> None:
             # except where its loose depth bound lets it prove a longer mate (21番, ply 6).
             board = replay(row["sfen"], claim.line)
             assert kernel_no_mate_within(board, got.bound) is (claim not in KERNEL_PROVES_PAST_ITS_BOUND)
-            if got.without_hand is not False:
+            if got.without_hand is not False and claim not in REFERENCE_OUT_OF_REACH:
                 # The defence needs interpositions from hand (or the raw search was not asked without
                 # them): under tsume rules the reference search must find no mate within the bound either.
                 assert reference_mate_within(board, got.bound) is False
@@ -121,6 +149,11 @@ def test_the_tool_reports_exactly_these(row_id: str) -> None:
 CSHOGI_MISSES = _c("musou-071", "longer_defence", 2, "9f9g 8h7h")
 # The kernel's depth bound is not exact for proofs: here it proves with max_ply=15 a position that
 # cshogi's df-pn mates only within 17 (its line is 19 plies); the reference search is asked instead.
+# The reference search runs out of its table (a 4 GB bound) before it answers: the claim rests on raw
+# rules and the tool's own judgement of futility (docs/benchmarks.md).
+REFERENCE_OUT_OF_REACH = {_c("musou-043", "longer_defence", 22,
+                             "N*6f 6e6f L*5e 4d5e 5f5e 5d5e P*5f 5e5d 3f4e 1e4e 5f5e 4e5e B*4e 5e4e 3d4e 5d4c "
+                             "R*4d 4c5b 7f6d 5b6a 6d7b+ 6a5b")}
 KERNEL_PROVES_PAST_ITS_BOUND = {_c("musou-021", "longer_defence", 6, "S*7b 6a7b 4b5b P*6b 7d7c 7b8b")}
 
 
