@@ -103,6 +103,45 @@ CLAIMS: tuple[Claim, ...] = (
        "N*5g 4g5g N*3g 4e4d P*4e 5d4e 2b3c 4d3e P*3f 4e3f 3c2d 3e4d 2d3c 4d3e N*2g 3f2g 3c2d 3e4d 2d3e 4d3e "
        "P*3f 3e4d P*4e 4d3c 6e4c 3c2d 1f2f 2g2f P*2e 2f2e 4c3c 2d3c 3g2e 3c4b G*3c 4b3a 1a2a 3a2a 1c1b+ 2c1b "
        "1i1b+ 2a1b S*1c 1b2a 3c2b"),
+    # 87番 (published 57, confirmed length; 60 CPU s): 成不成非限定 at ply 45
+    _c("musou-087", "promotion_choice", 45,
+       "G*8h 8i8h 7h7c 8h9g 4h8h 9g8h 6g7h 8h9h 9f8g 9h9g N*8i 9i8i P*9h 9g8f 7h7g 8f8e 8c7d 8e8d P*8e 8d7d "
+       "6f6e 7d8c 6e7d 8c7d S*7e 7d7e 7g7f 7e7d P*7e 7d6d 7f6e 6d5c 6e5d 5c5b 5d4c 5b5a 4c6a 9a6a 7b6a 5a4a "
+       "R*5a 4a4b P*4c 4b3b 5a5b"),
+    # 97番 (published 51, confirmed length; 60 CPU s): 余詰 at ply 47 (a lance drop on any of six squares,
+    # mates because the defender's only drops are futile), at ply 49, and on the last move
+    _c("musou-097", "alternative", 47,
+       "P*8c 8b7a P*7b 7a7b N*8d 7b8c B*7b 8c8d S*8e 8d8e 4i4e 8e8d 4e8e 7c8e 4c8c 8d9d 8c3c 9d8d 3c8c 8d9d "
+       "8c6c+ 9d8d 7b8c+ 8d9e 8c9d 9e9d N*8f 9d8d 6f7e 7d7e 6c5d 8d7c 5d7d 7c6b S*6c 6b5c 7d5d 5c4b P*4c "
+       "4b4a 5d5a 4a5a B*4b 5a4a 4b3a+ 4a3a L*3d"),
+    _c("musou-097", "alternative", 47,
+       "P*8c 8b7a P*7b 7a7b N*8d 7b8c B*7b 8c8d S*8e 8d8e 4i4e 8e8d 4e8e 7c8e 4c8c 8d9d 8c3c 9d8d 3c8c 8d9d "
+       "8c6c+ 9d8d 7b8c+ 8d9e 8c9d 9e9d N*8f 9d8d 6f7e 7d7e 6c5d 8d7c 5d7d 7c6b S*6c 6b5c 7d5d 5c4b P*4c "
+       "4b4a 5d5a 4a5a B*4b 5a4a 4b3a+ 4a3a L*3e"),
+    _c("musou-097", "alternative", 47,
+       "P*8c 8b7a P*7b 7a7b N*8d 7b8c B*7b 8c8d S*8e 8d8e 4i4e 8e8d 4e8e 7c8e 4c8c 8d9d 8c3c 9d8d 3c8c 8d9d "
+       "8c6c+ 9d8d 7b8c+ 8d9e 8c9d 9e9d N*8f 9d8d 6f7e 7d7e 6c5d 8d7c 5d7d 7c6b S*6c 6b5c 7d5d 5c4b P*4c "
+       "4b4a 5d5a 4a5a B*4b 5a4a 4b3a+ 4a3a L*3f"),
+    _c("musou-097", "alternative", 47,
+       "P*8c 8b7a P*7b 7a7b N*8d 7b8c B*7b 8c8d S*8e 8d8e 4i4e 8e8d 4e8e 7c8e 4c8c 8d9d 8c3c 9d8d 3c8c 8d9d "
+       "8c6c+ 9d8d 7b8c+ 8d9e 8c9d 9e9d N*8f 9d8d 6f7e 7d7e 6c5d 8d7c 5d7d 7c6b S*6c 6b5c 7d5d 5c4b P*4c "
+       "4b4a 5d5a 4a5a B*4b 5a4a 4b3a+ 4a3a L*3g"),
+    _c("musou-097", "alternative", 47,
+       "P*8c 8b7a P*7b 7a7b N*8d 7b8c B*7b 8c8d S*8e 8d8e 4i4e 8e8d 4e8e 7c8e 4c8c 8d9d 8c3c 9d8d 3c8c 8d9d "
+       "8c6c+ 9d8d 7b8c+ 8d9e 8c9d 9e9d N*8f 9d8d 6f7e 7d7e 6c5d 8d7c 5d7d 7c6b S*6c 6b5c 7d5d 5c4b P*4c "
+       "4b4a 5d5a 4a5a B*4b 5a4a 4b3a+ 4a3a L*3h"),
+    _c("musou-097", "alternative", 47,
+       "P*8c 8b7a P*7b 7a7b N*8d 7b8c B*7b 8c8d S*8e 8d8e 4i4e 8e8d 4e8e 7c8e 4c8c 8d9d 8c3c 9d8d 3c8c 8d9d "
+       "8c6c+ 9d8d 7b8c+ 8d9e 8c9d 9e9d N*8f 9d8d 6f7e 7d7e 6c5d 8d7c 5d7d 7c6b S*6c 6b5c 7d5d 5c4b P*4c "
+       "4b4a 5d5a 4a5a B*4b 5a4a 4b3a+ 4a3a L*3i"),
+    _c("musou-097", "alternative", 49,
+       "P*8c 8b7a P*7b 7a7b N*8d 7b8c B*7b 8c8d S*8e 8d8e 4i4e 8e8d 4e8e 7c8e 4c8c 8d9d 8c3c 9d8d 3c8c 8d9d "
+       "8c6c+ 9d8d 7b8c+ 8d9e 8c9d 9e9d N*8f 9d8d 6f7e 7d7e 6c5d 8d7c 5d7d 7c6b S*6c 6b5c 7d5d 5c4b P*4c "
+       "4b4a 5d5a 4a5a B*4b 5a4a 4b3a+ 4a3a L*3c 3a4a 2c3b"),
+    _c("musou-097", "alternative", 51,
+       "P*8c 8b7a P*7b 7a7b N*8d 7b8c B*7b 8c8d S*8e 8d8e 4i4e 8e8d 4e8e 7c8e 4c8c 8d9d 8c3c 9d8d 3c8c 8d9d "
+       "8c6c+ 9d8d 7b8c+ 8d9e 8c9d 9e9d N*8f 9d8d 6f7e 7d7e 6c5d 8d7c 5d7d 7c6b S*6c 6b5c 7d5d 5c4b P*4c "
+       "4b4a 5d5a 4a5a B*4b 5a4a 4b3a+ 4a3a L*3c 3a4a 3c3b+ 4a5a 4c4b+"),
 )
 
 
