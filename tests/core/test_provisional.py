@@ -131,6 +131,7 @@ def test_a_dfpn_line_shorter_than_its_proof_is_not_given_as_the_length(monkeypat
             or_node = not or_node
         return line
 
+    monkeypatch.setenv("TSUME_ENGINE", "python")   # the Python engine's line is read through the seam
     monkeypatch.setattr(solver, "_dfpn_line", short_line)
     sfen = _sfen("microcosmos.tsv", "microcosmos-tail-35")
     result = solve(Position.from_sfen(sfen), Limits(seconds=2.0, cpu_time=True))

@@ -45,14 +45,15 @@ def _record(tmp_path: Path) -> tuple[Path, str]:
 
 
 def _count_new_searches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Record every df-pn or length search the check module makes (a check that solves again makes both)."""
+    """Record every df-pn (its oracle) or length search the check module makes (a check that solves again
+    makes both)."""
     made: list[str] = []
-    real_dfpn = core_check.DfPn
+    real_oracle = core_check.make_oracle
 
-    def new_dfpn(*args: Any, **kw: Any) -> Any:
+    def new_oracle(*args: Any, **kw: Any) -> Any:
         made.append("DfPn")
-        return real_dfpn(*args, **kw)
-    monkeypatch.setattr(core_check, "DfPn", new_dfpn)   # called, never an isinstance() there
+        return real_oracle(*args, **kw)
+    monkeypatch.setattr(core_check, "make_oracle", new_oracle)   # the check's df-pn, either engine
     real_init = OfficialSearch.__init__
 
     def init(self: OfficialSearch, *args: Any, **kw: Any) -> None:
