@@ -572,7 +572,9 @@ private:
         if (nodes_ >= next_check_) check_stop();
         const std::uint64_t start_nodes = nodes_;
 
-        if (or_node && opt_.mate1 && !b.in_check()) {
+        // The 1-ply mate test of an OR node below the root ran when its parent expanded it (or
+        // when it was first searched, before its entry was stored), so only the root needs it here.
+        if (or_node && depth == 0 && opt_.mate1 && !b.in_check()) {
             const Move m = b.mate_in_one();
             if (m != Move{}) return mate_in_one_result(b, m, key, hand, depth);
         }

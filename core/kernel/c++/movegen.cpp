@@ -262,15 +262,52 @@ bool is_legal(const Position& pos, Move m) {
     return all.contains(m);
 }
 
+bool has_evasion(const Position& pos) {
+    const Bitboard checkers = pos.checkers();
+    if (checkers.empty()) return false;
+    const Color us = pos.side_to_move();
+    const Square ksq = pos.king_square(us);
+    const Bitboard own = pos.pieces(us);
+    const Bitboard occ_no_king = pos.pieces() ^ square_bb(ksq);
+    // The king's steps first: most checks are answered by one.
+    for (Bitboard to = bb::KING_ATK[ksq].andnot(own); to;)
+        if (king_safe(pos, us, to.pop(), occ_no_king)) return true;
+    if (checkers.more_than_one()) return false;
+    const Square checker = checkers.lsb();
+    const Bitboard between = bb::BETWEEN[ksq][checker];
+    const Bitboard occ = pos.pieces();
+    const Bitboard others = own ^ square_bb(ksq);
+    Bitboard pinned;
+    bool pins_known = false;
+    for (Bitboard targets = between | square_bb(checker); targets;) {
+        const Square to = targets.pop();
+        Bitboard froms = pos.attackers_to(us, to, occ) & others;
+        if (!froms) continue;
+        if (!pins_known) {
+            pinned = pos.blockers_for_king(us) & own;
+            pins_known = true;
+        }
+        while (froms) {
+            const Square from = froms.pop();
+            if (test(pinned, from) && !aligned(from, to, ksq)) continue;
+            // A piece that attacks a square can always move there (promoted where it must).
+            return true;
+        }
+    }
+    if (!between || !pos.hand(us)) return false;
+    MoveList drops;   // rare: the drops' own rules (二歩, last ranks) decide
+    add_drops(pos, drops, between, nullptr);
+    return drops.size != 0;
+}
+
 Move mate_in_one(Position& pos) {
     MoveList checks;
     generate_checks(pos, checks);
     for (Move m : checks) {
         pos.do_move(m);
-        MoveList replies;
-        generate_evasions(pos, replies);
+        const bool answered = has_evasion(pos);
         pos.undo_move();
-        if (replies.size == 0) return m;
+        if (!answered) return m;
     }
     return MOVE_NONE;
 }

@@ -38,6 +38,9 @@ void generate_checks(const Position& pos, MoveList& out);
 bool pawn_drop_mates(const Position& pos, Square to);
 // True when m is a legal move in pos (any 32-bit value is accepted).
 bool is_legal(const Position& pos, Move m);
+// True when the side to move is in check and has a legal evasion (stops at the first one found;
+// the same answer as generate_evasions' list being non-empty).
+bool has_evasion(const Position& pos);
 // A checking move that mates at once, or MOVE_NONE.
 Move mate_in_one(Position& pos);
 // Leaf count of the legal move tree to `depth`, making and unmaking every move, leaves too.
