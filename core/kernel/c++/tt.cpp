@@ -64,7 +64,7 @@ void TranspositionTable::grow() {
     const std::size_t old_total = capacity_ + kWindow - 1;
     allocate(std::min(max_capacity_, capacity_ * 4));
     entries_ = 0;
-    crowded_ = false;
+    crowded_ = 0;
     for (std::size_t i = 0; i < old_total; ++i) {
         const TTEntry& e = old[i];
         if (e.amount == 0) continue;
@@ -117,17 +117,21 @@ const TTEntry* TranspositionTable::probe_exact(std::uint64_t key, PHand hand) co
     return nullptr;
 }
 
-TTEntry* TranspositionTable::slot_for_insert(std::size_t start) {
+TTEntry* TranspositionTable::slot_for_insert(std::size_t start, std::uint64_t key) {
     TTEntry* w = data_ + start;
     TTEntry* victim = nullptr;
+    std::size_t others = 0;
     for (std::size_t i = 0; i < kWindow; ++i) {
         if (w[i].amount == 0) {
             if (++entries_ > peak_) peak_ = entries_;
             return &w[i];
         }
+        others += w[i].key != key;
         if (victim == nullptr || cost(w[i]) < cost(*victim)) victim = &w[i];
     }
-    crowded_ = true;
+    // A window full of other boards' entries asks for a larger table; one full of this board's
+    // own hands does not (a larger table would hold them in the same window).
+    if (others * 2 >= kWindow) ++crowded_;
     return victim;   // the window is full: the cheapest entry goes
 }
 
@@ -170,7 +174,7 @@ void TranspositionTable::store(std::uint64_t key, PHand hand, std::uint64_t pn, 
             }
         }
     }
-    TTEntry* e = slot_for_insert(h);
+    TTEntry* e = slot_for_insert(h, key);
     e->key = key;
     e->pn = to32(pn);
     e->dn = to32(dn);

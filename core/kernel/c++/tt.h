@@ -14,7 +14,7 @@
 // table is nine tenths full, collect() drops the entries that cost the least
 // search to rebuild until seven tenths remain, as the Python table does.
 // The table starts at 64k entries (2 MB, cache-friendly for short problems) and grows four
-// times over, rehashing, whenever it is half full or a window overflows, up to what the memory
+// times over, rehashing, whenever it is half full or windows keep overflowing, up to what the memory
 // bound allows (a window lost to replacement costs far more search than the growth); the
 // bound is taken so that the old and the new array together stay inside it while it grows.
 #pragma once
@@ -92,9 +92,12 @@ public:
     // Grow the table (while under its bound) or collect it when it is full enough; called
     // between nodes, as often as the search checks its limits.
     void maintain() {
-        // Half full, or a full window once the table holds more than a few boards' worth of hands
-        // (a window also fills with one board's many hands, which a larger table would not help).
-        if (entries_ >= grow_at_ || (crowded_ && entries_ >= capacity_ / 16 && capacity_ < max_capacity_)) grow();
+        // Half full, or windows found full of other boards' entries on more than one store in 1024
+        // slots since the last growth (a single full window is chance: three boards with neighbouring
+        // homes; growing on it alone took a 400k-entry search to a 540 MB table).
+        if (entries_ >= grow_at_ || (crowded_ >= capacity_ / kCrowdedShare && entries_ >= capacity_ / 16 &&
+                                     capacity_ < max_capacity_))
+            grow();
         if (entries_ >= collect_at_) collect();
     }
     bool wants_collection() const { return entries_ >= collect_at_; }
@@ -118,7 +121,7 @@ private:
 #endif
     }
     std::size_t home_portable(std::uint64_t key) const;
-    TTEntry* slot_for_insert(std::size_t start);
+    TTEntry* slot_for_insert(std::size_t start, std::uint64_t key);
     void allocate(std::size_t capacity);
     void grow();
 
@@ -127,7 +130,8 @@ private:
     std::size_t entries_ = 0;
     std::size_t max_capacity_ = 0;   // the bound's capacity; the table starts small and grows to it
     std::size_t grow_at_ = 0;
-    bool crowded_ = false;           // a store found its window full since the last growth
+    std::size_t crowded_ = 0;        // stores that found their window full of other boards since the last growth
+    static constexpr std::size_t kCrowdedShare = 1024;   // crowded stores per slot that ask for growth: 1/1024
     std::size_t collect_at_ = 0;
     std::size_t collections_ = 0;
     std::size_t peak_ = 0;
