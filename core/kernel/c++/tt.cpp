@@ -45,14 +45,17 @@ std::size_t TranspositionTable::entries_for(std::size_t memory_mb) {
 
 TranspositionTable::TranspositionTable(std::size_t memory_mb) {
     // The last growth holds a quarter-size array beside the full one.
-    max_capacity_ = std::max<std::size_t>(1024, entries_for(memory_mb) * 4 / 5);
+    max_capacity_ = std::max<std::size_t>(1024, entries_for(memory_mb) * 4 / 5) / kWindow * kWindow;
     allocate(std::min<std::size_t>(max_capacity_, kInitialEntries));
 }
 
 void TranspositionTable::allocate(std::size_t capacity) {
-    void* p = std::calloc(capacity + kWindow - 1, sizeof(TTEntry));
+    // A window is a bucket of kWindow entries on a 64-byte boundary: four whole cache lines.
+    void* p = std::calloc(capacity + kWindow - 1 + 64 / sizeof(TTEntry), sizeof(TTEntry));
     if (p == nullptr) throw std::bad_alloc();
-    data_ = static_cast<TTEntry*>(p);
+    raw_ = p;
+    const auto addr = reinterpret_cast<std::uintptr_t>(p);
+    data_ = reinterpret_cast<TTEntry*>((addr + 63) & ~std::uintptr_t{63});
     capacity_ = capacity;
     grow_at_ = capacity_ < max_capacity_ ? capacity_ / 2 : static_cast<std::size_t>(-1);
     collect_at_ = capacity_ < max_capacity_ ? static_cast<std::size_t>(-1)
@@ -61,6 +64,7 @@ void TranspositionTable::allocate(std::size_t capacity) {
 
 void TranspositionTable::grow() {
     TTEntry* old = data_;
+    void* old_raw = raw_;
     const std::size_t old_total = capacity_ + kWindow - 1;
     allocate(std::min(max_capacity_, capacity_ * 4));
     entries_ = 0;
@@ -76,14 +80,14 @@ void TranspositionTable::grow() {
                 break;
             }   // a full window drops the entry: a rare loss of knowledge, never of soundness
     }
-    std::free(old);
+    std::free(old_raw);
     peak_ = std::max(peak_, entries_);
 }
 
-TranspositionTable::~TranspositionTable() { std::free(data_); }
+TranspositionTable::~TranspositionTable() { std::free(raw_); }
 
 std::size_t TranspositionTable::home_portable(std::uint64_t key) const {
-    return static_cast<std::size_t>(mul_hi(key, capacity_));
+    return static_cast<std::size_t>(mul_hi(key, capacity_ / kWindow)) * kWindow;
 }
 
 bool TranspositionTable::has_key(std::uint64_t key) const {

@@ -7,9 +7,11 @@
 // its own hand only ([ComShogi ch. 9]).
 //
 // Layout, after the fixed-size clustered tables of [KomoringHeights]: one
-// flat array of 32-byte entries; a board key's entries live in the window of
-// kWindow slots that starts at the key's home slot, so every hand of one
-// board is found by one short scan.  A store into a full window replaces its
+// flat array of 32-byte entries; a board key's entries live in its bucket (window) of
+// kWindow slots, 256 bytes on a 64-byte boundary (four whole cache lines, prefetched before the
+// probe), so every hand of one board is found by one short scan.  Buckets do not overlap:
+// overlapping windows starting at any slot touched five lines and let neighbouring keys crowd
+// each other.  A store into a full window replaces its
 // cheapest entry (least search amount, unresolved before decided).  When the
 // table is nine tenths full, collect() drops the entries that cost the least
 // search to rebuild until seven tenths remain, as the Python table does.
@@ -113,9 +115,10 @@ public:
     double fill() const { return static_cast<double>(entries_) / static_cast<double>(max_capacity_); }
 
 private:
-    std::size_t home(std::uint64_t key) const {   // the high word of key * capacity: an even spread
+    // The first slot of the key's bucket: the high word of key * buckets, an even spread.
+    std::size_t home(std::uint64_t key) const {
 #if defined(__SIZEOF_INT128__)
-        return static_cast<std::size_t>((static_cast<unsigned __int128>(key) * capacity_) >> 64);
+        return static_cast<std::size_t>((static_cast<unsigned __int128>(key) * (capacity_ / kWindow)) >> 64) * kWindow;
 #else
         return home_portable(key);
 #endif
@@ -125,7 +128,8 @@ private:
     void allocate(std::size_t capacity);
     void grow();
 
-    TTEntry* data_ = nullptr;
+    TTEntry* data_ = nullptr;        // 64-byte aligned inside raw_
+    void* raw_ = nullptr;
     std::size_t capacity_ = 0;   // slots reachable as a home; the array holds capacity_ + kWindow - 1
     std::size_t entries_ = 0;
     std::size_t max_capacity_ = 0;   // the bound's capacity; the table starts small and grows to it
