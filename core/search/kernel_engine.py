@@ -169,7 +169,8 @@ def new_search(sfen: str, memory_mb: int, options: Any = None) -> Any:
     kw: dict[str, Any] = {}
     if options is not None:
         kw = {"mate1": options.mate1, "dominance": options.dominance, "tca": options.tca, "rps": options.rps,
-              "epsilon": options.epsilon, "max_ply": options.max_ply, "delay": options.delay}
+              "epsilon": options.epsilon, "max_ply": options.max_ply, "delay": options.delay,
+              "mate3": getattr(options, "mate3", True)}
     return _KERNEL(sfen, memory_mb, **kw)
 
 

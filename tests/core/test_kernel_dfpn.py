@@ -187,6 +187,26 @@ def test_delay_modes_keep_every_verdict(delay: str) -> None:
 
 
 @needs_kernel
+def test_three_ply_mate_test_keeps_every_verdict_and_saves_nodes() -> None:
+    """mate3 on and off: the same verdicts and complete lines on every 3-ply row of mate.tsv and a
+    few Microcosmos tails; with it on, fewer nodes in all."""
+    rows = [r for r in _rows("mate.tsv") if r[2] == "3"][:40]
+    rows += [r for r in _rows("microcosmos.tsv") if r[2] in ("21", "41", "55")]
+    assert len(rows) > 40
+    totals = {}
+    for mate3 in (False, True):
+        total = 0
+        for row in rows:
+            search = _kernel().DfPnSearch(row[1], 64, mate3=mate3)
+            assert search.run(0, 30.0, True) == "proven", (mate3, row[0])
+            total += search.nodes
+            line, complete = search.principal_variation(0, 30.0, True)
+            assert complete and _replays_to_mate(row[1], line), (mate3, row[0])
+        totals[mate3] = total
+    assert totals[True] < totals[False]
+
+
+@needs_kernel
 def test_progress_is_read_while_the_search_runs() -> None:
     tail = next(r for r in _rows("microcosmos.tsv") if r[2] == "101")
     search = _kernel().DfPnSearch(tail[1], 256)

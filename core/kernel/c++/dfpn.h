@@ -11,7 +11,11 @@
 //   depends on a path and no proof rests on a repetition (no GHI mistakes).  The TCA rule of
 //   [Qhapaq 2020] raises a node's thresholds once when a child is an unresolved position first
 //   met nearer the root (inc_flag).
-// * The 1-ply mate test at OR nodes (the board's own), never when the attacker is in check.
+// * The 1-ply mate test at OR nodes (the board's own), never when the attacker is in check,
+//   once per node: when its parent expands it (the root on entry).
+// * A 3-ply mate test when an OR node expands: a new check with at most kMate3Evasions evasions,
+//   each mated in one, is proven at once (cshogi's df-pn and [KomoringHeights] search short mates
+//   at the leaves too); it is stored proven with the whole hand as proof hand.
 // * Initial pn/dn by move category, costs added like depth as in realization-probability
 //   search ([Gekisashi RPS]); the costs are the Python engine's, measured by
 //   tools/calibrate_costs.py.
@@ -47,6 +51,7 @@ enum class Outcome { Unknown, Proven, Disproven };
 
 struct Options {
     bool mate1 = true;
+    bool mate3 = true;
     bool dominance = true;
     bool tca = true;
     bool rps = true;
@@ -81,6 +86,8 @@ struct Snapshot {
 };
 
 inline constexpr int kSnapshotLevels = 64;
+// The 3-ply mate test looks at a check's evasions when there are at most this many.
+inline constexpr int kMate3Evasions = 4;
 
 struct NodeResult {
     std::uint64_t pn, dn;
@@ -111,7 +118,7 @@ public:
         max_depth_ = std::max(0, std::min(opt_.max_ply, b.ply_room() - 8));
         const PHand hand = b.hand_of(attacker_);
         const std::uint64_t key = b.board_key();
-        NodeResult r = node(b, or_node, key, hand, kInf, kInf, 0, false);
+        NodeResult r = node(b, or_node, key, hand, kInf, kInf, 0, false, true);
         root_pn_ = r.pn;
         root_dn_ = r.dn;
         publish();
@@ -488,6 +495,15 @@ private:
                         c.pn = 0;
                         c.dn = kInf;
                         c.length = 0;
+                    } else if (opt_.mate3 && ne <= kMate3Evasions && depth + 3 <= max_depth_ &&
+                               all_mated_in_one(b, evasions, ne)) {
+                        // Mated in two more plies: the node is proven by a 3-ply mate (stored so
+                        // that the proof line reads through it), the whole hand its proof hand.
+                        c.pn = 0;
+                        c.dn = kInf;
+                        c.length = 2;
+                        c.ph = c.hand;
+                        tt_.store(c.key, c.hand, 0, kInf, depth + 1, 1, 2, 0);
                     } else {
                         c.pn = static_cast<std::uint64_t>(ne + cost);
                     }
@@ -566,8 +582,19 @@ private:
         best_move = Move{};
     }
 
+    // True when each of the n evasions (of the position on the board) is answered by a mate in one.
+    bool all_mated_in_one(B& b, const Move* evasions, int n) {
+        for (int j = 0; j < n; ++j) {
+            b.do_move(evasions[j]);
+            const bool mated = b.mate_in_one() != Move{};
+            b.undo_move(evasions[j]);
+            if (!mated) return false;
+        }
+        return true;
+    }
+
     NodeResult node(B& b, bool or_node, std::uint64_t key, PHand hand, std::uint64_t thpn, std::uint64_t thdn,
-                    int depth, bool inc_flag) {
+                    int depth, bool inc_flag, bool fresh) {
         ++nodes_;
         if (nodes_ >= next_check_) check_stop();
         const std::uint64_t start_nodes = nodes_;
@@ -609,7 +636,8 @@ private:
             ns.selected = i1;
             const Child c = ns.ch[static_cast<std::size_t>(i1)];
             b.do_move(c.move);
-            const NodeResult r = node(b, !or_node, c.key, c.hand, cthpn, cthdn, depth + 1, inc_flag && !c.fresh);
+            const NodeResult r =
+                node(b, !or_node, c.key, c.hand, cthpn, cthdn, depth + 1, inc_flag && !c.fresh, c.fresh);
             b.undo_move(c.move);
             live_ = depth + 1;
             Child& cc = ns.ch[static_cast<std::size_t>(i1)];
