@@ -50,35 +50,40 @@ TranspositionTable::TranspositionTable(std::size_t memory_mb) {
 }
 
 void TranspositionTable::allocate(std::size_t capacity) {
-    // A window is a bucket of kWindow entries on a 64-byte boundary: four whole cache lines.
-    void* p = std::calloc(capacity + kWindow - 1 + 64 / sizeof(TTEntry), sizeof(TTEntry));
+    const std::size_t n = capacity / kWindow;
+    // Zeroed (every key 0: empty), one bucket more to align the array on 64 bytes.
+    void* p = std::calloc(n + 1, sizeof(TTBucket));
     if (p == nullptr) throw std::bad_alloc();
     raw_ = p;
     const auto addr = reinterpret_cast<std::uintptr_t>(p);
-    data_ = reinterpret_cast<TTEntry*>((addr + 63) & ~std::uintptr_t{63});
-    capacity_ = capacity;
+    buckets_ = reinterpret_cast<TTBucket*>((addr + 63) & ~std::uintptr_t{63});
+    nbuckets_ = n;
+    capacity_ = n * kWindow;
     grow_at_ = capacity_ < max_capacity_ ? capacity_ / 2 : static_cast<std::size_t>(-1);
     collect_at_ = capacity_ < max_capacity_ ? static_cast<std::size_t>(-1)
                                             : static_cast<std::size_t>(static_cast<double>(capacity_) * kCollectAt);
 }
 
 void TranspositionTable::grow() {
-    TTEntry* old = data_;
+    const TTBucket* old = buckets_;
     void* old_raw = raw_;
-    const std::size_t old_total = capacity_ + kWindow - 1;
+    const std::size_t old_n = nbuckets_;
     allocate(std::min(max_capacity_, capacity_ * 4));
     entries_ = 0;
     crowded_ = 0;
-    for (std::size_t i = 0; i < old_total; ++i) {
-        const TTEntry& e = old[i];
-        if (e.amount == 0) continue;
-        TTEntry* w = data_ + home(e.key);
-        for (std::size_t j = 0; j < kWindow; ++j)
-            if (w[j].amount == 0) {
-                w[j] = e;
-                ++entries_;
-                break;
-            }   // a full window drops the entry: a rare loss of knowledge, never of soundness
+    for (std::size_t i = 0; i < old_n; ++i) {
+        const TTBucket& ob = old[i];
+        for (std::size_t k = 0; k < kWindow; ++k) {
+            if (ob.key[k] == 0) continue;
+            TTBucket& nb = buckets_[home(ob.key[k])];
+            for (std::size_t j = 0; j < kWindow; ++j)
+                if (nb.key[j] == 0) {
+                    nb.key[j] = ob.key[k];
+                    nb.e[j] = ob.e[k];
+                    ++entries_;
+                    break;
+                }   // a full bucket drops the entry: a rare loss of knowledge, never of soundness
+        }
     }
     std::free(old_raw);
     peak_ = std::max(peak_, entries_);
@@ -87,22 +92,24 @@ void TranspositionTable::grow() {
 TranspositionTable::~TranspositionTable() { std::free(raw_); }
 
 std::size_t TranspositionTable::home_portable(std::uint64_t key) const {
-    return static_cast<std::size_t>(mul_hi(key, capacity_ / kWindow)) * kWindow;
+    return static_cast<std::size_t>(mul_hi(key, nbuckets_));
 }
 
 bool TranspositionTable::has_key(std::uint64_t key) const {
-    const TTEntry* w = data_ + home(key);
+    const TTBucket& b = *bucket(key);
+    const std::uint64_t t = tag(key);
     for (std::size_t i = 0; i < kWindow; ++i)
-        if (w[i].amount != 0 && w[i].key == key) return true;
+        if (b.key[i] == t) return true;
     return false;
 }
 
 const TTEntry* TranspositionTable::probe(std::uint64_t key, PHand hand) const {
-    const TTEntry* w = data_ + home(key);
+    const TTBucket& b = *bucket(key);
+    const std::uint64_t t = tag(key);
     const TTEntry* exact = nullptr;
     for (std::size_t i = 0; i < kWindow; ++i) {
-        const TTEntry& e = w[i];
-        if (e.amount == 0 || e.key != key) continue;
+        if (b.key[i] != t) continue;
+        const TTEntry& e = b.e[i];
         if (e.pn == 0) {
             if (hand_ge(hand, e.hand)) return &e;
         } else if (e.dn == 0) {
@@ -115,39 +122,41 @@ const TTEntry* TranspositionTable::probe(std::uint64_t key, PHand hand) const {
 }
 
 const TTEntry* TranspositionTable::probe_exact(std::uint64_t key, PHand hand) const {
-    const TTEntry* w = data_ + home(key);
+    const TTBucket& b = *bucket(key);
+    const std::uint64_t t = tag(key);
     for (std::size_t i = 0; i < kWindow; ++i)
-        if (w[i].amount != 0 && w[i].key == key && w[i].hand == hand) return &w[i];
+        if (b.key[i] == t && b.e[i].hand == hand) return &b.e[i];
     return nullptr;
 }
 
-TTEntry* TranspositionTable::slot_for_insert(std::size_t start, std::uint64_t key) {
-    TTEntry* w = data_ + start;
-    TTEntry* victim = nullptr;
+TTEntry* TranspositionTable::slot_for_insert(TTBucket& b, std::uint64_t t) {
+    std::size_t victim = kWindow;
     std::size_t others = 0;
     for (std::size_t i = 0; i < kWindow; ++i) {
-        if (w[i].amount == 0) {
+        if (b.key[i] == 0) {
             if (++entries_ > peak_) peak_ = entries_;
-            return &w[i];
+            b.key[i] = t;
+            return &b.e[i];
         }
-        others += w[i].key != key;
-        if (victim == nullptr || cost(w[i]) < cost(*victim)) victim = &w[i];
+        others += b.key[i] != t;
+        if (victim == kWindow || cost(b.e[i]) < cost(b.e[victim])) victim = i;
     }
-    // A window full of other boards' entries asks for a larger table; one full of this board's
-    // own hands does not (a larger table would hold them in the same window).
+    // A bucket full of other boards' entries asks for a larger table; one full of this board's
+    // own hands does not (a larger table would hold them in the same bucket).
     if (others * 2 >= kWindow) ++crowded_;
-    return victim;   // the window is full: the cheapest entry goes
+    b.key[victim] = t;
+    return &b.e[victim];   // the bucket is full: the cheapest entry goes
 }
 
 void TranspositionTable::store(std::uint64_t key, PHand hand, std::uint64_t pn, std::uint64_t dn, int depth,
                                std::uint64_t amount, int length, std::uint32_t move) {
-    const std::size_t h = home(key);
-    TTEntry* w = data_ + h;
+    TTBucket& b = *bucket(key);
+    const std::uint64_t t = tag(key);
     const auto d16 = static_cast<std::uint16_t>(std::clamp(depth, 0, 0xFFFF));
     if (pn == 0 || dn == 0) {
         for (std::size_t i = 0; i < kWindow; ++i) {
-            TTEntry& e = w[i];
-            if (e.amount == 0 || e.key != key) continue;
+            if (b.key[i] != t) continue;
+            TTEntry& e = b.e[i];
             if (decided(e)) {
                 if (e.hand == hand && (e.pn == 0) == (pn == 0)) {   // the same verdict again: refresh it
                     e.amount = add_amount(e.amount, amount);
@@ -162,14 +171,15 @@ void TranspositionTable::store(std::uint64_t key, PHand hand, std::uint64_t pn, 
             const bool answered = pn == 0 ? hand_ge(e.hand, hand) : hand_ge(hand, e.hand);
             if (answered) {
                 amount += e.amount;
-                e.amount = 0;
+                b.key[i] = 0;
                 --entries_;
             }
         }
     } else {
         for (std::size_t i = 0; i < kWindow; ++i) {
-            TTEntry& e = w[i];
-            if (e.amount != 0 && e.key == key && e.hand == hand && !decided(e)) {
+            if (b.key[i] != t) continue;
+            TTEntry& e = b.e[i];
+            if (e.hand == hand && !decided(e)) {
                 e.pn = to32(pn);
                 e.dn = to32(dn);
                 if (d16 < e.depth) e.depth = d16;
@@ -178,8 +188,7 @@ void TranspositionTable::store(std::uint64_t key, PHand hand, std::uint64_t pn, 
             }
         }
     }
-    TTEntry* e = slot_for_insert(h, key);
-    e->key = key;
+    TTEntry* e = slot_for_insert(b, t);
     e->pn = to32(pn);
     e->dn = to32(dn);
     e->hand = hand;
@@ -192,15 +201,15 @@ void TranspositionTable::store(std::uint64_t key, PHand hand, std::uint64_t pn, 
 std::size_t TranspositionTable::collect(double target) {
     const auto goal = static_cast<std::size_t>(static_cast<double>(capacity_) * target);
     if (entries_ <= goal) return 0;
-    const std::size_t total = capacity_ + kWindow - 1;
     // The cut-off cost from a sample of the occupied slots (evenly spread, at most 1 << 16).
     std::vector<std::uint64_t> sample;
     const std::size_t step = std::max<std::size_t>(1, entries_ >> 16);
     std::size_t seen = 0;
-    for (std::size_t i = 0; i < total; ++i) {
-        if (data_[i].amount == 0) continue;
-        if (seen++ % step == 0) sample.push_back(cost(data_[i]));
-    }
+    for (std::size_t i = 0; i < nbuckets_; ++i)
+        for (std::size_t k = 0; k < kWindow; ++k) {
+            if (buckets_[i].key[k] == 0) continue;
+            if (seen++ % step == 0) sample.push_back(cost(buckets_[i].e[k]));
+        }
     if (sample.empty()) return 0;
     const double share = static_cast<double>(entries_ - goal) / static_cast<double>(entries_);
     auto nth = static_cast<std::size_t>(share * static_cast<double>(sample.size()));
@@ -208,21 +217,21 @@ std::size_t TranspositionTable::collect(double target) {
     std::nth_element(sample.begin(), sample.begin() + static_cast<std::ptrdiff_t>(nth), sample.end());
     const std::uint64_t cutoff = sample[nth];
     std::size_t removed = 0;
-    for (std::size_t i = 0; i < total; ++i) {
-        TTEntry& e = data_[i];
-        if (e.amount != 0 && cost(e) <= cutoff) {
-            e.amount = 0;
-            ++removed;
+    for (std::size_t i = 0; i < nbuckets_; ++i)
+        for (std::size_t k = 0; k < kWindow; ++k) {
+            if (buckets_[i].key[k] != 0 && cost(buckets_[i].e[k]) <= cutoff) {
+                buckets_[i].key[k] = 0;
+                ++removed;
+            }
         }
-    }
     entries_ -= removed;
     ++collections_;
     return removed;
 }
 
 void TranspositionTable::clear() {
-    const std::size_t total = capacity_ + kWindow - 1;
-    for (std::size_t i = 0; i < total; ++i) data_[i].amount = 0;
+    for (std::size_t i = 0; i < nbuckets_; ++i)
+        for (std::size_t k = 0; k < kWindow; ++k) buckets_[i].key[k] = 0;
     entries_ = 0;
 }
 

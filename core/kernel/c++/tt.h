@@ -6,19 +6,21 @@
 // answers every hand with at most those pieces; an unresolved entry answers
 // its own hand only ([ComShogi ch. 9]).
 //
-// Layout, after the fixed-size clustered tables of [KomoringHeights]: one
-// flat array of 32-byte entries; a board key's entries live in its bucket (window) of
-// kWindow slots, 256 bytes on a 64-byte boundary (four whole cache lines, prefetched before the
-// probe), so every hand of one board is found by one short scan.  Buckets do not overlap:
-// overlapping windows starting at any slot touched five lines and let neighbouring keys crowd
-// each other.  A store into a full window replaces its
-// cheapest entry (least search amount, unresolved before decided).  When the
-// table is nine tenths full, collect() drops the entries that cost the least
-// search to rebuild until seven tenths remain, as the Python table does.
-// The table starts at 64k entries (2 MB, cache-friendly for short problems) and grows four
-// times over, rehashing, whenever it is half full or windows keep overflowing, up to what the memory
-// bound allows (a window lost to replacement costs far more search than the growth); the
-// bound is taken so that the old and the new array together stay inside it while it grows.
+// Layout, after the fixed-size clustered tables of [KomoringHeights]: an array of 256-byte
+// buckets on 64-byte boundaries, a bucket per home (the high word of key * buckets).  A bucket
+// holds kWindow entries: their eight board keys together in its first cache line, their bodies
+// (24 bytes: pn, dn, hand, amount, move, depth, length) in the three lines after.  A probe reads
+// the key line (prefetched when the child's key is known) and a body only where a key matches,
+// so a board the table does not hold (two probes in three) costs one line, not four.  Every
+// hand of one board lives in its bucket and is found by that one scan.  A store into a full
+// bucket replaces its cheapest entry (least search amount, unresolved before decided).  When
+// the table is nine tenths full, collect() drops the entries that cost the least search to
+// rebuild until seven tenths remain, as the Python table does.  The table starts at 64k
+// entries (2 MB, cache-friendly for short problems) and grows four times over, rehashing,
+// whenever it is half full or buckets keep overflowing, up to what the memory bound allows (a
+// bucket lost to replacement costs far more search than the growth); the bound is taken so
+// that the old and the new array together stay inside it while it grows.  An entry costs 32
+// bytes (kBytesPerEntry: its key and body).
 #pragma once
 
 #include <cstddef>
@@ -32,17 +34,25 @@ namespace tsume::dfpn {
 inline constexpr std::uint64_t kInf = 1'000'000'000'000ULL;
 inline constexpr std::uint16_t kNoLength = 0xFFFF;
 
+// An entry's body; its board key is kept in the bucket's key line.
 struct TTEntry {
-    std::uint64_t key;     // board key (hands apart)
     std::uint32_t pn;      // saturated to 32 bits; kInf32 stands for kInf
     std::uint32_t dn;
     PHand hand;            // attacker hand; proof hand when pn == 0, disproof hand when dn == 0
-    std::uint32_t amount;  // search spent under this node (nodes); 0 marks an empty slot
+    std::uint32_t amount;  // search spent under this node (nodes), at least 1 in a used slot
     std::uint32_t move;    // a proven OR node's move (the board's 32-bit move), else 0
     std::uint16_t depth;   // shallowest path depth the node was met at
     std::uint16_t length;  // proof length in plies, kNoLength when unknown
 };
-static_assert(sizeof(TTEntry) == 32, "an entry is 32 bytes");
+static_assert(sizeof(TTEntry) == 24, "an entry's body is 24 bytes");
+
+inline constexpr std::size_t kBucketEntries = 8;
+
+struct alignas(64) TTBucket {
+    std::uint64_t key[kBucketEntries];   // 0: an empty slot (a board key of 0 is stored as 1)
+    TTEntry e[kBucketEntries];
+};
+static_assert(sizeof(TTBucket) == 256, "a bucket is four cache lines");
 
 inline constexpr std::uint32_t kInf32 = 0xFFFFFFFFu;
 
@@ -53,8 +63,8 @@ constexpr std::uint64_t from32(std::uint32_t v) { return v == kInf32 ? kInf : v;
 
 class TranspositionTable {
 public:
-    static constexpr std::size_t kBytesPerEntry = sizeof(TTEntry);
-    static constexpr std::size_t kWindow = 8;
+    static constexpr std::size_t kWindow = kBucketEntries;
+    static constexpr std::size_t kBytesPerEntry = sizeof(TTBucket) / kWindow;
     static constexpr double kCollectAt = 0.9;
     static constexpr double kCollectTo = 0.7;
 
@@ -73,14 +83,10 @@ public:
     // unresolved entries); used when dominance is switched off.
     const TTEntry* probe_exact(std::uint64_t key, PHand hand) const;
     bool has_key(std::uint64_t key) const;
-    // Ask the memory system for a key's window ahead of its probe.
+    // Ask the memory system for a key's key line ahead of its probe.
     void prefetch(std::uint64_t key) const {
 #if defined(__GNUC__) || defined(__clang__)
-        const char* p = reinterpret_cast<const char*>(data_ + home(key));
-        __builtin_prefetch(p);
-        __builtin_prefetch(p + 64);
-        __builtin_prefetch(p + 128);
-        __builtin_prefetch(p + 192);
+        __builtin_prefetch(bucket(key));
 #else
         (void)key;
 #endif
@@ -94,9 +100,9 @@ public:
     // Grow the table (while under its bound) or collect it when it is full enough; called
     // between nodes, as often as the search checks its limits.
     void maintain() {
-        // Half full, or windows found full of other boards' entries on more than one store in 1024
-        // slots since the last growth (a single full window is chance: three boards with neighbouring
-        // homes; growing on it alone took a 400k-entry search to a 540 MB table).
+        // Half full, or buckets found full of other boards' entries on more than one store in 1024
+        // slots since the last growth (a single full bucket is chance; growing on it alone took a
+        // 400k-entry search to a 540 MB table).
         if (entries_ >= grow_at_ || (crowded_ >= capacity_ / kCrowdedShare && entries_ >= capacity_ / 16 &&
                                      capacity_ < max_capacity_))
             grow();
@@ -115,26 +121,28 @@ public:
     double fill() const { return static_cast<double>(entries_) / static_cast<double>(max_capacity_); }
 
 private:
-    // The first slot of the key's bucket: the high word of key * buckets, an even spread.
-    std::size_t home(std::uint64_t key) const {
+    static std::uint64_t tag(std::uint64_t key) { return key != 0 ? key : 1; }
+    std::size_t home(std::uint64_t key) const {   // the bucket: the high word of key * buckets
 #if defined(__SIZEOF_INT128__)
-        return static_cast<std::size_t>((static_cast<unsigned __int128>(key) * (capacity_ / kWindow)) >> 64) * kWindow;
+        return static_cast<std::size_t>((static_cast<unsigned __int128>(key) * nbuckets_) >> 64);
 #else
         return home_portable(key);
 #endif
     }
+    TTBucket* bucket(std::uint64_t key) const { return buckets_ + home(key); }
     std::size_t home_portable(std::uint64_t key) const;
-    TTEntry* slot_for_insert(std::size_t start, std::uint64_t key);
+    TTEntry* slot_for_insert(TTBucket& b, std::uint64_t key);
     void allocate(std::size_t capacity);
     void grow();
 
-    TTEntry* data_ = nullptr;        // 64-byte aligned inside raw_
+    TTBucket* buckets_ = nullptr;    // 64-byte aligned inside raw_
     void* raw_ = nullptr;
-    std::size_t capacity_ = 0;   // slots reachable as a home; the array holds capacity_ + kWindow - 1
+    std::size_t nbuckets_ = 0;
+    std::size_t capacity_ = 0;       // nbuckets_ * kWindow slots
     std::size_t entries_ = 0;
     std::size_t max_capacity_ = 0;   // the bound's capacity; the table starts small and grows to it
     std::size_t grow_at_ = 0;
-    std::size_t crowded_ = 0;        // stores that found their window full of other boards since the last growth
+    std::size_t crowded_ = 0;        // stores that found their bucket full of other boards since the last growth
     static constexpr std::size_t kCrowdedShare = 1024;   // crowded stores per slot that ask for growth: 1/1024
     std::size_t collect_at_ = 0;
     std::size_t collections_ = 0;
