@@ -76,6 +76,8 @@ class DfPnSearch:
         """Search another position into the same table (or_node: the attacker is to move); as run()."""
     def probe(self, sfen: str) -> tuple[int, int, int, str] | None:
         """(pn, dn, proof length or -1, an OR node's proving move or '') of the entry answering a position."""
+    def clear_table(self) -> None:
+        """Empty the table (the verdict of the last run stays); the next line is searched afresh."""
     def cancel(self) -> None:
         """Stop the running search from any thread."""
     def clear_cancel(self) -> None:

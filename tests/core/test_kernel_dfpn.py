@@ -177,6 +177,21 @@ def test_memory_bound_collects_and_still_proves(monkeypatch: pytest.MonkeyPatch)
 
 
 @needs_kernel
+def test_line_is_searched_on_where_the_table_lost_it() -> None:
+    """With the table emptied after the proof, the line is rebuilt by searching on from where
+    reading stops, until it replays to mate."""
+    for row in [r for r in _rows("microcosmos.tsv") if r[2] in ("21", "39", "55")]:
+        search = _kernel().DfPnSearch(row[1], 64)
+        assert search.run(0, 30.0, True) == "proven"
+        nodes = search.nodes
+        search.clear_table()
+        assert search.entries == 0
+        line, complete = search.principal_variation(0, 30.0, True)
+        assert complete and _replays_to_mate(row[1], line), row[0]
+        assert search.nodes > nodes   # it searched again
+
+
+@needs_kernel
 @pytest.mark.parametrize("delay", ["off", "far", "all"])
 def test_delay_modes_keep_every_verdict(delay: str) -> None:
     for row in _rows("mate.tsv")[::53]:

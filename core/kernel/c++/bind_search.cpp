@@ -168,6 +168,11 @@ public:
         search_->clear_cancel();
     }
 
+    void clear_table() {
+        Guard guard(*this);
+        search_->clear_table();
+    }
+
     // (nodes, root pn, root dn, table entries, table fill, CPU seconds,
     //  [(selected child, OR node, [(move, pn, dn), ...]), ...] along the current path)
     py::tuple snapshot() const {
@@ -239,6 +244,8 @@ void bind_search(py::module_& m) {
              "Search another position into the same table (or_node: the attacker is to move).  Releases the GIL.")
         .def("probe", &DfPnSearch::probe, py::arg("sfen"),
              "(pn, dn, proof length or -1, proving move or '') of the entry answering a position, or None.")
+        .def("clear_table", &DfPnSearch::clear_table,
+             "Empty the table (the search's verdict stays); the next line is searched afresh.")
         .def("cancel", &DfPnSearch::cancel, "Stop the running search (from any thread) within a few ms.")
         .def("clear_cancel", &DfPnSearch::clear_cancel,
              "Forget a cancel, so that the next run() searches on from the table (a stopped search resumed).")

@@ -105,7 +105,11 @@ public:
         : attacker_(attacker), opt_(opt), tt_(memory_mb), eps_(1.0 + opt.epsilon) {}
 
     // Search `b` (attacker to move when or_node) until decided or stopped.
-    Outcome search(B& b, bool or_node, const SearchLimits& lim) {
+    Outcome search(B& b, bool or_node, const SearchLimits& lim) { return search(b, or_node, lim, nullptr); }
+
+    // The same from a node inside a line: `path` holds the path keys of the line's earlier
+    // positions, which count as the current path (a repetition of one is not mate).
+    Outcome search(B& b, bool or_node, const SearchLimits& lim, const std::vector<std::uint64_t>* path) {
         abort_ = false;
         limits_ = lim;
         cpu0_ = thread_cpu_seconds();
@@ -113,6 +117,10 @@ public:
         next_check_ = nodes_;
         next_publish_ = wall0_;
         onpath_.clear();
+        if (path != nullptr) {
+            int d = -static_cast<int>(path->size());
+            for (const std::uint64_t pk : *path) onpath_.emplace(pk, d++);
+        }
         live_ = 0;
         // The deepest ply: the option's, and never past the position's own state stack.
         max_depth_ = std::max(0, std::min(opt_.max_ply, b.ply_room() - 8));
@@ -136,6 +144,7 @@ public:
     std::uint64_t published_nodes() const { return pub_nodes_.load(std::memory_order_relaxed); }
     double cpu_seconds() const { return cpu_spent_; }
     const TranspositionTable& table() const { return tt_; }
+    void clear_table() { tt_.clear(); }
     bool aborted() const { return abort_; }
 
     // (pn, dn) of `b` from the table; (1, 1) when it holds nothing.
@@ -151,27 +160,34 @@ public:
         return snap_;
     }
 
-    // df-pn's line from the table: the shortest attacker proof, the longest defence.  When the
-    // table does not answer the line to mate (entries collected, a defence never searched), the
-    // line's last node is searched again until it is, so a proved root always gets a line that
-    // replays to mate; `complete` tells whether it did (false only when stopped by a limit).
+    // df-pn's line from the table: the shortest attacker proof, the longest defence.  Where the
+    // table does not answer the line to mate (entries collected or replaced, a defence never
+    // searched), the node where it stops is searched again, with the line so far as its path,
+    // and the line is read on from there; the line read so far is kept, so every round
+    // lengthens it.  A proved root thus gets a line that replays to mate; `complete` tells
+    // whether it did (false only when stopped by a limit, or when a search adds nothing).
     std::vector<Move> principal_variation(B& b, bool& complete, const SearchLimits& lim) {
         std::vector<Move> pv;
+        std::vector<std::uint64_t> path;   // path keys of the positions before the line's end
+        std::unordered_set<std::uint64_t> seen;
         complete = false;
-        for (int attempt = 0; attempt < 64; ++attempt) {
-            pv = read_line(b);
-            if (line_mates(b, pv)) {
+        bool or_node = true;
+        int idle = 0;
+        for (;;) {
+            const std::size_t before = pv.size();
+            read_line(b, or_node, pv, path, seen);   // plays what it reads
+            or_node = (pv.size() % 2) == 0;
+            if (!or_node && b.in_check() && !b.has_evasion()) {
                 complete = true;
-                publish_line(b, pv);
-                return pv;
+                break;
             }
-            // Search on from where the line stops (the node after the last move read).
-            for (const Move m : pv) b.do_move(m);
-            const bool or_node = pv.size() % 2 == 0;
-            Outcome o = search_from(b, or_node, lim, static_cast<int>(pv.size()));
-            for (auto it = pv.rbegin(); it != pv.rend(); ++it) b.undo_move(*it);
-            if (o != Outcome::Proven) return pv;
+            idle = pv.size() == before ? idle + 1 : 0;
+            if (idle >= 2) break;   // searched, and still nothing to read: give up on the line
+            const Outcome o = search(b, or_node, lim, &path);
+            if (o != Outcome::Proven) break;
         }
+        for (auto it = pv.rbegin(); it != pv.rend(); ++it) b.undo_move(*it);
+        if (complete) publish_line(b, pv);
         return pv;
     }
 
@@ -678,12 +694,6 @@ private:
 
     // ---- the proof line -----------------------------------------------------------------------
 
-    // A search from a node inside the line (the table kept); its depths count from `ply`.
-    Outcome search_from(B& b, bool or_node, const SearchLimits& lim, int ply) {
-        (void)ply;
-        return search(b, or_node, lim);
-    }
-
     // Proof length of the child reached by `m` from the table, -1 when unknown.
     int child_length(B& b, Move m, bool or_node) {
         b.do_move(m);
@@ -701,14 +711,14 @@ private:
         return length;
     }
 
-    std::vector<Move> read_line(B& b) {
-        std::vector<Move> pv;
-        std::unordered_set<std::uint64_t> seen;
-        bool or_node = true;
+    // Reads the line on from the board's node (`or_node`: the attacker to move), playing each move
+    // read and appending it to `pv` and the position before it to `path`/`seen`; stops where the
+    // table does not answer, at mate, or where every answer would repeat a position of the line.
+    void read_line(B& b, bool or_node, std::vector<Move>& pv, std::vector<std::uint64_t>& path,
+                   std::unordered_set<std::uint64_t>& seen) {
         Move moves[B::kMaxMoves];
         while (pv.size() < 10000) {
             const std::uint64_t pk = path_key(b.board_key(), b.hand_of(attacker_), or_node);
-            if (!seen.insert(pk).second) break;
             const int n = or_node ? b.gen_checks(moves) : b.gen_evasions(moves);
             if (n == 0) break;
             Move best{};
@@ -723,18 +733,27 @@ private:
                     }
                     continue;
                 }
+                if (repeats(b, moves[i], !or_node, seen, pk)) continue;
                 if (best_len < 0 || (or_node ? length < best_len : length > best_len)) {
                     best = moves[i];
                     best_len = length;
                 }
             }
             if (unanswered || best_len < 0) break;
+            seen.insert(pk);
+            path.push_back(pk);
             pv.push_back(best);
             b.do_move(best);
             or_node = !or_node;
         }
-        for (auto it = pv.rbegin(); it != pv.rend(); ++it) b.undo_move(*it);
-        return pv;
+    }
+
+    // True when move m leads to a position of the line (seen, or the current one).
+    bool repeats(B& b, Move m, bool child_or, const std::unordered_set<std::uint64_t>& seen, std::uint64_t here) {
+        b.do_move(m);
+        const std::uint64_t pk = path_key(b.board_key(), b.hand_of(attacker_), child_or);
+        b.undo_move(m);
+        return pk == here || seen.count(pk) != 0;
     }
 
     // A snapshot of the finished tree along `pv`: each node's children with their numbers from the
@@ -781,16 +800,6 @@ private:
         for (std::size_t k = played; k > 0; --k) b.undo_move(pv[k - 1]);
         std::lock_guard<std::mutex> lock(snap_mutex_);
         snap_ = std::move(s);
-    }
-
-    // True when `pv` (attacker first) ends with the defender mated.
-    bool line_mates(B& b, const std::vector<Move>& pv) {
-        if (pv.size() % 2 == 0) return false;
-        for (const Move m : pv) b.do_move(m);
-        Move scratch[B::kMaxMoves];
-        const bool mated = b.gen_evasions(scratch) == 0 && b.in_check();
-        for (auto it = pv.rbegin(); it != pv.rend(); ++it) b.undo_move(*it);
-        return mated;
     }
 
     // ---- state --------------------------------------------------------------------------------

@@ -60,6 +60,7 @@ public:
     int gen_checks(Move* out) { return copy_out(out, [&](MoveList& ml) { generate_checks(pos_, ml); }); }
     int gen_evasions(Move* out) { return copy_out(out, [&](MoveList& ml) { generate_evasions(pos_, ml); }); }
     Move mate_in_one() { return tsume::mate_in_one(pos_); }
+    bool has_evasion() const { return tsume::has_evasion(pos_); }
     void do_move(Move m) { pos_.do_move(m); }
     void undo_move(Move) { pos_.undo_move(); }
 
