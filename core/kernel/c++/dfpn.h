@@ -126,7 +126,7 @@ public:
         max_depth_ = std::max(0, std::min(opt_.max_ply, b.ply_room() - 8));
         const PHand hand = b.hand_of(attacker_);
         const std::uint64_t key = b.board_key();
-        NodeResult r = node(b, or_node, key, hand, kInf, kInf, 0, false, true);
+        NodeResult r = node(b, or_node, key, hand, kInf, kInf, 0, false);
         root_pn_ = r.pn;
         root_dn_ = r.dn;
         publish();
@@ -610,7 +610,7 @@ private:
     }
 
     NodeResult node(B& b, bool or_node, std::uint64_t key, PHand hand, std::uint64_t thpn, std::uint64_t thdn,
-                    int depth, bool inc_flag, bool fresh) {
+                    int depth, bool inc_flag) {
         ++nodes_;
         if (nodes_ >= next_check_) check_stop();
         const std::uint64_t start_nodes = nodes_;
@@ -652,8 +652,7 @@ private:
             ns.selected = i1;
             const Child c = ns.ch[static_cast<std::size_t>(i1)];
             b.do_move(c.move);
-            const NodeResult r =
-                node(b, !or_node, c.key, c.hand, cthpn, cthdn, depth + 1, inc_flag && !c.fresh, c.fresh);
+            const NodeResult r = node(b, !or_node, c.key, c.hand, cthpn, cthdn, depth + 1, inc_flag && !c.fresh);
             b.undo_move(c.move);
             live_ = depth + 1;
             Child& cc = ns.ch[static_cast<std::size_t>(i1)];
