@@ -59,8 +59,8 @@ void TranspositionTable::allocate(std::size_t capacity) {
     buckets_ = reinterpret_cast<TTBucket*>((addr + 63) & ~std::uintptr_t{63});
     nbuckets_ = n;
     capacity_ = n * kWindow;
-    grow_at_ = capacity_ < max_capacity_ ? capacity_ / 2 : static_cast<std::size_t>(-1);
-    collect_at_ = capacity_ < max_capacity_ ? static_cast<std::size_t>(-1)
+    grow_at_ = can_grow() ? capacity_ / 2 : static_cast<std::size_t>(-1);
+    collect_at_ = can_grow() ? static_cast<std::size_t>(-1)
                                             : static_cast<std::size_t>(static_cast<double>(capacity_) * kCollectAt);
 }
 
@@ -68,7 +68,9 @@ void TranspositionTable::grow() {
     const TTBucket* old = buckets_;
     void* old_raw = raw_;
     const std::size_t old_n = nbuckets_;
-    allocate(std::min(max_capacity_, capacity_ * 4));
+    // Four times over, or straight to the bound when one more growth would not fit beside it:
+    // so the old array beside the new one is never more than a quarter of the bound.
+    allocate(capacity_ * 16 > max_capacity_ ? max_capacity_ : capacity_ * 4);
     entries_ = 0;
     crowded_ = 0;
     for (std::size_t i = 0; i < old_n; ++i) {

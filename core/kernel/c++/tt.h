@@ -104,7 +104,7 @@ public:
         // slots since the last growth (a single full bucket is chance; growing on it alone took a
         // 400k-entry search to a 540 MB table).
         if (entries_ >= grow_at_ || (crowded_ >= capacity_ / kCrowdedShare && entries_ >= capacity_ / 16 &&
-                                     capacity_ < max_capacity_))
+                                     can_grow()))
             grow();
         if (entries_ >= collect_at_) collect();
     }
@@ -130,6 +130,8 @@ private:
 #endif
     }
     TTBucket* bucket(std::uint64_t key) const { return buckets_ + home(key); }
+    // Growth keeps the old array beside the new one: only while the old is at most a quarter of the bound.
+    bool can_grow() const { return capacity_ * 4 <= max_capacity_; }
     std::size_t home_portable(std::uint64_t key) const;
     TTEntry* slot_for_insert(TTBucket& b, std::uint64_t key);
     void allocate(std::size_t capacity);
