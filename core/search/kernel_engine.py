@@ -165,20 +165,19 @@ def run_on_thread(search: Any, call: str, args: tuple[Any, ...], cancel: Cancel 
 def new_search(sfen: str, memory_mb: int, options: Any = None, *, mate3: bool | None = None) -> Any:
     """A kernel ``DfPnSearch`` of ``sfen`` with df-pn ``options`` (core.search.dfpn.Options or None).
 
-    ``mate3`` (None: ``options.mate3``, on without options) switches the kernel's 3-ply mate test.
-    The official answer's oracle turns it off: the test stores its nodes with the whole hand as
-    proof hand and nothing below them, and the answer builder's questions then search those
-    again (mog-1033: 216,167 nodes for the solve with it, 35,778 without).
+    ``mate3`` switches the kernel's 3-ply mate test; off unless asked for (``Options.mate3`` is the
+    Python engine's cshogi search and does not turn it on).  It proves the raw df-pn faster on long
+    problems, but the solve's answer builder reads this table: the test stores its nodes with the
+    whole hand as proof hand and nothing below them, and the builder's questions then search those
+    again (mog-1033's solve: 216,167 nodes with it, 35,778 without).
     """
     if _KERNEL is None:
         raise EngineChoiceError("the compiled kernel is not built in this install")
     kw: dict[str, Any] = {}
     if options is not None:
         kw = {"mate1": options.mate1, "dominance": options.dominance, "tca": options.tca, "rps": options.rps,
-              "epsilon": options.epsilon, "max_ply": options.max_ply, "delay": options.delay,
-              "mate3": getattr(options, "mate3", True)}
-    if mate3 is not None:
-        kw["mate3"] = mate3
+              "epsilon": options.epsilon, "max_ply": options.max_ply, "delay": options.delay}
+    kw["mate3"] = bool(mate3)
     return _KERNEL(sfen, memory_mb, **kw)
 
 
