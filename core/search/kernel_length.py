@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Generator
-from typing import Any
+from dataclasses import replace
+from typing import Any, TypeVar
 
 import cshogi
 
 from . import kernel_engine
 from .contract import INFINITY as INF
-from .contract import Cancel, Progress
+from .contract import Cancel, ExtraValue, Limits, Progress, SearchPhase, SolveResult, SolveStatus
 from .exact import AnswerBuilder, AnswerSession, BoundedSearch, SearchAborted, assemble_proof
 from .interposition import Defences, FutileSquare
 from .proof import Proof
@@ -43,6 +44,10 @@ MAX_LENGTH = 2001
 _SLICE = 0.1              # seconds of one kernel call before it pauses to report
 _CHECK_EVERY = 256        # builder ticks between budget checks
 _DEFAULT_ORACLE_MB = 64
+T = TypeVar("T")
+
+BYTES_PER_ENTRY = 40
+"""Bytes of one entry of the kernel's length table (``LEntry`` in length_search.h)."""
 
 
 def _load() -> Any:
@@ -125,6 +130,7 @@ class KernelLengthSearch(BoundedSearch):
         self.tt = _BoundsView(self)
         self._ticks = 0
         self._next_check = _CHECK_EVERY
+        self.outcome = "unknown"   # the raw df-pn's verdict on the root, once settle_root ran
 
     # ---- budget and progress ------------------------------------------
 
@@ -178,18 +184,36 @@ class KernelLengthSearch(BoundedSearch):
 
     # ---- the root ------------------------------------------------------
 
+    def progress(self) -> Progress:
+        """The snapshot of :class:`.exact.BoundedSearch`, in the proof's phase while the oracle proves the root."""
+        p = super().progress()
+        return replace(p, phase=SearchPhase.MATE) if self.phase == "mate" else p
+
     def settle_root(self) -> Generator[Progress, None, str]:
-        """The raw df-pn of the root, in slices: 'proven', 'disproven' or 'unknown' (a limit first)."""
-        while True:
-            self.check_stop()
-            nodes = 0 if self.node_limit is None else self.node_limit
-            outcome = str(self.k.prove_root(nodes, _SLICE))
-            self.root_pn, self.root_dn = self.mate.lookup(self.board, True)
-            yield self.progress()
-            if outcome != "unknown":
-                return outcome
-            if self.node_limit is not None and int(self.k.oracle_nodes) >= self.node_limit:
-                return outcome
+        """The raw df-pn of the root, in slices: 'proven', 'disproven' or 'unknown' (a limit first).
+
+        Slices start at 1024 nodes and double up to :data:`_SLICE` seconds, so a
+        deadline on the caller's clock is seen within the first thousand nodes.
+        """
+        self.phase = "mate"
+        chunk = 1024
+        try:
+            while True:
+                self.check_stop()
+                nodes = int(self.k.oracle_nodes) + chunk
+                if self.node_limit is not None:
+                    nodes = min(nodes, self.node_limit)
+                outcome = str(self.k.prove_root(nodes, _SLICE))
+                chunk = min(chunk * 2, 1 << 40)
+                self.root_pn, self.root_dn = self.mate.lookup(self.board, True)
+                yield self.progress()
+                if outcome != "unknown":
+                    self.outcome = outcome
+                    return outcome
+                if self.node_limit is not None and int(self.k.oracle_nodes) >= self.node_limit:
+                    return outcome
+        finally:
+            self.phase = "search"
 
     def oracle_line(self) -> tuple[list[str], bool]:
         """The raw df-pn's line of the root (moves in USI) and whether it replays to mate."""
@@ -283,8 +307,20 @@ def build_proof(position: Position, *, deadline: float | None = None, cancel: Ca
     try:
         yield search.progress()
         outcome = yield from search.settle_root()
-        if outcome != "proven":
-            return None
+    except SearchAborted:
+        return None
+    if outcome != "proven":
+        return None
+    return (yield from answer(search, position, max_length=max_length, alternatives=alternatives, session=session))
+
+
+def answer(search: KernelLengthSearch, position: Position, *, max_length: int = MAX_LENGTH,
+           alternatives: bool = True, session: AnswerSession | None = None
+           ) -> Generator[Progress, None, Proof | None]:
+    """The official answer of a root the search's oracle has proved: its exact length, then the builder's tree."""
+    root = position.board().copy()
+    try:
+        search.board = root.copy()
         length = yield from search.exact(True, max_length)
         if length is None:
             return None
@@ -294,16 +330,16 @@ def build_proof(position: Position, *, deadline: float | None = None, cancel: Ca
         if session is not None:
             session.keep(search, length, position.sfen())
         base = AnswerBuilder(search, position.sfen(), False)   # type: ignore[arg-type]
-        answer = yield from assemble_proof(base, position, length, search)   # type: ignore[arg-type]
+        proof = yield from assemble_proof(base, position, length, search)   # type: ignore[arg-type]
         if not alternatives:
-            return answer
+            return proof
         full = AnswerBuilder(search, position.sfen(), True)   # type: ignore[arg-type]
         full.share(base)
         search.phase = "alternatives"
         try:
             return (yield from assemble_proof(full, position, length, search))   # type: ignore[arg-type]
         except SearchAborted:
-            return answer
+            return proof
     except SearchAborted:
         if session is not None:
             if search.phase == "search":
@@ -313,4 +349,99 @@ def build_proof(position: Position, *, deadline: float | None = None, cancel: Ca
         return None
 
 
-__all__ = ["KernelLengthSearch", "available", "build_proof", "MAX_LENGTH"]
+def solve_iter(position: Position, limits: Limits, cancel: Cancel | None = None, *,
+               session: AnswerSession | None = None, exact_min_seconds: float = 30.0, exact_factor: float = 5.0,
+               ) -> Generator[Progress, None, SolveResult]:
+    """The direct-mate solve on the kernel: its raw df-pn's proof, then the official answer.
+
+    The result has the fields of :func:`.solver.solve_iter`'s: ``extra`` holds
+    ``exact``, ``dfpn_pv``, ``engine`` ("kernel") and ``cpu_seconds`` (this
+    process's CPU time), and ``at_least``/``at_most`` when the length search
+    stopped before the length was proved.  Without a time limit the length
+    search gets max(``exact_min_seconds``, ``exact_factor`` × the proof's time).
+
+    Raises:
+        ValueError: the kernel refuses the position (the caller may use the Python search);
+            raised here, before the generator is returned.
+    """
+    cpu0 = time.process_time()
+    start = time.monotonic()
+    clock = limits.clock()
+    deadline = clock() + limits.seconds if limits.seconds is not None else None
+    memory = max(16, limits.memory_mb // 2)
+    search = KernelLengthSearch(position.board().copy(), deadline=deadline, cancel=cancel,
+                                node_limit=limits.nodes, distance_rule=True, memory_mb=memory, oracle_mb=memory,
+                                clock=clock)
+    return _solve(search, position, cancel, session, cpu0, start, exact_min_seconds, exact_factor)
+
+
+def _solve(search: KernelLengthSearch, position: Position, cancel: Cancel | None, session: AnswerSession | None,
+           cpu0: float, start: float, exact_min_seconds: float, exact_factor: float,
+           ) -> Generator[Progress, None, SolveResult]:
+    sfen = position.sfen()
+    clock = search.clock
+    deadline = search.deadline
+
+    def whole(p: Progress) -> Progress:
+        nodes = search.nodes + search.mate.oracle.nodes
+        elapsed = time.monotonic() - start
+        return replace(p, nodes=nodes, elapsed=elapsed, nps=nodes / elapsed if elapsed > 0 else 0.0)
+
+    def finish(status: SolveStatus, **kw: Any) -> SolveResult:
+        kw["extra"] = {**kw.get("extra", {}), "engine": "kernel",
+                       "cpu_seconds": round(time.process_time() - cpu0, 4)}
+        entries = int(search.k.entries)
+        return SolveResult(status, sfen, nodes=search.nodes + search.mate.oracle.nodes,
+                           seconds=time.monotonic() - start, table_entries=entries,
+                           peak_memory_mb=entries * BYTES_PER_ENTRY / 2**20, **kw)
+
+    try:
+        outcome = yield from _relay(search.settle_root(), whole)
+    except SearchAborted:
+        outcome = "unknown"
+    if outcome == "unknown" and cancel is not None and cancel.is_set():
+        return finish(SolveStatus.CANCELLED)
+    if outcome == "disproven":
+        return finish(SolveStatus.NO_MATE)
+    if outcome != "proven":
+        return finish(SolveStatus.UNKNOWN)
+    line, complete = search.oracle_line()
+    raw_pv = tuple(line)
+    raw_length = len(raw_pv) if complete else None
+    raw_extra: dict[str, ExtraValue] = {"exact": False, "dfpn_pv": raw_pv}
+    if not complete:
+        raw_extra["pv_complete"] = False
+    if deadline is None:
+        spent = time.monotonic() - start
+        search.deadline = clock() + max(exact_min_seconds, exact_factor * spent)
+    if session is None:
+        session = AnswerSession()   # for the proved bounds of a stopped length search
+    proof: Proof | None = yield from _relay(answer(search, position, session=session), whole)
+    if proof is None:
+        if session.at_least is not None:
+            raw_extra["at_least"] = session.at_least
+        if session.at_most is not None:
+            raw_extra["at_most"] = session.at_most
+        if cancel is not None and cancel.is_set():
+            return finish(SolveStatus.CANCELLED, pv=raw_pv, length=raw_length,
+                          extra={k: v for k, v in raw_extra.items() if k != "dfpn_pv"})
+        return finish(SolveStatus.MATE, pv=raw_pv, length=raw_length, extra=raw_extra)
+    return finish(SolveStatus.MATE, pv=tuple(proof.main_line), length=proof.length, proof=proof,
+                  extra={"exact": proof.exact, "dfpn_pv": raw_pv})
+
+
+def _relay(gen: Generator[Progress, None, T], whole: Callable[[Progress], Progress]) -> Generator[Progress, None, T]:
+    """Run ``gen``, yielding its snapshots as ``whole`` makes them (the whole solve's count and time)."""
+    try:
+        while True:
+            try:
+                p = next(gen)
+            except StopIteration as stop:
+                value: T = stop.value
+                return value
+            yield whole(p)
+    finally:
+        gen.close()
+
+
+__all__ = ["KernelLengthSearch", "MAX_LENGTH", "answer", "available", "build_proof", "solve_iter"]
