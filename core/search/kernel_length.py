@@ -46,6 +46,11 @@ _CHECK_EVERY = 256        # builder ticks between budget checks
 _DEFAULT_ORACLE_MB = 64
 T = TypeVar("T")
 
+LOOKS = (4, 64, 4, 3000)
+"""The kernel search's short raw df-pn looks at defender nodes (``LengthSearch``'s keywords):
+from how many plies asked inside a question, with how many nodes, and the same for a question
+from outside (one per 余詰 candidate)."""
+
 BYTES_PER_ENTRY = 40
 """Bytes of one entry of the kernel's length table (``LEntry`` in length_search.h)."""
 
@@ -125,8 +130,11 @@ class KernelLengthSearch(BoundedSearch):
             raise RuntimeError("the kernel's length search is not built in this install")
         super().__init__(root, deadline=deadline, cancel=cancel, node_limit=node_limit,
                          distance_rule=distance_rule, clock=clock)
-        self.k = _KERNEL(root.sfen(), max(1, memory_mb), max(1, oracle_mb), distance_rule)
-        self.mate = _KernelMate(self)   # type: ignore[assignment]
+        look_from, look_nodes, root_look_from, root_look_nodes = LOOKS
+        self.k = _KERNEL(root.sfen(), max(1, memory_mb), max(1, oracle_mb), distance_rule, look_from=look_from,
+                         look_nodes=look_nodes, root_look_from=root_look_from, root_look_nodes=root_look_nodes)
+        self.kmate = _KernelMate(self)
+        self.mate = self.kmate   # type: ignore[assignment]
         self.tt = _BoundsView(self)
         self._ticks = 0
         self._next_check = _CHECK_EVERY
@@ -157,6 +165,7 @@ class KernelLengthSearch(BoundedSearch):
         """Call the kernel in slices of :data:`_SLICE` seconds, yielding progress between them."""
         while True:
             nodes, stop = self._limits()
+            before = int(self.k.nodes)
             got = call(nodes, stop, _SLICE)
             self._sync()
             status = got if isinstance(got, str) else got[0]
@@ -165,8 +174,14 @@ class KernelLengthSearch(BoundedSearch):
                 yield self.progress()
                 continue
             if status == "stopped":
+                # The kernel stops on the wall clock; a deadline on another clock (CPU time on a
+                # loaded machine) may not have come yet: then the question goes on.
                 self.check_stop()
-                raise SearchAborted("limit")
+                if int(self.k.nodes) == before:
+                    raise SearchAborted("stopped")
+                self.last_yield = time.monotonic()
+                yield self.progress()
+                continue
             return got
 
     def _tick(self) -> Generator[Progress, None, None]:
@@ -205,7 +220,7 @@ class KernelLengthSearch(BoundedSearch):
                     nodes = min(nodes, self.node_limit)
                 outcome = str(self.k.prove_root(nodes, _SLICE))
                 chunk = min(chunk * 2, 1 << 40)
-                self.root_pn, self.root_dn = self.mate.lookup(self.board, True)
+                self.root_pn, self.root_dn = self.kmate.lookup(self.board, True)
                 yield self.progress()
                 if outcome != "unknown":
                     self.outcome = outcome
@@ -383,7 +398,7 @@ def _solve(search: KernelLengthSearch, position: Position, cancel: Cancel | None
     deadline = search.deadline
 
     def whole(p: Progress) -> Progress:
-        nodes = search.nodes + search.mate.oracle.nodes
+        nodes = search.nodes + search.kmate.oracle.nodes
         elapsed = time.monotonic() - start
         return replace(p, nodes=nodes, elapsed=elapsed, nps=nodes / elapsed if elapsed > 0 else 0.0)
 
@@ -391,7 +406,7 @@ def _solve(search: KernelLengthSearch, position: Position, cancel: Cancel | None
         kw["extra"] = {**kw.get("extra", {}), "engine": "kernel",
                        "cpu_seconds": round(time.process_time() - cpu0, 4)}
         entries = int(search.k.entries)
-        return SolveResult(status, sfen, nodes=search.nodes + search.mate.oracle.nodes,
+        return SolveResult(status, sfen, nodes=search.nodes + search.kmate.oracle.nodes,
                            seconds=time.monotonic() - start, table_entries=entries,
                            peak_memory_mb=entries * BYTES_PER_ENTRY / 2**20, **kw)
 

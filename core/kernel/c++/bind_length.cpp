@@ -62,8 +62,17 @@ length::CallLimits call_limits(std::uint64_t nodes, double stop_seconds, double 
 
 class LengthSearchBinding {
 public:
-    LengthSearchBinding(const std::string& sfen, long long memory_mb, long long oracle_mb, bool distance_rule)
+    LengthSearchBinding(const std::string& sfen, long long memory_mb, long long oracle_mb, bool distance_rule,
+                        int look_from, long long look_nodes, int root_look_from, long long root_look_nodes)
         : root_(std::make_unique<Position>()) {
+        if (look_from < 0 || root_look_from < 0 || look_nodes < 0 || root_look_nodes < 0 ||
+            look_nodes > (1LL << 40) || root_look_nodes > (1LL << 40))
+            throw std::invalid_argument("the raw looks' plies and nodes must be between 0 and 2**40");
+        length::RawLooks looks;
+        looks.from = look_from;
+        looks.nodes = static_cast<std::uint64_t>(look_nodes);
+        looks.root_from = root_look_from;
+        looks.root_nodes = static_cast<std::uint64_t>(root_look_nodes);
         if (memory_mb < 1 || memory_mb > kMaxMemoryMb)
             throw std::invalid_argument("memory must be between 1 MB and 1 TB, got " + std::to_string(memory_mb));
         if (oracle_mb < 1 || oracle_mb > kMaxMemoryMb)
@@ -75,7 +84,7 @@ public:
             throw std::invalid_argument("the defender has no king: not a direct-mate problem");
         material_ = material(*root_);
         search_ = std::make_unique<length::LengthSearch>(int(attacker_), static_cast<std::size_t>(memory_mb),
-                                                         static_cast<std::size_t>(oracle_mb), distance_rule);
+                                                         static_cast<std::size_t>(oracle_mb), distance_rule, looks);
     }
 
     // (answer, ) of "mate within n plies under tsume rules?" for the position `sfen`.
@@ -242,8 +251,10 @@ void bind_length(py::module_& m) {
     py::class_<LengthSearchBinding>(m, "LengthSearch",
                                     "The length-aware tsume-rule search of one problem (SFEN, attacker to move), "
                                     "with its table of proved length bounds and its raw df-pn oracle.")
-        .def(py::init<const std::string&, long long, long long, bool>(), py::arg("sfen"), py::arg("memory_mb") = 256,
-             py::arg("oracle_mb") = 64, py::arg("distance_rule") = true)
+        .def(py::init<const std::string&, long long, long long, bool, int, long long, int, long long>(),
+             py::arg("sfen"), py::arg("memory_mb") = 256, py::arg("oracle_mb") = 64, py::arg("distance_rule") = true,
+             py::arg("look_from") = 4, py::arg("look_nodes") = 64, py::arg("root_look_from") = 4,
+             py::arg("root_look_nodes") = 3000)
         .def("question", &LengthSearchBinding::question, py::arg("sfen"), py::arg("or_node"), py::arg("n"),
              py::arg("nodes") = 0, py::arg("stop_seconds") = -1.0, py::arg("pause_seconds") = -1.0,
              "'yes'/'no': mate within n plies of sfen under tsume rules; 'paused'/'stopped' at a limit.")

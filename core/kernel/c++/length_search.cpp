@@ -13,9 +13,6 @@ namespace {
 
 constexpr int kCheckEvery = 1024;          // nodes between stop checks
 constexpr double kEpsilon = 1.25;          // 1+ε thresholds for the best child
-constexpr int kDisproveFrom = 4;           // plies asked of a defender node that make a raw look worth it
-constexpr std::uint64_t kDisproveNodes = 64;        // that look's node budget
-constexpr std::uint64_t kRootDisproveNodes = 3000;  // its budget for a question from outside
 constexpr std::size_t kFutilityMemo = 200000;       // verdicts kept before the memo is cleared
 constexpr int kMaxFrames = 60000;          // nested depth (plies of every nested question) before giving up
 constexpr std::size_t kInitialSlots = std::size_t{1} << 14;
@@ -266,8 +263,9 @@ std::size_t LengthTable::collect(double target) {
 
 // ---- the search -------------------------------------------------------------------------------
 
-LengthSearch::LengthSearch(int attacker, std::size_t memory_mb, std::size_t oracle_mb, bool distance_rule)
-    : attacker_(attacker), distance_rule_(distance_rule), table_(memory_mb),
+LengthSearch::LengthSearch(int attacker, std::size_t memory_mb, std::size_t oracle_mb, bool distance_rule,
+                           const RawLooks& looks)
+    : attacker_(attacker), distance_rule_(distance_rule), looks_(looks), table_(memory_mb),
       oracle_(attacker, oracle_mb, dfpn::Options{}) {}
 
 template <class F>
@@ -378,11 +376,12 @@ bool LengthSearch::ask(B& b, bool or_node, int n) {
         LEntry& e = entry(b);
         if (e.hi <= n) return true;
         if (e.lo > n) return false;
-        if (nested_ == 0 && !or_node && e.hi >= kLenInf && n >= kDisproveFrom && !(e.flags & LengthTable::kTried)) {
+        if (nested_ == 0 && !or_node && e.hi >= kLenInf && looks_.root_nodes != 0 && n >= looks_.root_from &&
+            !(e.flags & LengthTable::kTried)) {
             // A question from outside (the 余詰 search asks one per check) is worth a longer raw
             // look: a check that does not mate at all is settled by it outright.
             e.flags |= LengthTable::kTried;
-            if (raw_disproof(b, kRootDisproveNodes)) {
+            if (raw_disproof(b, looks_.root_nodes)) {
                 entry(b).lo = kLenInf;
                 return false;
             }
@@ -450,11 +449,11 @@ void LengthSearch::search(B& b, bool or_node, int n, std::uint64_t thpn, std::ui
         dn = 0;
         return;
     }
-    if (!or_node && n >= kDisproveFrom && e->hi >= kLenInf && !(e->flags & LengthTable::kTried)) {
+    if (!or_node && looks_.nodes != 0 && n >= looks_.from && e->hi >= kLenInf && !(e->flags & LengthTable::kTried)) {
         // Deep questions are worth a short raw df-pn look: a position that is no mate at all is then
         // never refuted depth by depth.
         e->flags |= LengthTable::kTried;
-        if (raw_disproof(b, kDisproveNodes)) {
+        if (raw_disproof(b, looks_.nodes)) {
             entry(b).lo = kLenInf;
             pn = kInf;
             dn = 0;

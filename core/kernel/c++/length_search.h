@@ -116,9 +116,20 @@ struct DefencesOut {
     std::vector<FutileOut> futile;
 };
 
+// When the search asks its raw df-pn whether a defender position mates at all: from `from` plies
+// asked inside a question (a look of `nodes` nodes), and from `root_from` plies for a question
+// from outside (a look of `root_nodes`).  0 nodes: never.
+struct RawLooks {
+    int from = 4;
+    std::uint64_t nodes = 64;
+    int root_from = 4;
+    std::uint64_t root_nodes = 3000;
+};
+
 class LengthSearch {
 public:
-    LengthSearch(int attacker, std::size_t memory_mb, std::size_t oracle_mb, bool distance_rule);
+    LengthSearch(int attacker, std::size_t memory_mb, std::size_t oracle_mb, bool distance_rule,
+                 const RawLooks& looks = RawLooks{});
 
     // Each entry point plays on `pos` (the caller's, left as it was unless an exception escapes)
     // and returns Paused/Stopped when a limit or the cancel flag ended it first.
@@ -193,6 +204,7 @@ private:
 
     int attacker_;
     bool distance_rule_;
+    RawLooks looks_;
     LengthTable table_;
     dfpn::Searcher<B> oracle_;
     std::atomic<bool> cancel_{false};
