@@ -496,7 +496,8 @@ void LengthSearch::child(B& b, bool or_child, int n, std::uint64_t& pn, std::uin
         first_look(b, or_child);
         e = &entry(b);
         if (!or_child && e->hi > 0) {
-            MoveList ml;
+            MoveList& ml = child_moves_;
+            ml.size = 0;
             generate_legal(b.position(), ml);
             if (ml.size == 0) e->lo = e->hi = 0;
             e->pn = static_cast<std::uint32_t>(std::max(1, ml.size));
@@ -532,7 +533,7 @@ void LengthSearch::or_node(B& b, int n, std::uint64_t thpn, std::uint64_t thdn, 
     f.moves.clear();
     if (n == 1) {
         // The horizon: a check mates, leaves only drops to judge, or fails.
-        MoveList evasions;
+        MoveList& evasions = f.scratch;
         for (const Move m : ml) {
             b.do_move(m);
             evasions.size = 0;

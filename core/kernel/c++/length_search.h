@@ -169,6 +169,7 @@ private:
         std::vector<DropSquare> squares;
         std::vector<std::uint8_t> futile_at;
         MoveList ml;
+        MoveList scratch;   // the horizon's evasions (kept off the C++ stack: one frame a ply)
     };
 
     struct Tested {   // one futility verdict per (position, square): futile from / counts up to
@@ -215,6 +216,7 @@ private:
     std::vector<std::unique_ptr<Position>> test_pos_;
     std::vector<std::unique_ptr<B>> test_boards_;
     std::unordered_map<std::uint64_t, Tested> futility_;
+    MoveList child_moves_;   // child()'s count of a new defender node's moves (not recursive)
     std::vector<std::pair<std::uint64_t, PHand>> path_;   // the busy entries, innermost last
     void release_path();
 };
