@@ -201,9 +201,15 @@ class KernelLengthSearch(BoundedSearch):
     # ---- the root ------------------------------------------------------
 
     def progress(self) -> Progress:
-        """The snapshot of :class:`.exact.BoundedSearch`, in the proof's phase while the oracle proves the root."""
-        p = super().progress()
-        return replace(p, phase=SearchPhase.MATE) if self.phase == "mate" else p
+        """The snapshot of :class:`.exact.BoundedSearch`; while the oracle proves the root, the raw df-pn's own."""
+        if self.phase == "mate":
+            return self.oracle_progress()
+        return super().progress()
+
+    def oracle_progress(self) -> Progress:
+        """The raw df-pn's last published snapshot (its path; after :meth:`oracle_line`, the proof along the line)."""
+        p = kernel_engine.progress_from_snapshot(self.k.oracle_snapshot(), time.monotonic() - self.start)
+        return replace(p, phase=SearchPhase.MATE)
 
     def settle_root(self) -> Generator[Progress, None, str]:
         """The raw df-pn of the root, in slices: 'proven', 'disproven' or 'unknown' (a limit first).
@@ -422,6 +428,7 @@ def _solve(search: KernelLengthSearch, position: Position, cancel: Cancel | None
     if outcome != "proven":
         return finish(SolveStatus.UNKNOWN)
     line, complete = search.oracle_line()
+    yield whole(search.oracle_progress())   # the finished proof along df-pn's line
     raw_pv = tuple(line)
     raw_length = len(raw_pv) if complete else None
     raw_extra: dict[str, ExtraValue] = {"exact": False, "dfpn_pv": raw_pv}

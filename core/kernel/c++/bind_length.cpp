@@ -176,6 +176,19 @@ public:
         return {out, complete};
     }
 
+    // The raw df-pn's progress, as DfPnSearch.snapshot() gives it.
+    py::tuple oracle_snapshot() const {
+        const dfpn::Snapshot s = search_->oracle_snapshot();
+        py::list levels;
+        for (const dfpn::SnapLevel& lv : s.path) {
+            py::list children;
+            for (const dfpn::SnapChild& c : lv.children)
+                children.append(py::make_tuple(move_to_usi(Move(c.move)), c.pn, c.dn));
+            levels.append(py::make_tuple(lv.selected, lv.or_node, children));
+        }
+        return py::make_tuple(s.nodes, s.root_pn, s.root_dn, s.entries, s.fill, s.cpu_seconds, levels);
+    }
+
     // (lo, hi, best move or '') of `sfen` in the table; INFINITY-like bounds come back as -1.
     std::tuple<int, int, std::string> bounds(const std::string& sfen) {
         auto pos = position(sfen, std::nullopt);
@@ -268,6 +281,7 @@ void bind_length(py::module_& m) {
         .def("oracle_probe", &LengthSearchBinding::oracle_probe, py::arg("sfen"))
         .def("oracle_line", &LengthSearchBinding::oracle_line, py::arg("nodes") = 0, py::arg("seconds") = -1.0)
         .def("bounds", &LengthSearchBinding::bounds, py::arg("sfen"))
+        .def("oracle_snapshot", &LengthSearchBinding::oracle_snapshot, "The raw df-pn's last published progress.")
         .def("cancel", &LengthSearchBinding::cancel, "Stop the running call (from any thread) within a few ms.")
         .def_property_readonly("nodes", &LengthSearchBinding::nodes)
         .def_property_readonly("oracle_nodes", &LengthSearchBinding::oracle_nodes)

@@ -142,6 +142,8 @@ public:
     void oracle_probe(Position& pos, bool or_node, std::uint64_t& pn, std::uint64_t& dn, int& length,
                       Move& move) const;
     std::vector<Move> oracle_line(Position& pos, bool& complete, const CallLimits& lim);
+    // The raw df-pn's last published progress (its path; after oracle_line, the proof along the line).
+    dfpn::Snapshot oracle_snapshot() const { return oracle_.snapshot(); }
     // The table's bounds of `pos` (kLenInf: none); best move or 0.
     void bounds(Position& pos, int& lo, int& hi, Move& best);
 
