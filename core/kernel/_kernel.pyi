@@ -125,7 +125,8 @@ class LengthSearch:
         """The raw df-pn's line of the root and whether it replays to mate."""
     def bounds(self, sfen: str) -> tuple[int, int, str]:
         """(lo, hi, best move or '') of the position in the table."""
-    def oracle_snapshot(self) -> tuple[int, int, int, int, float, float, list[tuple[int, bool, list[tuple[str, int, int]]]]]:
+    def oracle_snapshot(
+            self) -> tuple[int, int, int, int, float, float, list[tuple[int, bool, list[tuple[str, int, int]]]]]:
         """The raw df-pn's last published progress (as ``DfPnSearch.snapshot``)."""
     def cancel(self) -> None:
         """Stop the running call from any thread."""
