@@ -24,6 +24,7 @@ looked at (the kernel checks the deadline and the node limit itself too).
 from __future__ import annotations
 
 import time
+import weakref
 from collections.abc import Callable, Generator
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -85,7 +86,8 @@ class _BoundsView:
     """``tt[zobrist]`` for the builder: the bounds of the search's current board (the key is not needed)."""
 
     def __init__(self, search: KernelLengthSearch) -> None:
-        self.s = search
+        # A proxy, not a reference: no cycle keeps the search (and its tables) alive after its last use.
+        self.s = weakref.proxy(search)
 
     def __getitem__(self, zob: int) -> _Bounds:
         return self.s.bounds(self.s.board)
@@ -109,7 +111,7 @@ class _KernelMate:
     """The raw df-pn oracle's table, as :class:`.exact.MateOracle` offers it to the builder."""
 
     def __init__(self, search: KernelLengthSearch) -> None:
-        self.s = search
+        self.s = weakref.proxy(search)   # no cycle (see _BoundsView)
         self.oracle = _OracleView(search.k)
 
     def lookup(self, board: cshogi.Board, or_node: bool) -> tuple[int, int]:
