@@ -90,7 +90,8 @@ class _BoundsView:
         self.s = weakref.proxy(search)
 
     def __getitem__(self, zob: int) -> _Bounds:
-        return self.s.bounds(self.s.board)
+        bounds: _Bounds = self.s.bounds(self.s.board)
+        return bounds
 
     def __len__(self) -> int:
         return int(self.s.k.entries)
