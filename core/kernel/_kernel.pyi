@@ -128,6 +128,9 @@ class LengthSearch:
     def oracle_snapshot(
             self) -> tuple[int, int, int, int, float, float, list[tuple[int, bool, list[tuple[str, int, int]]]]]:
         """The raw df-pn's last published progress (as ``DfPnSearch.snapshot``)."""
+    def snapshot(
+            self) -> tuple[int, int, int, int, float, float, list[tuple[int, bool, list[tuple[str, int, int]]]]]:
+        """The same, under the name a poller of ``DfPnSearch`` reads."""
     def cancel(self) -> None:
         """Stop the running call from any thread."""
     @property

@@ -143,6 +143,7 @@ class KernelLengthSearch(BoundedSearch):
         self._ticks = 0
         self._next_check = _CHECK_EVERY
         self.outcome = "unknown"   # the raw df-pn's verdict on the root, once settle_root ran
+        self._last_path: tuple[Any, Any] | None = None
 
     # ---- budget and progress ------------------------------------------
 
@@ -209,9 +210,22 @@ class KernelLengthSearch(BoundedSearch):
             return self.oracle_progress()
         return super().progress()
 
+    def _mate_view(self, p: Progress) -> Progress:
+        if p.path:
+            self._last_path = (p.path, p.root_children)
+        return replace(p, phase=SearchPhase.MATE)
+
     def oracle_progress(self) -> Progress:
-        """The raw df-pn's last published snapshot (its path; after :meth:`oracle_line`, the proof along the line)."""
+        """The raw df-pn's last published snapshot (its path; after :meth:`oracle_line`, the proof along the line).
+
+        Between two slices the snapshot has no path (the search has returned): the last one
+        that had is shown again, with the current figures.
+        """
         p = kernel_engine.progress_from_snapshot(self.k.oracle_snapshot(), time.monotonic() - self.start)
+        if p.path:
+            self._last_path = (p.path, p.root_children)
+        elif self._last_path is not None:
+            p = replace(p, path=self._last_path[0], root_children=self._last_path[1])
         return replace(p, phase=SearchPhase.MATE)
 
     def settle_root(self) -> Generator[Progress, None, str]:
@@ -228,7 +242,11 @@ class KernelLengthSearch(BoundedSearch):
                 nodes = int(self.k.oracle_nodes) + chunk
                 if self.node_limit is not None:
                     nodes = min(nodes, self.node_limit)
-                outcome = str(self.k.prove_root(nodes, _SLICE))
+                # The slice runs on a thread of its own, so that its snapshots, which carry df-pn's
+                # path only while it runs, are read meanwhile (the window's search tree).
+                seen = yield from _relay(kernel_engine._run_on_thread(
+                    self.k, "prove_root", (nodes, _SLICE), self.cancel, _SLICE / 2, self.start), self._mate_view)
+                outcome = str(seen)
                 chunk = min(chunk * 2, 1 << 40)
                 self.root_pn, self.root_dn = self.kmate.lookup(self.board, True)
                 yield self.progress()

@@ -282,6 +282,7 @@ void bind_length(py::module_& m) {
         .def("oracle_line", &LengthSearchBinding::oracle_line, py::arg("nodes") = 0, py::arg("seconds") = -1.0)
         .def("bounds", &LengthSearchBinding::bounds, py::arg("sfen"))
         .def("oracle_snapshot", &LengthSearchBinding::oracle_snapshot, "The raw df-pn's last published progress.")
+        .def("snapshot", &LengthSearchBinding::oracle_snapshot, "The same (as DfPnSearch.snapshot, for a poller).")
         .def("cancel", &LengthSearchBinding::cancel, "Stop the running call (from any thread) within a few ms.")
         .def_property_readonly("nodes", &LengthSearchBinding::nodes)
         .def_property_readonly("oracle_nodes", &LengthSearchBinding::oracle_nodes)
