@@ -244,7 +244,7 @@ class KernelLengthSearch(BoundedSearch):
                     nodes = min(nodes, self.node_limit)
                 # The slice runs on a thread of its own, so that its snapshots, which carry df-pn's
                 # path only while it runs, are read meanwhile (the window's search tree).
-                seen = yield from _relay(kernel_engine._run_on_thread(
+                seen = yield from _relay(kernel_engine.run_on_thread(
                     self.k, "prove_root", (nodes, _SLICE), self.cancel, _SLICE / 2, self.start), self._mate_view)
                 outcome = str(seen)
                 chunk = min(chunk * 2, 1 << 40)
