@@ -23,6 +23,7 @@ looked at (the kernel checks the deadline and the node limit itself too).
 
 from __future__ import annotations
 
+import os
 import time
 import weakref
 from collections.abc import Callable, Generator
@@ -71,6 +72,18 @@ _KERNEL = _load()
 def available() -> bool:
     """True when the kernel's length-aware search is built and not switched off (``TSUME_ENGINE``)."""
     return _KERNEL is not None and kernel_engine.engine_choice() == "kernel"
+
+
+CHOICE_ENV = "TSUME_LENGTH_SEARCH"
+
+
+def chosen() -> bool:
+    """True when the solver should answer on this search: built, and ``TSUME_LENGTH_SEARCH=kernel``.
+
+    Opt-in for now: a length search stopped before its length is proved does not yet give the
+    provisional tree (core.search.provisional) that the Python path gives.
+    """
+    return os.environ.get(CHOICE_ENV, "").strip().lower() == "kernel" and available()
 
 
 class _Bounds:
@@ -488,4 +501,5 @@ def _relay(gen: Generator[Progress, None, T], whole: Callable[[Progress], Progre
         gen.close()
 
 
-__all__ = ["KernelLengthSearch", "MAX_LENGTH", "answer", "available", "build_proof", "solve_iter"]
+__all__ = ["CHOICE_ENV", "KernelLengthSearch", "MAX_LENGTH", "answer", "available", "build_proof", "chosen",
+           "solve_iter"]

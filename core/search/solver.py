@@ -249,9 +249,9 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
     sfen = position.sfen()
     if resume is not None and not resume.holds(sfen):
         resume.release()   # a search of another position: not this one's to continue
-    if exact and resume is None and kernel_length.available() and (options is None or options == DfPnOptions()):
+    if exact and resume is None and kernel_length.chosen() and (options is None or options == DfPnOptions()):
         # The official answer on the kernel's length-aware search (core.search.kernel_length);
-        # TSUME_ENGINE=python keeps the Python searches below, as do positions the kernel refuses.
+        # opt-in (TSUME_LENGTH_SEARCH=kernel); positions the kernel refuses take the searches below.
         try:
             official_gen = kernel_length.solve_iter(position, limits, cancel, session=session,
                                                     exact_min_seconds=EXACT_MIN_SECONDS, exact_factor=EXACT_FACTOR)

@@ -29,6 +29,12 @@ import bruteforce  # tests/core is on sys.path
 pytestmark = pytest.mark.skipif(not kernel_length.available(), reason="the kernel's length search is not built")
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _kernel_length_chosen(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(kernel_length.CHOICE_ENV, "kernel")
+
 DATA = ROOT / "tests" / "data"
 CLASSIC = "8k/6G2/R7P/9/9/9/9/9/9 b r2b3g4s4n4l17p 1"
 # The rows of mate.tsv whose tsume-rule length is shorter than the file's (raw) length.
@@ -128,7 +134,7 @@ def test_longer_defence_found_and_checked_on_the_same_table() -> None:
 
 def test_python_engine_forced(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TSUME_ENGINE", "python")
-    assert not kernel_length.available()
+    assert not kernel_length.available() and not kernel_length.chosen()
     result = solve(Position.from_sfen(CLASSIC))
     assert result.extra["engine"] == "python" and result.length == 1
 
