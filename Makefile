@@ -53,7 +53,7 @@ bench: install
 	$(VENV)/bin/tsume bench tests/data/mate.tsv tests/data/nomate.tsv --seconds 60
 	$(VENV)/bin/tsume bench tests/data/microcosmos.tsv --seconds 60 --stop-after 2
 
-# The kernel's tests (board, move generation, df-pn) against a build of it with AddressSanitizer and UBSan
+# The kernel's tests (board, move generation, df-pn, the length search) against a build of it with AddressSanitizer and UBSan
 # (tools/sanitize_kernel.py); any finding aborts the run.  SANITIZE_ARGS go to
 # pytest (CI passes a smaller --random-positions).
 CXX ?= g++
@@ -66,7 +66,8 @@ sanitize: install
 		ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 PYTHONPATH=build/sanitize; \
 	$(PY) -c "from tsume_studio.core.kernel import _kernel; assert '/build/sanitize/' in _kernel.__file__" && \
 	$(PY) -m pytest -q -p no:cacheprovider tests/core/test_kernel_movegen.py tests/core/test_kernel_perft.py \
-		tests/core/test_kernel_fuzz.py tests/core/test_kernel_dfpn.py tests/core/test_kernel_oracle.py $(SANITIZE_ARGS)
+		tests/core/test_kernel_fuzz.py tests/core/test_kernel_dfpn.py tests/core/test_kernel_oracle.py \
+		tests/core/test_kernel_length.py $(SANITIZE_ARGS)
 
 # The kernel's move generation speed (docs/benchmarks.md); CSHOGI_BENCH=path adds cshogi's
 # (tools/cshogi_movegen_bench.cpp built against cshogi's C++ sources).

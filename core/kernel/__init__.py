@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["AVAILABLE", "MAX_PLY", "REASON", "Board", "DfPnSearch", "bench_generation", "bench_perft",
+__all__ = ["AVAILABLE", "MAX_PLY", "REASON", "Board", "DfPnSearch", "LengthSearch", "bench_generation", "bench_perft",
            "hand_dominates", "self_test"]
 
 #: True when the compiled kernel is loaded; REASON says why not otherwise.
@@ -26,6 +26,7 @@ try:
         raise ImportError("TSUME_PURE is set")
     from ._kernel import MAX_PLY, Board, bench_generation, bench_perft, hand_dominates, self_test
     from ._kernel import DfPnSearch  # df-pn (c++/bind_search.cpp)
+    from ._kernel import LengthSearch  # the tsume-rule length search (c++/bind_length.cpp)
     AVAILABLE = True
 except ImportError as exc:  # not built (no compiler), or switched off
     REASON = f"the C++ kernel is not loaded: {exc}"

@@ -96,3 +96,60 @@ class DfPnSearch:
     def collections(self) -> int: ...
     @property
     def cpu_seconds(self) -> float: ...
+
+# ---- the length-aware tsume-rule search (core/kernel/c++/bind_length.cpp) ----
+
+class LengthSearch:
+    """The length-aware tsume-rule search of one problem, with its table of proved length bounds.
+
+    Positions are SFENs of the problem (the same pieces as the root); answers are 'yes', 'no',
+    'paused' (the pause slice ended at the outermost question) or 'stopped' (a limit or cancel).
+    Bounds of 'no bound' come back as -1.
+    """
+
+    max_question: int
+
+    def __init__(self, sfen: str, memory_mb: int = 256, oracle_mb: int = 64, distance_rule: bool = True,
+                 look_from: int = 4, look_nodes: int = 64, root_look_from: int = 4,
+                 root_look_nodes: int = 3000) -> None: ...
+    def question(self, sfen: str, or_node: bool, n: int, nodes: int = 0, stop_seconds: float = -1.0,
+                 pause_seconds: float = -1.0) -> str:
+        """Mate within n plies under tsume rules?  The GIL is released meanwhile."""
+    def exact(self, sfen: str, or_node: bool, cap: int, nodes: int = 0, stop_seconds: float = -1.0,
+              pause_seconds: float = -1.0) -> tuple[str, int]:
+        """(answer, length): the exact tsume-rule length when it is at most cap."""
+    def defences(self, sfen: str, value: int, nodes: int = 0, stop_seconds: float = -1.0,
+                 pause_seconds: float = -1.0) -> tuple[str, list[str], list[tuple[int, list[str], bool, list[str]]]]:
+        """(answer, counted defences, [(square, drops, omitted by the distance rule, Kakinoki's test SFENs)])."""
+    def prove_root(self, nodes: int = 0, seconds: float = -1.0) -> str:
+        """One slice of the raw df-pn of the root: 'proven', 'disproven' or 'unknown'."""
+    def oracle_probe(self, sfen: str) -> tuple[int, int, int, str]:
+        """(pn, dn, proof length or -1, proving move or '') from the raw df-pn's table."""
+    def oracle_line(self, nodes: int = 0, seconds: float = -1.0) -> tuple[list[str], bool]:
+        """The raw df-pn's line of the root and whether it replays to mate."""
+    def bounds(self, sfen: str) -> tuple[int, int, str]:
+        """(lo, hi, best move or '') of the position in the table."""
+    def oracle_snapshot(
+            self) -> tuple[int, int, int, int, float, float, list[tuple[int, bool, list[tuple[str, int, int]]]]]:
+        """The raw df-pn's last published progress (as ``DfPnSearch.snapshot``)."""
+    def snapshot(
+            self) -> tuple[int, int, int, int, float, float, list[tuple[int, bool, list[tuple[str, int, int]]]]]:
+        """The same, under the name a poller of ``DfPnSearch`` reads."""
+    def cancel(self) -> None:
+        """Stop the running call from any thread."""
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def oracle_nodes(self) -> int: ...
+    @property
+    def questions(self) -> int: ...
+    @property
+    def futility_tests(self) -> int: ...
+    @property
+    def entries(self) -> int: ...
+    @property
+    def capacity(self) -> int: ...
+    @property
+    def collections(self) -> int: ...
+    @property
+    def attacker(self) -> int: ...

@@ -19,7 +19,7 @@ import cshogi
 from .contract import (
     INFINITY, Cancel, ChildInfo, Limits, PathEntry, Progress, SearchPhase, SolveResult, SolveStatus, drive,
 )
-from . import kernel_engine
+from . import kernel_engine, kernel_length
 from .background import in_background, release_later
 from .dfpn import DfPn, Options as DfPnOptions, Outcome
 from .kernel_oracle import KernelOracle, Oracle
@@ -249,6 +249,16 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
     sfen = position.sfen()
     if resume is not None and not resume.holds(sfen):
         resume.release()   # a search of another position: not this one's to continue
+    if exact and resume is None and kernel_length.chosen() and (options is None or options == DfPnOptions()):
+        # The official answer on the kernel's length-aware search (core.search.kernel_length);
+        # opt-in (TSUME_LENGTH_SEARCH=kernel); positions the kernel refuses take the searches below.
+        try:
+            official_gen = kernel_length.solve_iter(position, limits, cancel, session=session,
+                                                    exact_min_seconds=EXACT_MIN_SECONDS, exact_factor=EXACT_FACTOR)
+        except ValueError:
+            official_gen = None
+        if official_gen is not None:
+            return (yield from official_gen)
     kernel_search = _kernel_search(position, limits, options, resume)
     if kernel_search is not None and not exact and resume is None:
         # df-pn alone, as fast as it goes: the kernel's own driver (core.search.kernel_engine).

@@ -186,6 +186,9 @@ def test_every_mate_tsv_row_as_the_old_search(row_id: str) -> None:
 def test_solver_uses_the_length_aware_search_on_long_problems(monkeypatch: pytest.MonkeyPatch) -> None:
     from tsume_studio.core.search import official, solver
 
+    # The Python searches' choice between exact.py and official.py (the kernel's search is
+    # tests/core/test_kernel_length.py's).
+    monkeypatch.setenv("TSUME_ENGINE", "python")
     with (DATA / "microcosmos.tsv").open(encoding="utf-8") as f:
         tails = {r["id"]: r for r in csv.DictReader(f, delimiter="\t")}
     calls: list[str] = []

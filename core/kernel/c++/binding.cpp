@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench.h"
+#include "bind_length.h"  // the length-aware tsume-rule search: LengthSearch
 #include "bind_search.h"  // df-pn: DfPnSearch
 #include "bitboard.h"
 #include "movegen.h"
@@ -178,4 +179,5 @@ PYBIND11_MODULE(_kernel, m) {
     }, py::arg("samples") = 100);
     m.attr("MAX_PLY") = MAX_PLY;
     bind_search(m);  // df-pn (bind_search.cpp)
+    bind_length(m);  // the tsume-rule length search (bind_length.cpp)
 }

@@ -1,0 +1,298 @@
+// The Python binding of the length-aware tsume-rule search (length_search.h): `LengthSearch`,
+// registered into the kernel module by bind_length().  Type conversion and input checks only:
+// every position is given as an SFEN and checked (a problem of the same material as the root,
+// the right side to move for the question), every bound and limit is range-checked, and a bad
+// argument raises ValueError.  The searches run with the interpreter lock released and never
+// call into Python.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <array>
+#include <atomic>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "bind_length.h"
+#include "length_search.h"
+
+namespace py = pybind11;
+
+namespace tsume {
+
+namespace {
+
+constexpr long long kMaxMemoryMb = 1LL << 20;
+
+const char* answer_name(length::Answer a) {
+    switch (a) {
+        case length::Answer::Yes: return "yes";
+        case length::Answer::No: return "no";
+        case length::Answer::Paused: return "paused";
+        default: return "stopped";
+    }
+}
+
+// Pieces of each kind, board and both hands together (promoted pieces as their kind).
+std::array<int, PIECE_TYPE_NB> material(const Position& pos) {
+    std::array<int, PIECE_TYPE_NB> out{};
+    for (int s = 0; s < SQ_NB; ++s) {
+        const Piece p = pos.piece_on(Square(s));
+        if (p != NO_PIECE) ++out[static_cast<std::size_t>(unpromoted(type_of(p)))];
+    }
+    for (int c = 0; c < COLOR_NB; ++c)
+        for (int pt = PAWN; pt <= GOLD; ++pt)
+            out[static_cast<std::size_t>(pt)] += tsume::hand_count(pos.hand(Color(c)), PieceType(pt));
+    return out;
+}
+
+length::CallLimits call_limits(std::uint64_t nodes, double stop_seconds, double pause_seconds) {
+    if (std::isnan(stop_seconds) || std::isnan(pause_seconds)) throw std::invalid_argument("seconds must be numbers, not NaN");
+    length::CallLimits lim;
+    lim.nodes = nodes;
+    const double now = dfpn::wall_seconds();
+    if (stop_seconds >= 0.0) lim.stop_at = now + std::min(stop_seconds, 1e9);
+    if (pause_seconds >= 0.0) lim.pause_at = now + std::min(pause_seconds, 1e9);
+    return lim;
+}
+
+class LengthSearchBinding {
+public:
+    LengthSearchBinding(const std::string& sfen, long long memory_mb, long long oracle_mb, bool distance_rule,
+                        int look_from, long long look_nodes, int root_look_from, long long root_look_nodes)
+        : root_(std::make_unique<Position>()) {
+        if (look_from < 0 || root_look_from < 0 || look_nodes < 0 || root_look_nodes < 0 ||
+            look_nodes > (1LL << 40) || root_look_nodes > (1LL << 40))
+            throw std::invalid_argument("the raw looks' plies and nodes must be between 0 and 2**40");
+        length::RawLooks looks;
+        looks.from = look_from;
+        looks.nodes = static_cast<std::uint64_t>(look_nodes);
+        looks.root_from = root_look_from;
+        looks.root_nodes = static_cast<std::uint64_t>(root_look_nodes);
+        if (memory_mb < 1 || memory_mb > kMaxMemoryMb)
+            throw std::invalid_argument("memory must be between 1 MB and 1 TB, got " + std::to_string(memory_mb));
+        if (oracle_mb < 1 || oracle_mb > kMaxMemoryMb)
+            throw std::invalid_argument("oracle memory must be between 1 MB and 1 TB, got " + std::to_string(oracle_mb));
+        root_->set(sfen);
+        attacker_ = root_->side_to_move();
+        check_position(*root_);
+        if (root_->king_square(~attacker_) == SQ_NONE)
+            throw std::invalid_argument("the defender has no king: not a direct-mate problem");
+        material_ = material(*root_);
+        search_ = std::make_unique<length::LengthSearch>(int(attacker_), static_cast<std::size_t>(memory_mb),
+                                                         static_cast<std::size_t>(oracle_mb), distance_rule, looks);
+    }
+
+    // (answer, ) of "mate within n plies under tsume rules?" for the position `sfen`.
+    std::string question(const std::string& sfen, bool or_node, int n, std::uint64_t nodes, double stop_seconds,
+                         double pause_seconds) {
+        check_bound(n, "n");
+        auto pos = position(sfen, or_node);
+        const length::CallLimits lim = call_limits(nodes, stop_seconds, pause_seconds);
+        Guard guard(*this);
+        length::Answer a;
+        {
+            py::gil_scoped_release release;
+            a = search_->question(*pos, or_node, n, lim);
+        }
+        return answer_name(a);
+    }
+
+    std::tuple<std::string, int> exact(const std::string& sfen, bool or_node, int cap, std::uint64_t nodes,
+                                       double stop_seconds, double pause_seconds) {
+        check_bound(cap, "cap");
+        auto pos = position(sfen, or_node);
+        const length::CallLimits lim = call_limits(nodes, stop_seconds, pause_seconds);
+        Guard guard(*this);
+        length::Answer a;
+        int value = -1;
+        {
+            py::gil_scoped_release release;
+            a = search_->exact(*pos, or_node, cap, lim, value);
+        }
+        return {answer_name(a), a == length::Answer::Yes ? value : -1};
+    }
+
+    // (answer, real defences, [(square, drops, omitted, test SFENs), ...]) of a defender position.
+    py::tuple defences(const std::string& sfen, int value, std::uint64_t nodes, double stop_seconds,
+                       double pause_seconds) {
+        check_bound(value, "value");
+        auto pos = position(sfen, false);
+        const length::CallLimits lim = call_limits(nodes, stop_seconds, pause_seconds);
+        Guard guard(*this);
+        length::DefencesOut out;
+        length::Answer a;
+        {
+            py::gil_scoped_release release;
+            a = search_->defences(*pos, value, lim, out);
+        }
+        py::list real, futile;
+        for (Move m : out.real) real.append(move_to_usi(m));
+        for (const length::FutileOut& f : out.futile) {
+            py::list drops;
+            for (Move m : f.moves) drops.append(move_to_usi(m));
+            futile.append(py::make_tuple(f.square, drops, f.omitted, f.tests));
+        }
+        return py::make_tuple(answer_name(a), real, futile);
+    }
+
+    // One slice of the raw df-pn of the root: 'proven', 'disproven' or 'unknown'.
+    std::string prove_root(std::uint64_t nodes, double seconds) {
+        const length::CallLimits lim = call_limits(nodes, -1.0, seconds);
+        Guard guard(*this);
+        dfpn::Outcome o;
+        {
+            py::gil_scoped_release release;
+            o = search_->prove_root(*root_, lim);
+        }
+        return o == dfpn::Outcome::Proven ? "proven" : o == dfpn::Outcome::Disproven ? "disproven" : "unknown";
+    }
+
+    // The raw df-pn's table for `sfen`: (pn, dn, proof length or -1, proving move or '').
+    std::tuple<std::uint64_t, std::uint64_t, int, std::string> oracle_probe(const std::string& sfen) {
+        auto pos = position(sfen, std::nullopt);
+        std::uint64_t pn = 1, dn = 1;
+        int length = -1;
+        Move m = MOVE_NONE;
+        search_->oracle_probe(*pos, pos->side_to_move() == attacker_, pn, dn, length, m);
+        return {pn, dn, length, m == MOVE_NONE ? std::string() : move_to_usi(m)};
+    }
+
+    std::tuple<std::vector<std::string>, bool> oracle_line(std::uint64_t nodes, double seconds) {
+        const length::CallLimits lim = call_limits(nodes, seconds, -1.0);
+        Guard guard(*this);
+        bool complete = false;
+        std::vector<Move> line;
+        {
+            py::gil_scoped_release release;
+            line = search_->oracle_line(*root_, complete, lim);
+        }
+        std::vector<std::string> out;
+        for (Move m : line) out.push_back(move_to_usi(m));
+        return {out, complete};
+    }
+
+    // The raw df-pn's progress, as DfPnSearch.snapshot() gives it.
+    py::tuple oracle_snapshot() const {
+        const dfpn::Snapshot s = search_->oracle_snapshot();
+        py::list levels;
+        for (const dfpn::SnapLevel& lv : s.path) {
+            py::list children;
+            for (const dfpn::SnapChild& c : lv.children)
+                children.append(py::make_tuple(move_to_usi(Move(c.move)), c.pn, c.dn));
+            levels.append(py::make_tuple(lv.selected, lv.or_node, children));
+        }
+        return py::make_tuple(s.nodes, s.root_pn, s.root_dn, s.entries, s.fill, s.cpu_seconds, levels);
+    }
+
+    // (lo, hi, best move or '') of `sfen` in the table; INFINITY-like bounds come back as -1.
+    std::tuple<int, int, std::string> bounds(const std::string& sfen) {
+        auto pos = position(sfen, std::nullopt);
+        Guard guard(*this);
+        int lo = 0, hi = 0;
+        Move best = MOVE_NONE;
+        search_->bounds(*pos, lo, hi, best);
+        return {lo >= length::kLenInf ? -1 : lo, hi >= length::kLenInf ? -1 : hi,
+                best == MOVE_NONE ? std::string() : move_to_usi(best)};
+    }
+
+    void cancel() { search_->cancel(); }
+    std::uint64_t nodes() const { return search_->nodes(); }
+    std::uint64_t oracle_nodes() const { return search_->oracle_nodes(); }
+    std::uint64_t questions() const { return search_->questions(); }
+    std::uint64_t futility_tests() const { return search_->futility_tests(); }
+    std::size_t entries() const { return search_->entries(); }
+    std::size_t capacity() const { return search_->capacity(); }
+    std::size_t collections() const { return search_->collections(); }
+    int attacker() const { return int(attacker_); }
+
+private:
+    struct Guard {
+        explicit Guard(LengthSearchBinding& s) : self(s) {
+            if (self.running_.exchange(true)) throw std::runtime_error("this search is already running");
+        }
+        ~Guard() { self.running_.store(false); }
+        LengthSearchBinding& self;
+    };
+
+    static void check_bound(int n, const char* name) {
+        if (n < 0 || n > length::kMaxQuestion)
+            throw std::invalid_argument(std::string(name) + " must be between 0 and " + std::to_string(length::kMaxQuestion) +
+                                        ", got " + std::to_string(n));
+    }
+
+    static void check_position(const Position& pos) {
+        const Color us = pos.side_to_move();
+        const Square their_king = pos.king_square(~us);
+        if (their_king != SQ_NONE && !pos.attackers_to(us, their_king).empty())
+            throw std::invalid_argument("the side not to move is in check: not a position to search");
+        for (int c = 0; c < COLOR_NB; ++c)
+            for (int pt = PAWN; pt <= GOLD; ++pt)
+                if (tsume::hand_count(pos.hand(Color(c)), PieceType(pt)) > dfpn::hand_capacity(dfpn::kHandKindOf[pt]))
+                    throw std::invalid_argument("a hand holds more pieces of one kind than a game has");
+    }
+
+    // A position of this problem: parsed, checked, the same material as the root, and (when
+    // or_node is given) the attacker to move exactly for an OR question.
+    std::unique_ptr<Position> position(const std::string& sfen, std::optional<bool> or_node) const {
+        auto pos = std::make_unique<Position>();
+        pos->set(sfen);
+        check_position(*pos);
+        if (material(*pos) != material_)
+            throw std::invalid_argument("not a position of this problem: its pieces differ from the root's");
+        if (pos->king_square(~attacker_) == SQ_NONE) throw std::invalid_argument("the defender has no king");
+        if (or_node && (*or_node != (pos->side_to_move() == attacker_)))
+            throw std::invalid_argument(*or_node ? "an attacker question needs the attacker to move"
+                                                 : "a defender question needs the defender to move");
+        return pos;
+    }
+
+    std::unique_ptr<Position> root_;
+    Color attacker_ = BLACK;
+    std::array<int, PIECE_TYPE_NB> material_{};
+    std::unique_ptr<length::LengthSearch> search_;
+    std::atomic<bool> running_{false};
+};
+
+}  // namespace
+
+void bind_length(py::module_& m) {
+    py::class_<LengthSearchBinding>(m, "LengthSearch",
+                                    "The length-aware tsume-rule search of one problem (SFEN, attacker to move), "
+                                    "with its table of proved length bounds and its raw df-pn oracle.")
+        .def(py::init<const std::string&, long long, long long, bool, int, long long, int, long long>(),
+             py::arg("sfen"), py::arg("memory_mb") = 256, py::arg("oracle_mb") = 64, py::arg("distance_rule") = true,
+             py::arg("look_from") = 4, py::arg("look_nodes") = 64, py::arg("root_look_from") = 4,
+             py::arg("root_look_nodes") = 3000)
+        .def("question", &LengthSearchBinding::question, py::arg("sfen"), py::arg("or_node"), py::arg("n"),
+             py::arg("nodes") = 0, py::arg("stop_seconds") = -1.0, py::arg("pause_seconds") = -1.0,
+             "'yes'/'no': mate within n plies of sfen under tsume rules; 'paused'/'stopped' at a limit.")
+        .def("exact", &LengthSearchBinding::exact, py::arg("sfen"), py::arg("or_node"), py::arg("cap"),
+             py::arg("nodes") = 0, py::arg("stop_seconds") = -1.0, py::arg("pause_seconds") = -1.0,
+             "(answer, length): the exact tsume-rule length when it is at most cap ('yes').")
+        .def("defences", &LengthSearchBinding::defences, py::arg("sfen"), py::arg("value"), py::arg("nodes") = 0,
+             py::arg("stop_seconds") = -1.0, py::arg("pause_seconds") = -1.0,
+             "(answer, counted defences, futile squares) of a defender position at bound value.")
+        .def("prove_root", &LengthSearchBinding::prove_root, py::arg("nodes") = 0, py::arg("seconds") = -1.0)
+        .def("oracle_probe", &LengthSearchBinding::oracle_probe, py::arg("sfen"))
+        .def("oracle_line", &LengthSearchBinding::oracle_line, py::arg("nodes") = 0, py::arg("seconds") = -1.0)
+        .def("bounds", &LengthSearchBinding::bounds, py::arg("sfen"))
+        .def("oracle_snapshot", &LengthSearchBinding::oracle_snapshot, "The raw df-pn's last published progress.")
+        .def("snapshot", &LengthSearchBinding::oracle_snapshot, "The same (as DfPnSearch.snapshot, for a poller).")
+        .def("cancel", &LengthSearchBinding::cancel, "Stop the running call (from any thread) within a few ms.")
+        .def_property_readonly("nodes", &LengthSearchBinding::nodes)
+        .def_property_readonly("oracle_nodes", &LengthSearchBinding::oracle_nodes)
+        .def_property_readonly("questions", &LengthSearchBinding::questions)
+        .def_property_readonly("futility_tests", &LengthSearchBinding::futility_tests)
+        .def_property_readonly("entries", &LengthSearchBinding::entries)
+        .def_property_readonly("capacity", &LengthSearchBinding::capacity)
+        .def_property_readonly("collections", &LengthSearchBinding::collections)
+        .def_property_readonly("attacker", &LengthSearchBinding::attacker)
+        .def_property_readonly_static("max_question", [](py::object) { return length::kMaxQuestion; });
+}
+
+}  // namespace tsume

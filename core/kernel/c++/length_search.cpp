@@ -1,0 +1,936 @@
+#include "length_search.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <new>
+#include <sstream>
+
+namespace tsume::length {
+
+using dfpn::kInf;
+
+namespace {
+
+constexpr int kCheckEvery = 1024;          // nodes between stop checks
+constexpr double kEpsilon = 1.25;          // 1+ε thresholds for the best child
+constexpr std::size_t kFutilityMemo = 200000;       // verdicts kept before the memo is cleared
+constexpr int kMaxFrames = 60000;          // nested depth (plies of every nested question) before giving up
+constexpr std::size_t kInitialSlots = std::size_t{1} << 14;
+
+std::uint64_t mul_hi(std::uint64_t a, std::uint64_t b) {
+#if defined(__SIZEOF_INT128__)
+    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(a) * b) >> 64);
+#else
+    const std::uint64_t a_lo = a & 0xFFFFFFFFu, a_hi = a >> 32, b_lo = b & 0xFFFFFFFFu, b_hi = b >> 32;
+    const std::uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi, hi_hi = a_hi * b_hi;
+    const std::uint64_t cross = (lo_lo >> 32) + (hi_lo & 0xFFFFFFFFu) + lo_hi;
+    return hi_hi + (hi_lo >> 32) + (cross >> 32);
+#endif
+}
+
+std::uint64_t cost(const LEntry& e) {
+    const bool bounded = e.hi < kLenInf || e.lo > 1;
+    return static_cast<std::uint64_t>(e.amount) * (bounded ? 2 : 1);
+}
+
+// The least length above n that a node of this kind can have: attacker lengths are odd, defender
+// lengths even, so "no mate within n" proves at least this.
+int after_refuted(int n, bool or_node) {
+    const bool odd = (n & 1) != 0;
+    return (or_node == odd) ? n + 2 : n + 1;
+}
+
+// The largest length of this kind not above n.
+int at_most(int n, bool or_node) {
+    const bool odd = (n & 1) != 0;
+    return (or_node == odd) ? n : n - 1;
+}
+
+std::uint16_t len16(int v) { return static_cast<std::uint16_t>(std::clamp(v, 0, kLenInf)); }
+
+std::uint64_t sat_add(std::uint64_t a, std::uint64_t b) { return a + b >= kInf ? kInf : a + b; }
+
+// df-pn's choice among children (core/search/node.py select_child): the node's numbers, then the
+// child to search (-1: none) and its thresholds.
+int select(const std::vector<std::uint64_t>& cpn, const std::vector<std::uint64_t>& cdn, bool or_node,
+           std::uint64_t pending, std::uint64_t thpn, std::uint64_t thdn, std::uint64_t& pn, std::uint64_t& dn,
+           std::uint64_t& cthpn, std::uint64_t& cthdn) {
+    std::uint64_t best = kInf + 1, second = kInf + 1, total = pending;
+    int i1 = -1;
+    const auto& least = or_node ? cpn : cdn;
+    const auto& summed = or_node ? cdn : cpn;
+    for (std::size_t i = 0; i < least.size(); ++i) {
+        const std::uint64_t v = least[i];
+        if (v < best) {
+            second = best;
+            best = v;
+            i1 = static_cast<int>(i);
+        } else if (v < second) {
+            second = v;
+        }
+        total = sat_add(total, summed[i]);
+    }
+    if (or_node) {
+        pn = best;
+        dn = total;
+    } else {
+        pn = total;
+        dn = best;
+    }
+    if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn) return -1;
+    const std::size_t c = static_cast<std::size_t>(i1);
+    const std::uint64_t tight =
+        second >= kInf ? kInf : static_cast<std::uint64_t>(static_cast<double>(second) * kEpsilon) + 1;
+    if (or_node) {
+        cthpn = std::min(thpn, tight);
+        const std::uint64_t t = thdn - dn + cdn[c];
+        cthdn = t < kInf ? t : kInf;
+    } else {
+        cthdn = std::min(thdn, tight);
+        const std::uint64_t t = thpn - pn + cpn[c];
+        cthpn = t < kInf ? t : kInf;
+    }
+    return i1;
+}
+
+// ---- geometry of interpositions (core/shogi/moves.py, core/search/interposition.py) ----------
+
+bool line_step(int a, int b, int& df, int& dr) {
+    const int fa = a / 9, ra = a % 9, fb = b / 9, rb = b % 9;
+    const int f = fb - fa, r = rb - ra;
+    if ((f == 0 && r == 0) || !(f == 0 || r == 0 || std::abs(f) == std::abs(r))) return false;
+    df = (f > 0) - (f < 0);
+    dr = (r > 0) - (r < 0);
+    return true;
+}
+
+int king_distance(int king, int sq) { return std::max(std::abs(sq / 9 - king / 9), std::abs(sq % 9 - king % 9)); }
+
+// The first occupied square beyond `target` on the line from the king through it (-1: none).
+int checker_behind(const Position& pos, int king, int target) {
+    int df = 0, dr = 0;
+    if (!line_step(king, target, df, dr)) return -1;
+    int f = target / 9 + df, r = target % 9 + dr;
+    while (f >= 0 && f < 9 && r >= 0 && r < 9) {
+        const int sq = f * 9 + r;
+        if (pos.piece_on(Square(sq)) != NO_PIECE) return sq;
+        f += df;
+        r += dr;
+    }
+    return -1;
+}
+
+// Smallest distance at which a drop may be omitted on the king-checker line ([LS3600 2010]).
+int distance_threshold(int king, int checker) {
+    int df = 0, dr = 0;
+    if (!line_step(king, checker, df, dr)) return 99;
+    if (df != 0 && dr != 0) return 4;
+    if (df == 0) return (king / 9 == 0 || king / 9 == 8) ? 4 : 5;   // along a file
+    return (king % 9 == 0 || king % 9 == 8) ? 4 : 5;
+}
+
+const char kHandLetters[] = "PLNSGBR";   // packed hand order
+
+std::string hand_text(const Position& pos) {
+    std::string out;
+    static constexpr PieceType kOrder[7] = {ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE, PAWN};
+    static constexpr char kLetter[7] = {'R', 'B', 'G', 'S', 'N', 'L', 'P'};
+    for (int c = 0; c < COLOR_NB; ++c)
+        for (int i = 0; i < 7; ++i) {
+            const int n = tsume::hand_count(pos.hand(Color(c)), kOrder[i]);
+            if (n == 0) continue;
+            if (n > 1) out += std::to_string(n);
+            out += c == 0 ? kLetter[i] : static_cast<char>(kLetter[i] - 'A' + 'a');
+        }
+    (void)kHandLetters;
+    return out.empty() ? "-" : out;
+}
+
+}  // namespace
+
+// ---- the table --------------------------------------------------------------------------------
+
+LengthTable::LengthTable(std::size_t memory_mb) {
+    const std::size_t bytes = memory_mb * 1024 * 1024;
+    // The last growth holds a quarter-size array beside the full one.
+    max_capacity_ = std::max<std::size_t>(4096, bytes / sizeof(LEntry) * 4 / 5);
+    allocate(std::min(max_capacity_, kInitialSlots));
+}
+
+LengthTable::~LengthTable() { std::free(data_); }
+
+void LengthTable::allocate(std::size_t capacity) {
+    void* p = std::calloc(capacity + kWindow - 1, sizeof(LEntry));
+    if (p == nullptr) throw std::bad_alloc();
+    data_ = static_cast<LEntry*>(p);
+    capacity_ = capacity;
+}
+
+std::size_t LengthTable::home(std::uint64_t key) const { return static_cast<std::size_t>(mul_hi(key, capacity_)); }
+
+LEntry* LengthTable::find(std::uint64_t key, PHand hand) {
+    LEntry* w = data_ + home(key);
+    for (std::size_t i = 0; i < kWindow; ++i)
+        if ((w[i].flags & kUsed) && w[i].key == key && w[i].hand == hand) return w + i;
+    return nullptr;
+}
+
+LEntry& LengthTable::get(std::uint64_t key, PHand hand, int lo0) {
+    LEntry* w = data_ + home(key);
+    LEntry* slot = nullptr;
+    LEntry* cheapest = nullptr;
+    for (std::size_t i = 0; i < kWindow; ++i) {
+        LEntry& e = w[i];
+        if (!(e.flags & kUsed)) {
+            if (slot == nullptr) slot = &e;
+            continue;
+        }
+        if (e.key == key && e.hand == hand) return e;
+        if (!(e.flags & kBusy) && (cheapest == nullptr || cost(e) < cost(*cheapest))) cheapest = &e;
+    }
+    if (slot == nullptr) {
+        // A full window: the entry that cost the least search goes (never one on the search path).
+        slot = cheapest != nullptr ? cheapest : w;
+    } else {
+        ++entries_;
+    }
+    *slot = LEntry{key, hand, 0, 1, 1, 0, len16(lo0), static_cast<std::uint16_t>(kLenInf), -1, kUsed};
+    refresh(*slot);
+    return *slot;
+}
+
+void LengthTable::refresh(LEntry& e) {
+    const LEntry* w = data_ + home(e.key);
+    for (std::size_t i = 0; i < kWindow; ++i) {
+        const LEntry& o = w[i];
+        if (!(o.flags & kUsed) || o.key != e.key || &o == &e) continue;
+        if (o.hi < e.hi && dfpn::hand_ge(e.hand, o.hand)) {
+            e.hi = o.hi;
+            e.best = o.best;
+        }
+        if (o.lo > e.lo && dfpn::hand_ge(o.hand, e.hand)) e.lo = o.lo;
+    }
+}
+
+void LengthTable::grow() {
+    LEntry* old = data_;
+    const std::size_t old_slots = capacity_ + kWindow - 1;
+    allocate(std::min(max_capacity_, capacity_ * 4));
+    entries_ = 0;
+    for (std::size_t i = 0; i < old_slots; ++i) {
+        const LEntry& e = old[i];
+        if (!(e.flags & kUsed)) continue;
+        LEntry* w = data_ + home(e.key);
+        for (std::size_t j = 0; j < kWindow; ++j)
+            if (!(w[j].flags & kUsed)) {
+                w[j] = e;
+                ++entries_;
+                break;
+            }
+    }
+    std::free(old);
+}
+
+void LengthTable::maintain() {
+    if (capacity_ < max_capacity_) {
+        if (entries_ * 2 >= capacity_) grow();
+    } else if (static_cast<double>(entries_) >= 0.9 * static_cast<double>(capacity_)) {
+        collect(0.7);
+    }
+}
+
+std::size_t LengthTable::collect(double target) {
+    const auto goal = static_cast<std::size_t>(static_cast<double>(capacity_) * target);
+    if (entries_ <= goal) return 0;
+    const std::size_t slots = capacity_ + kWindow - 1;
+    std::vector<std::uint64_t> costs;
+    costs.reserve(entries_);
+    for (std::size_t i = 0; i < slots; ++i)
+        if (data_[i].flags & kUsed) costs.push_back(cost(data_[i]));
+    const std::size_t drop = costs.size() - goal;
+    std::nth_element(costs.begin(), costs.begin() + static_cast<std::ptrdiff_t>(drop - 1), costs.end());
+    const std::uint64_t cutoff = costs[drop - 1];
+    std::size_t removed = 0;
+    for (std::size_t i = 0; i < slots; ++i)
+        if ((data_[i].flags & kUsed) && !(data_[i].flags & kBusy) && cost(data_[i]) <= cutoff) {
+            data_[i].flags = 0;
+            ++removed;
+        }
+    entries_ -= removed;
+    ++collections_;
+    return removed;
+}
+
+// ---- the search -------------------------------------------------------------------------------
+
+LengthSearch::LengthSearch(int attacker, std::size_t memory_mb, std::size_t oracle_mb, bool distance_rule,
+                           const RawLooks& looks)
+    : attacker_(attacker), distance_rule_(distance_rule), looks_(looks), table_(memory_mb),
+      oracle_(attacker, oracle_mb, dfpn::Options{}) {}
+
+template <class F>
+Answer LengthSearch::guarded(Position& pos, const CallLimits& lim, F body) {
+    lim_ = lim;
+    next_check_ = nodes_;   // the first node checks the limits
+    nested_ = depth_ = test_level_ = 0;
+    const int ply0 = pos.ply();
+    try {
+        return body();
+    } catch (const Stop&) {
+        while (pos.ply() > ply0) pos.undo_move();
+        release_path();
+        return Answer::Stopped;
+    } catch (const Pause&) {
+        while (pos.ply() > ply0) pos.undo_move();
+        release_path();
+        return Answer::Paused;
+    }
+}
+
+void LengthSearch::release_path() {
+    for (const auto& [key, hand] : path_)
+        if (LEntry* e = table_.find(key, hand)) e->flags &= static_cast<std::uint8_t>(~LengthTable::kBusy);
+    path_.clear();
+}
+
+void LengthSearch::budget() {
+    next_check_ = nodes_ + kCheckEvery;
+    if (cancel_.load(std::memory_order_relaxed)) throw Stop{};
+    if (lim_.nodes != 0 && nodes_ >= lim_.nodes) throw Stop{};
+    const double now = dfpn::wall_seconds();
+    if (lim_.stop_at >= 0.0 && now >= lim_.stop_at) throw Stop{};
+    table_.maintain();
+    // Only the outermost question pauses: a nested one (a futility test) would lose its place.
+    if (lim_.pause_at >= 0.0 && nested_ == 1 && now >= lim_.pause_at) throw Pause{};
+}
+
+LengthSearch::Frame& LengthSearch::frame(int depth) {
+    if (depth >= kMaxFrames) throw Stop{};
+    while (static_cast<int>(frames_.size()) <= depth) frames_.push_back(std::make_unique<Frame>());
+    return *frames_[static_cast<std::size_t>(depth)];
+}
+
+dfpn::SearchBoard& LengthSearch::test_board(int level, const std::string& sfen) {
+    while (static_cast<int>(test_pos_.size()) <= level) {
+        test_pos_.push_back(std::make_unique<Position>());
+        test_boards_.push_back(std::make_unique<B>(*test_pos_.back()));
+    }
+    test_pos_[static_cast<std::size_t>(level)]->set(sfen);
+    return *test_boards_[static_cast<std::size_t>(level)];
+}
+
+namespace {
+struct Depth {
+    explicit Depth(int& d) : d_(d) { ++d_; }
+    ~Depth() { --d_; }
+    int& d_;
+};
+}  // namespace
+
+int LengthSearch::child_hi(B& b, Move m, int n) {
+    b.do_move(m);
+    const LEntry* e = table_.find(b.board_key(), b.hand_of(attacker_));
+    const int hi = e == nullptr ? n : std::min<int>(e->hi, n);
+    b.undo_move(m);
+    return hi;
+}
+
+void LengthSearch::first_look(B& b, bool or_node) {
+    LEntry& e = entry(b);
+    e.flags |= LengthTable::kSeen;
+    const dfpn::TTEntry* t = oracle_.table().probe(b.board_key(), b.hand_of(attacker_));
+    if (t != nullptr) {
+        if (t->pn != 0 && t->dn == 0) {
+            e.lo = kLenInf;   // no mate at all under raw rules
+            return;
+        }
+        if (t->pn == 0 && t->length != dfpn::kNoLength && t->length < e.hi) {
+            e.hi = t->length;   // a raw proof bounds the tsume-rule length from above
+            if (or_node && t->move != 0) e.best = t->move;
+        }
+    }
+    if (or_node && e.hi > 1 && !b.in_check()) {
+        const Move m1 = b.mate_in_one();
+        if (m1 != MOVE_NONE) {
+            LEntry& e2 = entry(b);
+            e2.hi = 1;
+            e2.best = m1;
+        }
+    }
+}
+
+bool LengthSearch::raw_disproof(B& b, std::uint64_t nodes) {
+    dfpn::SearchLimits sl;
+    sl.nodes = oracle_.nodes() + nodes;
+    if (lim_.stop_at >= 0.0) sl.seconds = std::max(0.0, lim_.stop_at - dfpn::wall_seconds());
+    const dfpn::Outcome o = oracle_.search(b, false, sl);
+    if (cancel_.load(std::memory_order_relaxed)) throw Stop{};
+    if (lim_.stop_at >= 0.0 && dfpn::wall_seconds() >= lim_.stop_at) throw Stop{};
+    return o == dfpn::Outcome::Disproven;
+}
+
+bool LengthSearch::ask(B& b, bool or_node, int n) {
+    ++questions_;
+    if (n < (or_node ? 1 : 0)) return false;
+    {
+        LEntry& e = entry(b);
+        if (e.hi <= n) return true;
+        if (e.lo > n) return false;
+        if (nested_ == 0 && !or_node && e.hi >= kLenInf && looks_.root_nodes != 0 && n >= looks_.root_from &&
+            !(e.flags & LengthTable::kTried)) {
+            // A question from outside (the 余詰 search asks one per check) is worth a longer raw
+            // look: a check that does not mate at all is settled by it outright.
+            e.flags |= LengthTable::kTried;
+            if (raw_disproof(b, looks_.root_nodes)) {
+                entry(b).lo = kLenInf;
+                return false;
+            }
+        }
+    }
+    std::uint64_t pn = 0, dn = 0;
+    Depth nest(nested_);
+    search(b, or_node, n, kInf, kInf, pn, dn);
+    return pn == 0;
+}
+
+bool LengthSearch::exact_now(B& b, bool or_node, int cap, int& value) {
+    // The bounds proved here are kept locally too: the table may lose an entry to a full window.
+    int lo = 0, hi = kLenInf;
+    {
+        const LEntry& e = entry(b);
+        lo = e.lo;
+        hi = e.hi >= kLenInf ? kLenInf : at_most(e.hi, or_node);
+    }
+    auto merge = [&] {
+        LEntry& e = entry(b);
+        lo = std::max<int>(lo, e.lo);
+        hi = std::min<int>(hi, e.hi >= kLenInf ? kLenInf : at_most(e.hi, or_node));
+        e.lo = len16(lo);
+        e.hi = len16(hi);
+    };
+    while (lo < hi) {
+        if (hi > cap) {
+            if (!ask(b, or_node, cap)) return false;
+            hi = std::min(hi, at_most(cap, or_node));
+            merge();
+            continue;
+        }
+        const int d = hi - 2;
+        if (!ask(b, or_node, d)) {
+            lo = std::max(lo, d + 2);
+            merge();
+            break;
+        }
+        hi = std::min(hi, d);
+        merge();
+    }
+    if (hi > cap) return false;
+    value = hi;
+    return true;
+}
+
+void LengthSearch::search(B& b, bool or_node, int n, std::uint64_t thpn, std::uint64_t thdn, std::uint64_t& pn,
+                          std::uint64_t& dn) {
+    ++nodes_;
+    if (nodes_ >= next_check_) budget();
+    LEntry* e = &entry(b);
+    table_.refresh(*e);
+    if (!(e->flags & LengthTable::kSeen)) {
+        first_look(b, or_node);
+        e = &entry(b);
+    }
+    if (e->hi <= n) {
+        pn = 0;
+        dn = kInf;
+        return;
+    }
+    if (e->lo > n) {
+        pn = kInf;
+        dn = 0;
+        return;
+    }
+    if (!or_node && looks_.nodes != 0 && n >= looks_.from && e->hi >= kLenInf && !(e->flags & LengthTable::kTried)) {
+        // Deep questions are worth a short raw df-pn look: a position that is no mate at all is then
+        // never refuted depth by depth.
+        e->flags |= LengthTable::kTried;
+        if (raw_disproof(b, looks_.nodes)) {
+            entry(b).lo = kLenInf;
+            pn = kInf;
+            dn = 0;
+            return;
+        }
+    }
+    const std::uint64_t start = nodes_;
+    const bool was_busy = (e->flags & LengthTable::kBusy) != 0;
+    e->flags |= LengthTable::kBusy;
+    path_.emplace_back(e->key, e->hand);
+    if (or_node)
+        this->or_node(b, n, thpn, thdn, pn, dn);
+    else
+        and_node(b, n, thpn, thdn, pn, dn);
+    path_.pop_back();
+    LEntry& e2 = entry(b);
+    if (!was_busy) e2.flags &= static_cast<std::uint8_t>(~LengthTable::kBusy);
+    const std::uint64_t amount = std::uint64_t{e2.amount} + (nodes_ - start + 1);
+    e2.amount = amount >= 0xFFFFFFFEu ? 0xFFFFFFFEu : static_cast<std::uint32_t>(amount);
+}
+
+void LengthSearch::child(B& b, bool or_child, int n, std::uint64_t& pn, std::uint64_t& dn) {
+    LEntry* e = &entry(b);
+    if (e->hi <= n) {
+        pn = 0;
+        dn = kInf;
+        return;
+    }
+    if (e->lo > n) {
+        pn = kInf;
+        dn = 0;
+        return;
+    }
+    if (e->n == n) {
+        pn = dfpn::from32(e->pn);
+        dn = dfpn::from32(e->dn);
+        return;
+    }
+    if (!(e->flags & LengthTable::kSeen)) {
+        first_look(b, or_child);
+        e = &entry(b);
+        if (!or_child && e->hi > 0) {
+            MoveList& ml = child_moves_;
+            ml.size = 0;
+            generate_legal(b.position(), ml);
+            if (ml.size == 0) e->lo = e->hi = 0;
+            e->pn = static_cast<std::uint32_t>(std::max(1, ml.size));
+        }
+        if (e->hi <= n) {
+            pn = 0;
+            dn = kInf;
+            return;
+        }
+        if (e->lo > n) {
+            pn = kInf;
+            dn = 0;
+            return;
+        }
+    }
+    pn = dfpn::from32(e->pn);
+    dn = 1;
+}
+
+void LengthSearch::or_node(B& b, int n, std::uint64_t thpn, std::uint64_t thdn, std::uint64_t& pn,
+                           std::uint64_t& dn) {
+    Frame& f = frame(depth_);
+    Depth deeper(depth_);
+    MoveList& ml = f.ml;
+    ml.size = 0;
+    generate_checks(b.position(), ml);
+    if (ml.size == 0) {
+        entry(b).lo = kLenInf;
+        pn = kInf;
+        dn = 0;
+        return;
+    }
+    f.moves.clear();
+    if (n == 1) {
+        // The horizon: a check mates, leaves only drops to judge, or fails.
+        MoveList& evasions = f.scratch;
+        for (const Move m : ml) {
+            b.do_move(m);
+            evasions.size = 0;
+            generate_legal(b.position(), evasions);
+            bool drops_only = true;
+            for (const Move x : evasions)
+                if (!is_drop(x)) {
+                    drops_only = false;
+                    break;
+                }
+            b.undo_move(m);
+            if (evasions.size == 0) {
+                LEntry& e = entry(b);
+                e.hi = 1;
+                e.best = m;
+                pn = 0;
+                dn = kInf;
+                return;
+            }
+            if (drops_only) f.moves.push_back(m);
+        }
+        if (f.moves.empty()) {
+            LEntry& e = entry(b);
+            if (e.lo < 3) e.lo = 3;
+            pn = kInf;
+            dn = 0;
+            return;
+        }
+    } else {
+        f.moves.assign(ml.begin(), ml.end());
+    }
+    const std::size_t k = f.moves.size();
+    f.cpn.assign(k, 0);
+    f.cdn.assign(k, 0);
+    const Move best = Move(entry(b).best);
+    for (std::size_t i = 0; i < k; ++i) {
+        const Move m = f.moves[i];
+        std::uint64_t cp = 0, cd = 0;
+        b.do_move(m);
+        child(b, false, n - 1, cp, cd);
+        b.undo_move(m);
+        if (m == best && cp != 0) cp = std::max<std::uint64_t>(1, cp / 2);   // the last proving move first
+        f.cpn[i] = cp;
+        f.cdn[i] = cd;
+    }
+    std::uint64_t cthpn = 0, cthdn = 0;
+    for (;;) {
+        const int i1 = select(f.cpn, f.cdn, true, 0, thpn, thdn, pn, dn, cthpn, cthdn);
+        if (i1 < 0) break;
+        const Move m = f.moves[static_cast<std::size_t>(i1)];
+        b.do_move(m);
+        search(b, false, n - 1, cthpn, cthdn, f.cpn[static_cast<std::size_t>(i1)], f.cdn[static_cast<std::size_t>(i1)]);
+        b.undo_move(m);
+    }
+    if (pn == 0) {
+        int bh = kLenInf;
+        Move bm = MOVE_NONE;
+        for (std::size_t j = 0; j < k; ++j) {
+            if (f.cpn[j] != 0) continue;
+            const int h = child_hi(b, f.moves[j], n - 1);
+            if (h < bh) {
+                bh = h;
+                bm = f.moves[j];
+            }
+        }
+        LEntry& e = entry(b);
+        if (bh + 1 < e.hi) {
+            e.hi = len16(bh + 1);
+            e.best = bm;
+        }
+        dn = kInf;
+        return;
+    }
+    LEntry& e = entry(b);
+    if (dn == 0) {
+        const int lo = after_refuted(n, true);
+        if (lo > e.lo) e.lo = len16(lo);
+        pn = kInf;
+        return;
+    }
+    e.pn = dfpn::to32(pn);
+    e.dn = dfpn::to32(dn);
+    e.n = static_cast<std::int16_t>(n);
+}
+
+void LengthSearch::drop_squares(B& b, const Move* legal, int count, std::vector<DropSquare>& out) const {
+    out.clear();
+    const Position& pos = b.position();
+    const int king = int(pos.king_square(pos.side_to_move()));
+    for (int i = 0; i < count; ++i) {
+        const Move m = legal[i];
+        if (!is_drop(m)) continue;
+        const int sq = int(move_to(m));
+        DropSquare* ds = nullptr;
+        for (DropSquare& d : out)
+            if (d.square == sq) ds = &d;
+        if (ds == nullptr) {
+            out.push_back(DropSquare{sq, {}, -1, 0, false});
+            ds = &out.back();
+        }
+        ds->moves.push_back(m);
+    }
+    for (DropSquare& ds : out) {
+        std::stable_sort(ds.moves.begin(), ds.moves.end(), [](Move x, Move y) {
+            return dfpn::kHandKindOf[drop_type(x)] < dfpn::kHandKindOf[drop_type(y)];
+        });
+        ds.checker = checker_behind(pos, king, ds.square);
+        ds.distance = king_distance(king, ds.square);
+        bool controlled = false;   // a legal non-king board move reaches the square (a moving interposition)
+        for (int i = 0; i < count; ++i)
+            if (!is_drop(legal[i]) && int(move_to(legal[i])) == ds.square && int(move_from(legal[i])) != king) {
+                controlled = true;
+                break;
+            }
+        ds.omittable = ds.checker >= 0 && ds.distance >= distance_threshold(king, ds.checker) && !controlled;
+    }
+    std::stable_sort(out.begin(), out.end(), [](const DropSquare& x, const DropSquare& y) { return x.distance < y.distance; });
+}
+
+// Kakinoki's test positions of a drop square: the checker captures on it (each legal promotion
+// choice) and the piece goes straight back, both hands as before the drop, defender to move.
+std::vector<std::string> LengthSearch::tests_of(B& b, const DropSquare& ds) {
+    std::vector<std::string> out;
+    if (ds.checker < 0) return out;
+    Position& pos = b.position();
+    const std::string hands = hand_text(pos);
+    const Move drop = ds.moves.front();
+    b.do_move(drop);
+    MoveList ml;
+    generate_legal(pos, ml);
+    for (const Move m : ml) {
+        if (is_drop(m) || int(move_from(m)) != ds.checker || int(move_to(m)) != ds.square) continue;
+        b.do_move(m);
+        std::istringstream parts(pos.sfen());
+        std::string board, side, hand, ply;
+        parts >> board >> side >> hand >> ply;
+        b.undo_move(m);
+        out.push_back(board + " " + side + " " + hands + " " + (ply.empty() ? "1" : ply));
+    }
+    b.undo_move(drop);
+    return out;
+}
+
+bool LengthSearch::futile(B& b, const DropSquare& ds, int n, const std::vector<Move>& others, int longest) {
+    const std::uint64_t key = poskey(b) ^ (static_cast<std::uint64_t>(ds.square + 1) * 0xC2B2AE3D27D4EB4FULL);
+    if (const auto it = futility_.find(key); it != futility_.end()) {
+        if (n >= it->second.futile_from) return true;
+        if (n <= it->second.counts_upto) return false;
+    }
+    ++futility_tests_;
+    bool verdict = false;
+    const int cap = std::min(n, longest);
+    const std::vector<std::string> tests = tests_of(b, ds);
+    const std::vector<Move> counted(others);   // the defences that count, as they were when asked
+    for (const std::string& sfen : tests) {
+        B& t = test_board(test_level_, sfen);
+        Depth level(test_level_);
+        if (!ask(t, false, cap)) continue;
+        int k = 0;
+        if (!exact_now(t, false, cap, k)) continue;
+        if (k == 0) {
+            verdict = true;   // the capture mates at once
+            break;
+        }
+        for (const Move m : counted) {
+            b.do_move(m);
+            const bool shorter = ask(b, true, k - 3);
+            b.undo_move(m);
+            if (!shorter) {   // that defence lasts as long as the capture's mate: the drop gains nothing
+                verdict = true;
+                break;
+            }
+        }
+        if (verdict) break;
+    }
+    if (futility_.size() > kFutilityMemo) futility_.clear();
+    Tested& memo = futility_[key];
+    if (verdict)
+        memo.futile_from = std::min(memo.futile_from, n);
+    else
+        memo.counts_upto = std::max(memo.counts_upto, n);
+    return verdict;
+}
+
+void LengthSearch::and_node(B& b, int n, std::uint64_t thpn, std::uint64_t thdn, std::uint64_t& pn,
+                            std::uint64_t& dn) {
+    Frame& f = frame(depth_);
+    Depth deeper(depth_);
+    MoveList& ml = f.ml;
+    ml.size = 0;
+    generate_legal(b.position(), ml);
+    if (ml.size == 0) {
+        LEntry& e = entry(b);
+        e.lo = e.hi = 0;
+        pn = 0;
+        dn = kInf;
+        return;
+    }
+    f.moves.clear();
+    for (const Move m : ml)
+        if (!is_drop(m)) f.moves.push_back(m);
+    if (!f.moves.empty() && n < 2) {
+        LEntry& e = entry(b);
+        const int lo = after_refuted(n, false);
+        if (lo > e.lo) e.lo = len16(lo);
+        pn = kInf;
+        dn = 0;
+        return;
+    }
+    if (static_cast<int>(f.moves.size()) != ml.size)
+        drop_squares(b, ml.moves, ml.size, f.squares);
+    else
+        f.squares.clear();
+    std::size_t next_square = 0;   // squares wait, nearest first
+    f.futile_at.assign(f.squares.size(), 0);
+    bool used_futile = false;
+    f.cpn.clear();
+    f.cdn.clear();
+    const Move best = Move(entry(b).best);
+    auto add = [&](Move m) {
+        std::uint64_t cp = 0, cd = 0;
+        b.do_move(m);
+        child(b, true, n - 1, cp, cd);
+        b.undo_move(m);
+        if (m == best && cd != 0) cd = std::max<std::uint64_t>(1, cd / 2);   // the last refutation first
+        f.cpn.push_back(cp);
+        f.cdn.push_back(cd);
+    };
+    const std::size_t board_moves = f.moves.size();
+    for (std::size_t i = 0; i < board_moves; ++i) add(f.moves[i]);
+    std::uint64_t cthpn = 0, cthdn = 0;
+    for (;;) {
+        const std::size_t pending = f.squares.size() - next_square;
+        if (pending != 0 && std::all_of(f.cpn.begin(), f.cpn.end(), [](std::uint64_t v) { return v == 0; })) {
+            // Every counted child is proved: judge the nearest waiting square.
+            const std::size_t i = next_square++;
+            const DropSquare& ds = f.squares[i];
+            if (distance_rule_ && ds.omittable) {
+                bool closer_futile = true;
+                for (std::size_t j = 0; j < i; ++j)
+                    if (f.squares[j].checker == ds.checker && f.squares[j].distance < ds.distance && !f.futile_at[j])
+                        closer_futile = false;
+                if (closer_futile) {
+                    f.futile_at[i] = 1;
+                    used_futile = true;
+                    continue;
+                }
+            }
+            // Every counted defence is proved: none lasts more than its bound, and a futile square's
+            // capture may last no longer.
+            int longest = 0;
+            for (const Move m : f.moves) longest = std::max(longest, child_hi(b, m, n - 1) + 1);
+            if (futile(b, ds, n, f.moves, longest)) {
+                f.futile_at[i] = 1;
+                used_futile = true;
+                continue;
+            }
+            for (const Move m : ds.moves) {
+                f.moves.push_back(m);
+                add(m);
+            }
+            continue;
+        }
+        if (f.cpn.empty()) {   // every defence was a futile drop
+            pn = 0;
+            dn = kInf;
+            break;
+        }
+        const int i1 = select(f.cpn, f.cdn, false, pending, thpn, thdn, pn, dn, cthpn, cthdn);
+        if (i1 < 0) break;
+        const Move m = f.moves[static_cast<std::size_t>(i1)];
+        b.do_move(m);
+        search(b, true, n - 1, cthpn, cthdn, f.cpn[static_cast<std::size_t>(i1)], f.cdn[static_cast<std::size_t>(i1)]);
+        b.undo_move(m);
+    }
+    if (pn == 0) {
+        int worst = 0;
+        for (const Move m : f.moves) worst = std::max(worst, child_hi(b, m, n - 1) + 1);
+        if (used_futile && worst < n) worst = n;   // futility was judged with n: only n itself is proved
+        LEntry& e = entry(b);
+        if (worst < e.hi) e.hi = len16(worst);
+        dn = kInf;
+        return;
+    }
+    LEntry& e = entry(b);
+    if (dn == 0) {
+        for (std::size_t j = 0; j < f.cdn.size(); ++j)
+            if (f.cdn[j] == 0) {
+                e.best = f.moves[j];
+                break;
+            }
+        const int lo = after_refuted(n, false);
+        if (lo > e.lo) e.lo = len16(lo);
+        pn = kInf;
+        return;
+    }
+    e.pn = dfpn::to32(pn);
+    e.dn = dfpn::to32(dn);
+    e.n = static_cast<std::int16_t>(n);
+}
+
+// ---- entry points -----------------------------------------------------------------------------
+
+Answer LengthSearch::question(Position& pos, bool or_node, int n, const CallLimits& lim) {
+    B b(pos);
+    return guarded(pos, lim, [&] { return ask(b, or_node, n) ? Answer::Yes : Answer::No; });
+}
+
+Answer LengthSearch::exact(Position& pos, bool or_node, int cap, const CallLimits& lim, int& value) {
+    B b(pos);
+    return guarded(pos, lim, [&] {
+        if (!ask(b, or_node, cap)) return Answer::No;
+        return exact_now(b, or_node, cap, value) ? Answer::Yes : Answer::No;
+    });
+}
+
+Answer LengthSearch::defences(Position& pos, int value, const CallLimits& lim, DefencesOut& out) {
+    B b(pos);
+    return guarded(pos, lim, [&] {
+        out.real.clear();
+        out.futile.clear();
+        MoveList ml;
+        generate_legal(pos, ml);
+        std::vector<Move> counted;
+        for (const Move m : ml)
+            if (!is_drop(m)) counted.push_back(m);
+        std::vector<DropSquare> squares;
+        drop_squares(b, ml.moves, ml.size, squares);
+        std::vector<std::uint8_t> futile_at(squares.size(), 0);
+        for (std::size_t i = 0; i < squares.size(); ++i) {
+            const DropSquare& ds = squares[i];
+            if (distance_rule_ && ds.omittable) {
+                bool closer_futile = true;
+                for (std::size_t j = 0; j < i; ++j)
+                    if (squares[j].checker == ds.checker && squares[j].distance < ds.distance && !futile_at[j])
+                        closer_futile = false;
+                if (closer_futile) {
+                    futile_at[i] = 1;
+                    out.futile.push_back(FutileOut{ds.square, ds.moves, true, {}});
+                    continue;
+                }
+            }
+            if (futile(b, ds, value, counted, kLenInf)) {
+                futile_at[i] = 1;
+                out.futile.push_back(FutileOut{ds.square, ds.moves, false, tests_of(b, ds)});
+            } else {
+                counted.insert(counted.end(), ds.moves.begin(), ds.moves.end());
+            }
+        }
+        out.real = std::move(counted);
+        return Answer::Yes;
+    });
+}
+
+dfpn::Outcome LengthSearch::prove_root(Position& pos, const CallLimits& lim) {
+    B b(pos);
+    dfpn::SearchLimits sl;
+    sl.nodes = lim.nodes;
+    const double now = dfpn::wall_seconds();
+    double until = lim.pause_at;
+    if (lim.stop_at >= 0.0 && (until < 0.0 || lim.stop_at < until)) until = lim.stop_at;
+    if (until >= 0.0) sl.seconds = std::max(0.0, until - now);
+    return oracle_.search(b, pos.side_to_move() == attacker_, sl);
+}
+
+void LengthSearch::oracle_probe(Position& pos, bool or_node, std::uint64_t& pn, std::uint64_t& dn, int& length,
+                                Move& move) const {
+    const dfpn::TTEntry* t = oracle_.table().probe(pos.board_key(), dfpn::packed_hand(pos.hand(Color(attacker_))));
+    pn = dn = 1;
+    length = -1;
+    move = MOVE_NONE;
+    if (t == nullptr) return;
+    if (t->pn == 0) {
+        pn = 0;
+        dn = dfpn::from32(t->dn);
+        length = t->length == dfpn::kNoLength ? -1 : t->length;
+        if (or_node) move = Move(t->move);
+        return;
+    }
+    pn = dfpn::from32(t->pn);
+    dn = dfpn::from32(t->dn);
+}
+
+std::vector<Move> LengthSearch::oracle_line(Position& pos, bool& complete, const CallLimits& lim) {
+    B b(pos);
+    dfpn::SearchLimits sl;
+    sl.nodes = lim.nodes;
+    if (lim.stop_at >= 0.0) sl.seconds = std::max(0.0, lim.stop_at - dfpn::wall_seconds());
+    return oracle_.principal_variation(b, complete, sl);
+}
+
+void LengthSearch::bounds(Position& pos, int& lo, int& hi, Move& best) {
+    B b(pos);
+    const LEntry& e = entry(b);
+    lo = e.lo;
+    hi = e.hi;
+    best = Move(e.best);
+}
+
+}  // namespace tsume::length

@@ -1,0 +1,226 @@
+// The length-aware tsume-rule search: "is there a mate within n plies under tsume rules?", the
+// kernel's form of the Python reference core/search/official.py (same rules, same meaning).
+//
+// * A depth-bounded df-pn (thresholds from the second-best sibling, the 1+ε trick) whose table
+//   keeps, per board and attacker hand, what is proved about the tsume-rule length: a mate within
+//   `hi` plies (with the move that does it) and no mate within `lo - 2` plies; pn/dn belong to the
+//   last unresolved question `n`.  Hand dominance both ways ([ComShogi ch. 9], 優越関係): a mate
+//   within n for attacker hand h holds for every hand >= h, no mate within n for every hand <= h.
+// * Futile interpositions (無駄合) judged inside the search: drop squares wait, nearest the king
+//   first, until every counted defence is proved (delayed expansion as in [KomoringHeights]);
+//   a square is then omitted by the distance rule ([LS3600 2010]) or judged by Kakinoki's rule read
+//   as "the mate goes on just as without it", by bounded questions on the same table.
+// * A raw-rule df-pn (dfpn.h) as the oracle: its proof bounds the length from above, its disproof
+//   means no mate at all, and a short search of its own settles non-mates early.
+//
+// The search never calls into Python and never allocates per node once its frames have grown;
+// it checks its stop conditions (cancel flag, node limit, deadline) every 1024 nodes and unwinds
+// by exception to the entry point, which leaves the table consistent (bounds are only ever
+// tightened by proofs).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "dfpn.h"
+#include "search_board.h"
+
+namespace tsume::length {
+
+using dfpn::PHand;
+inline constexpr int kLenInf = 0xFFFF;        // "no bound": hi of an unproved entry, lo of a no-mate
+inline constexpr int kMaxQuestion = 3000;     // longest bound a question may carry
+
+// One table entry: what is proved about one (board, attacker hand).  40 bytes.
+struct LEntry {
+    std::uint64_t key;     // board key (side to move included, hands apart)
+    PHand hand;            // the attacker's hand
+    std::uint32_t best;    // OR: a move proving hi; AND: the last refutation (0: none)
+    std::uint32_t pn, dn;  // of the unresolved question n (32-bit saturated, as tt.h)
+    std::uint32_t amount;  // nodes spent under this entry; the collector keeps the costly ones
+    std::uint16_t lo, hi;  // lo <= length <= hi (kLenInf: unbounded)
+    std::int16_t n;        // the question pn/dn belong to (-1: none)
+    std::uint8_t flags;    // kUsed | kSeen | kTried
+};
+
+class LengthTable {
+public:
+    // kBusy: on the current search path (never the one a full window gives up).
+    static constexpr std::uint8_t kUsed = 1, kSeen = 2, kTried = 4, kBusy = 8;
+    static constexpr std::size_t kWindow = 16;
+
+    explicit LengthTable(std::size_t memory_mb);
+    ~LengthTable();
+    LengthTable(const LengthTable&) = delete;
+    LengthTable& operator=(const LengthTable&) = delete;
+
+    // The entry of exactly (key, hand), or null.  Valid until the next get() or maintain().
+    LEntry* find(std::uint64_t key, PHand hand);
+    // The entry of (key, hand), made (with bounds from dominance) when missing; lo0 is a new
+    // entry's lower bound (1 at attacker nodes, 0 at defender nodes).
+    LEntry& get(std::uint64_t key, PHand hand, int lo0);
+    // Tighten e's bounds from the entries of the same board with comparable hands.
+    void refresh(LEntry& e);
+    // Grow while under the bound, or collect when nine tenths full (between nodes only).
+    void maintain();
+    std::size_t collect(double target);
+
+    std::size_t entries() const { return entries_; }
+    std::size_t capacity() const { return max_capacity_; }
+    std::size_t collections() const { return collections_; }
+
+private:
+    std::size_t home(std::uint64_t key) const;
+    void allocate(std::size_t capacity);
+    void grow();
+
+    LEntry* data_ = nullptr;
+    std::size_t capacity_ = 0, max_capacity_ = 0, entries_ = 0, collections_ = 0;
+};
+
+// Limits of one call: absolute node count (0: none), absolute wall-clock times (< 0: none).
+// `stop_at` ends the call anywhere; `pause_at` only between the outermost question's nodes.
+struct CallLimits {
+    std::uint64_t nodes = 0;
+    double stop_at = -1.0;
+    double pause_at = -1.0;
+};
+
+enum class Answer { No, Yes, Paused, Stopped };
+
+// One drop-interposition square of a defender node (interposition.py's DropSquare).
+struct DropSquare {
+    int square;
+    std::vector<Move> moves;   // every drop on the square, pawn first (hand order P L N S G B R)
+    int checker;               // the occupied square beyond it from the king (-1: none)
+    int distance;              // king distance
+    bool omittable;            // the distance rule's geometry holds
+};
+
+// A futile square as `defences` reports it: omitted by the distance rule, or judged by Kakinoki's
+// test (whose positions, the capture with the piece handed back, are given as SFENs).
+struct FutileOut {
+    int square;
+    std::vector<Move> moves;
+    bool omitted;
+    std::vector<std::string> tests;
+};
+
+struct DefencesOut {
+    std::vector<Move> real;    // the defences that count: board moves, then counted drops
+    std::vector<FutileOut> futile;
+};
+
+// When the search asks its raw df-pn whether a defender position mates at all: from `from` plies
+// asked inside a question (a look of `nodes` nodes), and from `root_from` plies for a question
+// from outside (a look of `root_nodes`).  0 nodes: never.
+struct RawLooks {
+    int from = 4;
+    std::uint64_t nodes = 64;
+    int root_from = 4;
+    std::uint64_t root_nodes = 3000;
+};
+
+class LengthSearch {
+public:
+    LengthSearch(int attacker, std::size_t memory_mb, std::size_t oracle_mb, bool distance_rule,
+                 const RawLooks& looks = RawLooks{});
+
+    // Each entry point plays on `pos` (the caller's, left as it was unless an exception escapes)
+    // and returns Paused/Stopped when a limit or the cancel flag ended it first.
+    Answer question(Position& pos, bool or_node, int n, const CallLimits& lim);
+    Answer exact(Position& pos, bool or_node, int cap, const CallLimits& lim, int& value);
+    Answer defences(Position& pos, int value, const CallLimits& lim, DefencesOut& out);
+    // One slice of the oracle's raw df-pn of the root (attacker to move).
+    dfpn::Outcome prove_root(Position& pos, const CallLimits& lim);
+    // The oracle's table: (pn, dn, proof length or -1, proving move or 0).
+    void oracle_probe(Position& pos, bool or_node, std::uint64_t& pn, std::uint64_t& dn, int& length,
+                      Move& move) const;
+    std::vector<Move> oracle_line(Position& pos, bool& complete, const CallLimits& lim);
+    // The raw df-pn's last published progress (its path; after oracle_line, the proof along the line).
+    dfpn::Snapshot oracle_snapshot() const { return oracle_.snapshot(); }
+    // The table's bounds of `pos` (kLenInf: none); best move or 0.
+    void bounds(Position& pos, int& lo, int& hi, Move& best);
+
+    void cancel() {
+        cancel_.store(true, std::memory_order_relaxed);
+        oracle_.cancel();
+    }
+    std::uint64_t nodes() const { return nodes_; }
+    std::uint64_t oracle_nodes() const { return oracle_.nodes(); }
+    std::uint64_t questions() const { return questions_; }
+    std::uint64_t futility_tests() const { return futility_tests_; }
+    std::size_t entries() const { return table_.entries(); }
+    std::size_t capacity() const { return table_.capacity(); }
+    std::size_t collections() const { return table_.collections(); }
+    int attacker() const { return attacker_; }
+
+private:
+    using B = dfpn::SearchBoard;
+    struct Stop {};    // a hard limit or the cancel flag: unwind to the entry point
+    struct Pause {};   // the outermost question's slice is over
+
+    struct Frame {
+        std::vector<Move> moves;
+        std::vector<std::uint64_t> cpn, cdn;
+        std::vector<DropSquare> squares;
+        std::vector<std::uint8_t> futile_at;
+        MoveList ml;
+        MoveList scratch;   // the horizon's evasions (kept off the C++ stack: one frame a ply)
+    };
+
+    struct Tested {   // one futility verdict per (position, square): futile from / counts up to
+        int futile_from = kLenInf;
+        int counts_upto = -1;
+    };
+
+    template <class F>
+    Answer guarded(Position& pos, const CallLimits& lim, F body);
+    void budget();
+
+    std::uint64_t poskey(B& b) const { return b.board_key() ^ (std::uint64_t(b.hand_of(attacker_)) * 0x9E3779B97F4A7C15ULL); }
+    LEntry& entry(B& b) {
+        return table_.get(b.board_key(), b.hand_of(attacker_), b.position().side_to_move() == attacker_ ? 1 : 0);
+    }
+    int child_hi(B& b, Move m, int n);
+
+    bool ask(B& b, bool or_node, int n);
+    bool exact_now(B& b, bool or_node, int cap, int& value);
+    void first_look(B& b, bool or_node);
+    bool raw_disproof(B& b, std::uint64_t nodes);
+    void search(B& b, bool or_node, int n, std::uint64_t thpn, std::uint64_t thdn, std::uint64_t& pn,
+                std::uint64_t& dn);
+    void child(B& b, bool or_child, int n, std::uint64_t& pn, std::uint64_t& dn);
+    void or_node(B& b, int n, std::uint64_t thpn, std::uint64_t thdn, std::uint64_t& pn, std::uint64_t& dn);
+    void and_node(B& b, int n, std::uint64_t thpn, std::uint64_t thdn, std::uint64_t& pn, std::uint64_t& dn);
+    bool futile(B& b, const DropSquare& ds, int n, const std::vector<Move>& others, int longest);
+    std::vector<std::string> tests_of(B& b, const DropSquare& ds);
+    void drop_squares(B& b, const Move* legal, int count, std::vector<DropSquare>& out) const;
+
+    Frame& frame(int depth);
+    B& test_board(int level, const std::string& sfen);
+
+    int attacker_;
+    bool distance_rule_;
+    RawLooks looks_;
+    LengthTable table_;
+    dfpn::Searcher<B> oracle_;
+    std::atomic<bool> cancel_{false};
+    std::uint64_t nodes_ = 0, next_check_ = 0, questions_ = 0, futility_tests_ = 0;
+    CallLimits lim_;
+    int nested_ = 0, depth_ = 0, test_level_ = 0;
+    std::vector<std::unique_ptr<Frame>> frames_;
+    std::vector<std::unique_ptr<Position>> test_pos_;
+    std::vector<std::unique_ptr<B>> test_boards_;
+    std::unordered_map<std::uint64_t, Tested> futility_;
+    MoveList child_moves_;   // child()'s count of a new defender node's moves (not recursive)
+    std::vector<std::pair<std::uint64_t, PHand>> path_;   // the busy entries, innermost last
+    void release_path();
+};
+
+}  // namespace tsume::length

@@ -1,0 +1,505 @@
+"""The official answer on the C++ kernel's length-aware tsume-rule search.
+
+The kernel's ``LengthSearch`` (``core/kernel/c++/length_search.h``) is the
+search of :mod:`.official` in C++: a depth-bounded df-pn whose table keeps,
+per board and attacker hand, the proved bounds of the tsume-rule length (a
+mate within ``hi``, no mate within ``lo - 2``) with hand dominance both ways,
+futile interpositions judged inside it by the same rules (Kakinoki's rule
+read as "the mate goes on just as without it", the distance rule, drop
+squares delayed nearest-first), and its own raw df-pn as the oracle.
+
+:class:`KernelLengthSearch` offers the questions :mod:`.exact`'s
+:class:`~.exact.AnswerBuilder` asks (``or_within``, ``and_within``, ``exact``,
+``defences``, ``tt[...]``, ``mate.lookup``), so the main line, the variations,
+the 余詰 candidates, the 駒余り tie-break and each 無駄合's reason are built by
+the same Python code whatever search answered.  Each call runs in the kernel
+with the interpreter lock released, in slices of about 0.1 s between which
+progress is yielded and the cancel flag, the deadline and the node limit are
+looked at (the kernel checks the deadline and the node limit itself too).
+
+:func:`engine_choice` picks the search: the kernel where it is built,
+``TSUME_ENGINE=python`` forces the Python search (:mod:`.official`).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import weakref
+from collections.abc import Callable, Generator
+from dataclasses import replace
+from typing import Any, TypeVar
+
+import cshogi
+
+from . import kernel_engine
+from .contract import INFINITY as INF
+from .contract import Cancel, ExtraValue, Limits, Progress, SearchPhase, SolveResult, SolveStatus
+from .exact import AnswerBuilder, AnswerSession, BoundedSearch, SearchAborted, assemble_proof
+from .interposition import Defences, FutileSquare
+from .proof import Proof
+from ..shogi.position import Position
+
+MAX_LENGTH = 2001
+"""Longest bound a question may carry (as :data:`.official.MAX_LENGTH`)."""
+
+_SLICE = 0.1              # seconds of one kernel call before it pauses to report
+_CHECK_EVERY = 256        # builder ticks between budget checks
+_DEFAULT_ORACLE_MB = 64
+T = TypeVar("T")
+
+LOOKS = (10, 64, 10, 3000)
+"""The kernel search's short raw df-pn looks at defender nodes (``LengthSearch``'s keywords):
+from how many plies asked inside a question, with how many nodes, and the same for a question
+from outside (one per 余詰 candidate).  From 10 plies: below that a look costs more than it saves
+(mate.tsv: 2.4 CPU s for all 1,040 answers, 13.9 s with looks from 4 plies as the Python search has)."""
+
+BYTES_PER_ENTRY = 40
+"""Bytes of one entry of the kernel's length table (``LEntry`` in length_search.h)."""
+
+
+def _load() -> Any:
+    from .. import kernel
+
+    if not kernel.AVAILABLE:
+        return None
+    return getattr(kernel, "LengthSearch", None)
+
+
+_KERNEL = _load()
+
+
+def available() -> bool:
+    """True when the kernel's length-aware search is built and not switched off (``TSUME_ENGINE``)."""
+    return _KERNEL is not None and kernel_engine.engine_choice() == "kernel"
+
+
+CHOICE_ENV = "TSUME_LENGTH_SEARCH"
+
+
+def chosen() -> bool:
+    """True when the solver should answer on this search: built, and ``TSUME_LENGTH_SEARCH=kernel``.
+
+    Opt-in for now: a length search stopped before its length is proved does not yet give the
+    provisional tree (core.search.provisional) that the Python path gives.
+    """
+    return os.environ.get(CHOICE_ENV, "").strip().lower() == "kernel" and available()
+
+
+class _Bounds:
+    """What the table proves of one position: ``lo <= length <= hi`` and a best move (cshogi int)."""
+
+    __slots__ = ("lo", "hi", "best")
+
+    def __init__(self, lo: int, hi: int, best: int) -> None:
+        self.lo, self.hi, self.best = lo, hi, best
+
+
+class _BoundsView:
+    """``tt[zobrist]`` for the builder: the bounds of the search's current board (the key is not needed)."""
+
+    def __init__(self, search: KernelLengthSearch) -> None:
+        # A proxy, not a reference: no cycle keeps the search (and its tables) alive after its last use.
+        self.s = weakref.proxy(search)
+
+    def __getitem__(self, zob: int) -> _Bounds:
+        bounds: _Bounds = self.s.bounds(self.s.board)
+        return bounds
+
+    def __len__(self) -> int:
+        return int(self.s.k.entries)
+
+
+class _OracleView:
+    """The kernel's raw df-pn as far as callers look at it (its node count)."""
+
+    def __init__(self, k: Any) -> None:
+        self.k = k
+
+    @property
+    def nodes(self) -> int:
+        return int(self.k.oracle_nodes)
+
+
+class _KernelMate:
+    """The raw df-pn oracle's table, as :class:`.exact.MateOracle` offers it to the builder."""
+
+    def __init__(self, search: KernelLengthSearch) -> None:
+        self.s = weakref.proxy(search)   # no cycle (see _BoundsView)
+        self.oracle = _OracleView(search.k)
+
+    def lookup(self, board: cshogi.Board, or_node: bool) -> tuple[int, int]:
+        pn, dn, _length, _move = self.s.k.oracle_probe(board.sfen())
+        return int(pn), int(dn)
+
+    def probe(self, board: cshogi.Board, or_node: bool) -> tuple[int, int, int, int]:
+        pn, dn, length, move = self.s.k.oracle_probe(board.sfen())
+        return int(pn), int(dn), int(length), board.move_from_usi(move) if move else 0
+
+
+class KernelLengthSearch(BoundedSearch):
+    """The kernel's length-aware search behind the interface :mod:`.exact`'s builder uses."""
+
+    def __init__(self, root: cshogi.Board, *, deadline: float | None, cancel: Cancel | None,
+                 node_limit: int | None, distance_rule: bool, memory_mb: int = 256,
+                 oracle_mb: int = _DEFAULT_ORACLE_MB, clock: Callable[[], float] = time.monotonic) -> None:
+        if _KERNEL is None:
+            raise RuntimeError("the kernel's length search is not built in this install")
+        super().__init__(root, deadline=deadline, cancel=cancel, node_limit=node_limit,
+                         distance_rule=distance_rule, clock=clock)
+        look_from, look_nodes, root_look_from, root_look_nodes = LOOKS
+        self.k = _KERNEL(root.sfen(), max(1, memory_mb), max(1, oracle_mb), distance_rule, look_from=look_from,
+                         look_nodes=look_nodes, root_look_from=root_look_from, root_look_nodes=root_look_nodes)
+        self.kmate = _KernelMate(self)
+        self.mate = self.kmate   # type: ignore[assignment]
+        self.tt = _BoundsView(self)
+        self._ticks = 0
+        self._next_check = _CHECK_EVERY
+        self.outcome = "unknown"   # the raw df-pn's verdict on the root, once settle_root ran
+        self._last_path: tuple[Any, Any] | None = None
+
+    # ---- budget and progress ------------------------------------------
+
+    def table_size(self) -> tuple[int, float]:
+        entries = int(self.k.entries)
+        return entries, min(1.0, entries / max(1, int(self.k.capacity)))
+
+    def _sync(self) -> None:
+        self.nodes = int(self.k.nodes) + self._ticks
+        self.futility_tests = int(self.k.futility_tests)
+
+    def _limits(self) -> tuple[int, float]:
+        """The kernel's node limit (absolute) and hard stop (seconds from now) for the next call."""
+        self.check_stop()
+        nodes = 0
+        if self.node_limit is not None:
+            nodes = int(self.k.nodes) + max(1, self.node_limit - self.nodes)
+        stop = -1.0
+        if self.deadline is not None:
+            stop = max(0.0, self.deadline - self.clock())
+        return nodes, stop
+
+    def _run(self, call: Callable[[int, float, float], Any]) -> Generator[Progress, None, Any]:
+        """Call the kernel in slices of :data:`_SLICE` seconds, yielding progress between them."""
+        while True:
+            nodes, stop = self._limits()
+            before = int(self.k.nodes)
+            got = call(nodes, stop, _SLICE)
+            self._sync()
+            status = got if isinstance(got, str) else got[0]
+            if status == "paused":
+                self.last_yield = time.monotonic()
+                yield self.progress()
+                continue
+            if status == "stopped":
+                # The kernel stops on the wall clock; a deadline on another clock (CPU time on a
+                # loaded machine) may not have come yet: then the question goes on.
+                self.check_stop()
+                if int(self.k.nodes) == before:
+                    raise SearchAborted("stopped")
+                self.last_yield = time.monotonic()
+                yield self.progress()
+                continue
+            return got
+
+    def _tick(self) -> Generator[Progress, None, None]:
+        """Count a builder step; every so often check the budget and report."""
+        self._ticks += 1
+        self.nodes += 1
+        if self._ticks < self._next_check:
+            return
+        self._next_check = self._ticks + _CHECK_EVERY
+        self.check_stop()
+        now = time.monotonic()
+        if now - self.last_yield >= _SLICE:
+            self.last_yield = now
+            yield self.progress()
+
+    # ---- the root ------------------------------------------------------
+
+    def progress(self) -> Progress:
+        """The snapshot of :class:`.exact.BoundedSearch`; while the oracle proves the root, the raw df-pn's own."""
+        if self.phase == "mate":
+            return self.oracle_progress()
+        return super().progress()
+
+    def _mate_view(self, p: Progress) -> Progress:
+        if p.path:
+            self._last_path = (p.path, p.root_children)
+        return replace(p, phase=SearchPhase.MATE)
+
+    def oracle_progress(self) -> Progress:
+        """The raw df-pn's last published snapshot (its path; after :meth:`oracle_line`, the proof along the line).
+
+        Between two slices the snapshot has no path (the search has returned): the last one
+        that had is shown again, with the current figures.
+        """
+        p = kernel_engine.progress_from_snapshot(self.k.oracle_snapshot(), time.monotonic() - self.start)
+        if p.path:
+            self._last_path = (p.path, p.root_children)
+        elif self._last_path is not None:
+            p = replace(p, path=self._last_path[0], root_children=self._last_path[1])
+        return replace(p, phase=SearchPhase.MATE)
+
+    def settle_root(self) -> Generator[Progress, None, str]:
+        """The raw df-pn of the root, in slices: 'proven', 'disproven' or 'unknown' (a limit first).
+
+        Slices start at 1024 nodes and double up to :data:`_SLICE` seconds, so a
+        deadline on the caller's clock is seen within the first thousand nodes.
+        """
+        self.phase = "mate"
+        chunk = 1024
+        try:
+            while True:
+                self.check_stop()
+                nodes = int(self.k.oracle_nodes) + chunk
+                if self.node_limit is not None:
+                    nodes = min(nodes, self.node_limit)
+                # The slice runs on a thread of its own, so that its snapshots, which carry df-pn's
+                # path only while it runs, are read meanwhile (the window's search tree).
+                seen = yield from _relay(kernel_engine.run_on_thread(
+                    self.k, "prove_root", (nodes, _SLICE), self.cancel, _SLICE / 2, self.start), self._mate_view)
+                outcome = str(seen)
+                chunk = min(chunk * 2, 1 << 40)
+                self.root_pn, self.root_dn = self.kmate.lookup(self.board, True)
+                yield self.progress()
+                if outcome != "unknown":
+                    self.outcome = outcome
+                    return outcome
+                if self.node_limit is not None and int(self.k.oracle_nodes) >= self.node_limit:
+                    return outcome
+        finally:
+            self.phase = "search"
+
+    def oracle_line(self) -> tuple[list[str], bool]:
+        """The raw df-pn's line of the root (moves in USI) and whether it replays to mate."""
+        nodes, stop = self._limits()
+        line, complete = self.k.oracle_line(nodes and nodes, stop)
+        return list(line), bool(complete)
+
+    # ---- questions ----------------------------------------------------
+
+    def bounds(self, board: cshogi.Board) -> _Bounds:
+        lo, hi, best = self.k.bounds(board.sfen())
+        return _Bounds(INF if lo < 0 else int(lo), INF if hi < 0 else int(hi),
+                       board.move_from_usi(best) if best else 0)
+
+    def _ask(self, or_node: bool, d: int) -> Generator[Progress, None, bool]:
+        if d < (1 if or_node else 0):
+            return False
+        if d > int(self.k.max_question):
+            raise SearchAborted("too deep")
+        sfen = self.board.sfen()
+        got = yield from self._run(lambda nodes, stop, pause: self.k.question(sfen, or_node, d, nodes, stop, pause))
+        return bool(got == "yes")
+
+    def or_within(self, d: int) -> Generator[Progress, None, bool]:
+        """Does the attacker to move in :attr:`board` mate within ``d`` plies (tsume rules)?"""
+        return (yield from self._ask(True, d))
+
+    def and_within(self, d: int) -> Generator[Progress, None, bool]:
+        """Is the defender to move in :attr:`board` mated within ``d`` plies (tsume rules)?"""
+        return (yield from self._ask(False, d))
+
+    def exact(self, or_node: bool, cap: int = MAX_LENGTH) -> Generator[Progress, None, int | None]:
+        """Exact tsume-rule length of :attr:`board`, or None beyond ``cap`` (:meth:`.official.OfficialSearch.exact`)."""
+        b = self.board
+        e = self.bounds(b)
+        root = self.phase == "search"   # the root's length search: its bounds are progress to report
+        while e.lo < e.hi:
+            if root:
+                self.root_lo, self.root_hi = e.lo, e.hi
+                self.asking = cap if e.hi >= INF else min(e.hi - 2, cap)
+            if e.hi >= INF:
+                if not (yield from self._ask(or_node, cap)):
+                    return None
+                e = self.bounds(b)
+                continue
+            d = e.hi - 2
+            if d > cap:
+                d = cap if (cap - e.hi) % 2 == 0 else cap - 1
+            if root:
+                self.asking = d
+            if not (yield from self._ask(or_node, d)):
+                e = self.bounds(b)
+                if e.hi > cap:
+                    return None
+                break
+            e = self.bounds(b)
+        return e.hi if e.hi <= cap else None
+
+    def defences(self, value: int) -> Generator[Progress, None, Defences]:
+        """The defences of :attr:`board` that count at bound ``value``, and its futile drop squares."""
+        b = self.board
+        sfen = b.sfen()
+        value = max(0, min(value, int(self.k.max_question)))
+        _status, real, futile = yield from self._run(
+            lambda nodes, stop, pause: self.k.defences(sfen, value, nodes, stop, pause))
+        squares = tuple(
+            FutileSquare(int(square), tuple(b.move_from_usi(u) for u in drops), bool(omitted),
+                         tuple(cshogi.Board(t) for t in tests))
+            for square, drops, omitted, tests in futile)
+        return Defences(tuple(b.move_from_usi(u) for u in real), squares)
+
+
+def build_proof(position: Position, *, deadline: float | None = None, cancel: Cancel | None = None,
+                node_limit: int | None = None, distance_rule: bool = True, max_length: int = MAX_LENGTH,
+                alternatives: bool = True, memory_mb: int = 256, oracle_mb: int = _DEFAULT_ORACLE_MB,
+                clock: Callable[[], float] = time.monotonic, session: AnswerSession | None = None,
+                observe: Callable[[BoundedSearch], object] | None = None,
+                ) -> Generator[Progress, None, Proof | None]:
+    """The official answer of ``position`` by the kernel's length-aware search.
+
+    The contract of :func:`.official.build_proof`: yields progress about every
+    0.1 s and returns the :class:`~.proof.Proof`, or None for no mate, cancel
+    or a limit reached before the length was proved.  The kernel's own raw
+    df-pn proves the root first; its proof length is the first upper bound.
+    """
+    root = position.board().copy()
+    search = KernelLengthSearch(root, deadline=deadline, cancel=cancel, node_limit=node_limit,
+                                distance_rule=distance_rule, memory_mb=memory_mb, oracle_mb=oracle_mb, clock=clock)
+    if observe is not None:
+        observe(search)
+    try:
+        yield search.progress()
+        outcome = yield from search.settle_root()
+    except SearchAborted:
+        return None
+    if outcome != "proven":
+        return None
+    return (yield from answer(search, position, max_length=max_length, alternatives=alternatives, session=session))
+
+
+def answer(search: KernelLengthSearch, position: Position, *, max_length: int = MAX_LENGTH,
+           alternatives: bool = True, session: AnswerSession | None = None
+           ) -> Generator[Progress, None, Proof | None]:
+    """The official answer of a root the search's oracle has proved: its exact length, then the builder's tree."""
+    root = position.board().copy()
+    try:
+        search.board = root.copy()
+        length = yield from search.exact(True, max_length)
+        if length is None:
+            return None
+        search.depth = search.root_lo = search.root_hi = length
+        search.asking = 0
+        search.phase = "tree"
+        if session is not None:
+            session.keep(search, length, position.sfen())
+        base = AnswerBuilder(search, position.sfen(), False)   # type: ignore[arg-type]
+        proof = yield from assemble_proof(base, position, length, search)   # type: ignore[arg-type]
+        if not alternatives:
+            return proof
+        full = AnswerBuilder(search, position.sfen(), True)   # type: ignore[arg-type]
+        full.share(base)
+        search.phase = "alternatives"
+        try:
+            return (yield from assemble_proof(full, position, length, search))   # type: ignore[arg-type]
+        except SearchAborted:
+            return proof
+    except SearchAborted:
+        if session is not None:
+            if search.phase == "search":
+                e = search.bounds(root)
+                search.root_lo, search.root_hi = max(search.root_lo, e.lo), min(search.root_hi, e.hi)
+            session.stopped(search)
+        return None
+
+
+def solve_iter(position: Position, limits: Limits, cancel: Cancel | None = None, *,
+               session: AnswerSession | None = None, exact_min_seconds: float = 30.0, exact_factor: float = 5.0,
+               ) -> Generator[Progress, None, SolveResult]:
+    """The direct-mate solve on the kernel: its raw df-pn's proof, then the official answer.
+
+    The result has the fields of :func:`.solver.solve_iter`'s: ``extra`` holds
+    ``exact``, ``dfpn_pv``, ``engine`` ("kernel") and ``cpu_seconds`` (this
+    process's CPU time), and ``at_least``/``at_most`` when the length search
+    stopped before the length was proved.  Without a time limit the length
+    search gets max(``exact_min_seconds``, ``exact_factor`` × the proof's time).
+
+    Raises:
+        ValueError: the kernel refuses the position (the caller may use the Python search);
+            raised here, before the generator is returned.
+    """
+    cpu0 = time.process_time()
+    start = time.monotonic()
+    clock = limits.clock()
+    deadline = clock() + limits.seconds if limits.seconds is not None else None
+    memory = max(16, limits.memory_mb // 2)
+    search = KernelLengthSearch(position.board().copy(), deadline=deadline, cancel=cancel,
+                                node_limit=limits.nodes, distance_rule=True, memory_mb=memory, oracle_mb=memory,
+                                clock=clock)
+    return _solve(search, position, cancel, session, cpu0, start, exact_min_seconds, exact_factor)
+
+
+def _solve(search: KernelLengthSearch, position: Position, cancel: Cancel | None, session: AnswerSession | None,
+           cpu0: float, start: float, exact_min_seconds: float, exact_factor: float,
+           ) -> Generator[Progress, None, SolveResult]:
+    sfen = position.sfen()
+    clock = search.clock
+    deadline = search.deadline
+
+    def whole(p: Progress) -> Progress:
+        nodes = search.nodes + search.kmate.oracle.nodes
+        elapsed = time.monotonic() - start
+        return replace(p, nodes=nodes, elapsed=elapsed, nps=nodes / elapsed if elapsed > 0 else 0.0)
+
+    def finish(status: SolveStatus, **kw: Any) -> SolveResult:
+        kw["extra"] = {**kw.get("extra", {}), "engine": "kernel",
+                       "cpu_seconds": round(time.process_time() - cpu0, 4)}
+        entries = int(search.k.entries)
+        return SolveResult(status, sfen, nodes=search.nodes + search.kmate.oracle.nodes,
+                           seconds=time.monotonic() - start, table_entries=entries,
+                           peak_memory_mb=entries * BYTES_PER_ENTRY / 2**20, **kw)
+
+    try:
+        outcome = yield from _relay(search.settle_root(), whole)
+    except SearchAborted:
+        outcome = "unknown"
+    if outcome == "unknown" and cancel is not None and cancel.is_set():
+        return finish(SolveStatus.CANCELLED)
+    if outcome == "disproven":
+        return finish(SolveStatus.NO_MATE)
+    if outcome != "proven":
+        return finish(SolveStatus.UNKNOWN)
+    line, complete = search.oracle_line()
+    yield whole(search.oracle_progress())   # the finished proof along df-pn's line
+    raw_pv = tuple(line)
+    raw_length = len(raw_pv) if complete else None
+    raw_extra: dict[str, ExtraValue] = {"exact": False, "dfpn_pv": raw_pv}
+    if not complete:
+        raw_extra["pv_complete"] = False
+    if deadline is None:
+        spent = time.monotonic() - start
+        search.deadline = clock() + max(exact_min_seconds, exact_factor * spent)
+    if session is None:
+        session = AnswerSession()   # for the proved bounds of a stopped length search
+    proof: Proof | None = yield from _relay(answer(search, position, session=session), whole)
+    if proof is None:
+        if session.at_least is not None:
+            raw_extra["at_least"] = session.at_least
+        if session.at_most is not None:
+            raw_extra["at_most"] = session.at_most
+        if cancel is not None and cancel.is_set():
+            return finish(SolveStatus.CANCELLED, pv=raw_pv, length=raw_length,
+                          extra={k: v for k, v in raw_extra.items() if k != "dfpn_pv"})
+        return finish(SolveStatus.MATE, pv=raw_pv, length=raw_length, extra=raw_extra)
+    return finish(SolveStatus.MATE, pv=tuple(proof.main_line), length=proof.length, proof=proof,
+                  extra={"exact": proof.exact, "dfpn_pv": raw_pv})
+
+
+def _relay(gen: Generator[Progress, None, T], whole: Callable[[Progress], Progress]) -> Generator[Progress, None, T]:
+    """Run ``gen``, yielding its snapshots as ``whole`` makes them (the whole solve's count and time)."""
+    try:
+        while True:
+            try:
+                p = next(gen)
+            except StopIteration as stop:
+                value: T = stop.value
+                return value
+            yield whole(p)
+    finally:
+        gen.close()
+
+
+__all__ = ["CHOICE_ENV", "KernelLengthSearch", "MAX_LENGTH", "answer", "available", "build_proof", "chosen",
+           "solve_iter"]

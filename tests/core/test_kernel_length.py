@@ -1,0 +1,229 @@
+"""The kernel's length-aware tsume-rule search (``LengthSearch``, core.search.kernel_length).
+
+Every answer here goes through the one path the solver takes where the kernel is built
+(``solver.solve`` → ``kernel_length.solve_iter`` → the builder of core.search.exact), and is
+checked against the Python search (core.search.official) or the brute force where it is short.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import random
+import threading
+import time
+from pathlib import Path
+
+import cshogi
+import pytest
+
+from tsume_studio.core.check import check_solution
+from tsume_studio.core.search import kernel_length, official
+from tsume_studio.core.search.contract import Limits, SolveStatus
+from tsume_studio.core.search.exact import AnswerSession
+from tsume_studio.core.search.solver import solve
+from tsume_studio.core.shogi.position import Position
+
+import bruteforce  # tests/core is on sys.path
+
+pytestmark = pytest.mark.skipif(not kernel_length.available(), reason="the kernel's length search is not built")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _kernel_length_chosen(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(kernel_length.CHOICE_ENV, "kernel")
+
+DATA = ROOT / "tests" / "data"
+CLASSIC = "8k/6G2/R7P/9/9/9/9/9/9 b r2b3g4s4n4l17p 1"
+# The rows of mate.tsv whose tsume-rule length is shorter than the file's (raw) length.
+SHORTER_THAN_RAW = ("tanuki-5-5", "tanuki-5-41", "tanuki-5-202", "tanuki-7-15", "tanuki-7-17", "tanuki-7-20",
+                    "tanuki-7-51", "tanuki-7-75", "tanuki-7-137", "tanuki-7-156", "tanuki-9-164", "tanuki-9-429",
+                    "tanuki-9-466", "sugyan-990", "sugyan-1014", "sugyan-1016")
+
+
+def _rows(name: str) -> dict[str, dict[str, str]]:
+    with (DATA / name).open(encoding="utf-8") as f:
+        return {r["id"]: r for r in csv.DictReader(f, delimiter="\t")}
+
+
+def _compare_tool():   # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("compare_length_search", ROOT / "tools" / "compare_length_search.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _kernel(sfen: str, **kw: object) -> object:
+    from tsume_studio.core.kernel import LengthSearch
+
+    return LengthSearch(sfen, **kw)
+
+
+def _solve(sfen: str, **kw: object):   # type: ignore[no-untyped-def]
+    result = solve(Position.from_sfen(sfen), Limits(seconds=60), **kw)
+    assert result.extra["engine"] == "kernel"
+    return result
+
+
+# ---- answers through the one path --------------------------------------------------------------
+
+def test_dfpn_line_longer_than_the_exact_length() -> None:
+    # The kernel's df-pn proves this one by a 9-ply line; the tsume-rule length is 3, found by
+    # asking "mate within 7?", "within 5?", ... of the length table until refuted.
+    sfen = _rows("mate.tsv")["tanuki-3-204"]["sfen"]
+    result = _solve(sfen)
+    assert result.status is SolveStatus.MATE and result.length == 3 and result.extra["exact"]
+    assert len(result.extra["dfpn_pv"]) == 9 and len(result.pv) == 3
+    assert bruteforce.tsume_length(sfen, 9) == 3
+
+
+def test_futile_interpositions_judged_in_the_kernel() -> None:
+    # The classic: ▲9一飛成 mates at once; every drop between is futile, seven squares.
+    k = _kernel(CLASSIC)
+    assert k.question(CLASSIC, True, 1) == "yes"
+    result = _solve(CLASSIC)
+    assert result.length == 1 and result.pv == ("9c9a+",)
+    proof = result.proof
+    assert proof is not None and len(proof.futile) == 7
+    # The same squares, with the same reasons, as the Python search gives.
+    reference = official.solve_official(Position.from_sfen(CLASSIC))
+    assert reference is not None
+    assert [(f.move, f.reason.english(), f.moves) for f in proof.futile] == \
+        [(f.move, f.reason.english(), f.moves) for f in reference.futile]
+
+
+def test_effective_interposition_judged_in_the_kernel() -> None:
+    # ▲1四香 △1三歩 (a 中合): captured and returned, the king escapes, so the drop counts.
+    sfen = "4g+RG1k/9/9/9/9/9/9/9/9 b Lr2b2g4s4n3l18p 1"
+    k = _kernel(sfen)
+    assert k.question(sfen, True, 3) == "no"
+    assert k.question(sfen, True, 5) == "yes"
+    assert k.exact(sfen, True, 9) == ("yes", 5)
+    assert k.bounds(sfen)[:2] == (5, 5)
+    assert bruteforce.tsume_length(sfen, 7) == 5
+    # The drop whose capture mates only later counts too (tanuki-3-454: a mate in 3, not in 1).
+    other = _rows("mate.tsv")["tanuki-3-454"]["sfen"]
+    k2 = _kernel(other)
+    assert k2.question(other, True, 1) == "no" and k2.question(other, True, 3) == "yes"
+    assert _solve(other).length == 3
+
+
+def test_yozume_through_the_kernel() -> None:
+    # ▲3二銀成 is the main line's first move, but ▲4四角 also mates in 3.
+    result = _solve(_rows("mate.tsv")["tanuki-3-43"]["sfen"])
+    proof = result.proof
+    assert proof is not None and proof.length == 3 and proof.alternatives_checked
+    assert {(a.path, a.move): a.length for a in proof.alternatives} == {((), "3e4d"): 3}
+
+
+def test_longer_defence_found_and_checked_on_the_same_table() -> None:
+    # 将棋無双 55番: published 11 plies; the defender lasts 13 (docs/benchmarks.md, re-proved there).
+    row = _rows("musou.tsv")["musou-055"]
+    session = AnswerSession()
+    pos = Position.from_sfen(row["sfen"])
+    result = solve(pos, Limits(seconds=60), session=session)
+    assert result.extra["engine"] == "kernel" and result.length == 13 and result.extra["exact"]
+    check = check_solution(pos, row["pv"].split(), Limits(seconds=60), session=session)
+    assert check.reused and check.length == 13
+    assert [(d.kind, d.ply, d.line[-1]) for d in check.discrepancies] == [
+        ("longer_defence", 4, "8e9d"), ("longer_defence", 10, "8e9d")]
+
+
+def test_python_engine_forced(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TSUME_ENGINE", "python")
+    assert not kernel_length.available() and not kernel_length.chosen()
+    result = solve(Position.from_sfen(CLASSIC))
+    assert result.extra["engine"] == "python" and result.length == 1
+
+
+# ---- against the Python search ------------------------------------------------------------------
+
+@pytest.mark.parametrize("rid", SHORTER_THAN_RAW)
+def test_same_judgements_as_python_where_shorter_than_raw(rid: str) -> None:
+    row = _rows("mate.tsv")[rid]
+    result = _solve(row["sfen"], force=True)
+    assert result.length is not None and result.length < int(row["length"])
+    assert _compare_tool().compare_row(rid, row["sfen"], 60.0, 40) == []
+
+
+@pytest.mark.slow
+def test_same_answers_as_python_on_mate_tsv() -> None:
+    rows = _rows("mate.tsv")
+    tool = _compare_tool()
+    problems = [p for rid, row in rows.items() for p in tool.compare_row(rid, row["sfen"], 120.0, 40)]
+    assert problems == []
+
+
+# ---- the entry points under bad and random input ---------------------------------------------
+
+def test_bad_input_raises_value_error() -> None:
+    with pytest.raises(ValueError):
+        _kernel("not a position")
+    with pytest.raises(ValueError):
+        _kernel(CLASSIC, memory_mb=0)
+    with pytest.raises(ValueError):
+        _kernel(CLASSIC, look_nodes=-1)
+    with pytest.raises(ValueError):   # no defending king
+        _kernel("9/9/9/9/9/9/9/9/4K4 b R 1")
+    k = _kernel(CLASSIC)
+    for bad in (-1, 10**6, 2**31 - 1):
+        with pytest.raises(ValueError):
+            k.question(CLASSIC, True, bad)
+        with pytest.raises(ValueError):
+            k.exact(CLASSIC, True, bad)
+        with pytest.raises(ValueError):
+            k.defences(CLASSIC, bad)
+    with pytest.raises(ValueError):   # the attacker to move, asked as a defender question
+        k.question(CLASSIC, False, 3)
+    with pytest.raises(ValueError):   # other pieces than the problem's
+        k.question("8k/6G2/R7P/9/9/9/9/9/9 b r2b3g4s4n4l16p 1", True, 3)
+    with pytest.raises(ValueError):
+        k.bounds("garbage")
+    with pytest.raises(ValueError):
+        k.question(CLASSIC, True, 1, stop_seconds=float("nan"))
+    assert k.question(CLASSIC, True, 1) == "yes"   # the search is unharmed
+
+
+def test_random_positions_and_bounds() -> None:
+    """Random positions of one problem (random legal moves from its root), random bounds and limits."""
+    rng = random.Random(25)
+    sfen = _rows("mate.tsv")["tanuki-9-164"]["sfen"]
+    k = _kernel(sfen, memory_mb=4)
+    root = cshogi.Board(sfen)
+    attacker = root.turn
+    for _ in range(150):
+        b = root.copy()
+        for _ in range(rng.randrange(0, 6)):
+            moves = list(b.legal_moves)
+            if not moves:
+                break
+            b.push(rng.choice(moves))
+        if b.is_game_over() or (b.is_check() and b.turn == attacker):
+            continue
+        s = b.sfen()
+        try:
+            _kernel(s)   # a position the kernel may refuse (the side not to move in check)
+        except ValueError:
+            continue
+        or_node = b.turn == attacker
+        n = rng.randrange(0, 12)
+        got = k.question(s, or_node, n, nodes=rng.choice([0, 50, 5000]), stop_seconds=rng.choice([-1.0, 0.5]))
+        assert got in ("yes", "no", "stopped")
+        if got == "yes":   # a mate within n is a mate within every larger bound
+            assert k.question(s, or_node, n + 2) == "yes"
+            _lo, hi, _best = k.bounds(s)
+            assert hi != -1 and hi <= n
+        if got == "no":
+            assert k.question(s, or_node, max(0, n - 2)) == "no"
+
+
+def test_cancel_from_another_thread_stops_within_moments() -> None:
+    zuko = "1nkg5/2s6/3rp4/1B7/r8/1PN6/9/9/9 b BG3SN2gn4l16p 1"
+    k = _kernel(zuko)
+    threading.Timer(0.2, k.cancel).start()
+    start = time.monotonic()
+    got = k.question(zuko, True, 31)
+    assert got == "stopped" and time.monotonic() - start < 2.0
