@@ -176,8 +176,12 @@ class SearchSession:
 
 
 def _kernel_search(position: Position, limits: Limits, options: DfPnOptions | None,
-                   resume: SearchSession | None) -> Any:
-    """The kernel search for this solve (resumed from ``resume`` when it holds one), or None for Python."""
+                   resume: SearchSession | None, exact: bool) -> Any:
+    """The kernel search for this solve (resumed from ``resume`` when it holds one), or None for Python.
+
+    df-pn alone (``exact`` false) runs with the kernel's 3-ply mate test; the official answer
+    reads the table of an exact solve, and that test's nodes would be searched again.
+    """
     if kernel_engine.engine_choice() != "kernel" or not kernel_engine.supports(options):
         return None
     sfen = position.sfen()
@@ -188,7 +192,7 @@ def _kernel_search(position: Position, limits: Limits, options: DfPnOptions | No
         search.clear_cancel()
         return search
     try:
-        return kernel_engine.new_search(sfen, limits.memory_mb, options)
+        return kernel_engine.new_search(sfen, limits.memory_mb, options, mate3=not exact)
     except ValueError:
         # The kernel's board refuses what ``force`` tolerates (二歩, a dead piece): the
         # Python engine searches those, and the result says so ("engine").
@@ -259,7 +263,7 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
             official_gen = None
         if official_gen is not None:
             return (yield from official_gen)
-    kernel_search = _kernel_search(position, limits, options, resume)
+    kernel_search = _kernel_search(position, limits, options, resume, exact)
     if kernel_search is not None and not exact and resume is None:
         # df-pn alone, as fast as it goes: the kernel's own driver (core.search.kernel_engine).
         return (yield from kernel_engine.solve_iter(sfen, limits, cancel, options=options,
