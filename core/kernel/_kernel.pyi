@@ -129,6 +129,8 @@ class LengthSearch:
         """The raw df-pn's line of the root and whether it replays to mate."""
     def bounds(self, sfen: str) -> tuple[int, int, str]:
         """(lo, hi, best move or '') of the position in the table."""
+    def futile_from(self, sfen: str, square: int) -> int:
+        """The smallest bound at which the drop square was judged futile, -1 when never (no search)."""
     def oracle_snapshot(
             self) -> tuple[int, int, int, int, float, float, list[tuple[int, bool, list[tuple[str, int, int]]]]]:
         """The raw df-pn's last published progress (as ``DfPnSearch.snapshot``)."""

@@ -34,8 +34,9 @@ import cshogi
 
 from . import kernel_engine
 from .contract import INFINITY as INF
-from .contract import Cancel, ExtraValue, Limits, Progress, SearchPhase, SolveResult, SolveStatus
-from .exact import AnswerBuilder, AnswerSession, BoundedSearch, SearchAborted, assemble_proof
+from .contract import Cancel, Progress, SearchPhase
+from . import exact
+from .exact import AnswerBuilder, AnswerSession, BoundedSearch, SearchAborted
 from .interposition import Defences, FutileSquare
 from .proof import Proof
 from ..shogi.position import Position
@@ -78,12 +79,12 @@ CHOICE_ENV = "TSUME_LENGTH_SEARCH"
 
 
 def chosen() -> bool:
-    """True when the solver should answer on this search: built, and ``TSUME_LENGTH_SEARCH=kernel``.
+    """True when the solver's official answer runs on this search: built and not switched off.
 
-    Opt-in for now: a length search stopped before its length is proved does not yet give the
-    provisional tree (core.search.provisional) that the Python path gives.
+    ``TSUME_LENGTH_SEARCH=python`` (or ``TSUME_ENGINE=python``) keeps the Python length searches
+    (core.search.official, core.search.exact), the reference of the tests.
     """
-    return os.environ.get(CHOICE_ENV, "").strip().lower() == "kernel" and available()
+    return os.environ.get(CHOICE_ENV, "").strip().lower() != "python" and available()
 
 
 class _Bounds:
@@ -279,6 +280,11 @@ class KernelLengthSearch(BoundedSearch):
 
     # ---- questions ----------------------------------------------------
 
+    def futile_known(self, board: cshogi.Board, square: int, bound: int) -> bool:
+        """True when the kernel judged drop square ``square`` of ``board`` futile at a bound up to ``bound``."""
+        n = int(self.k.futile_from(board.sfen(), square))
+        return 0 <= n <= bound
+
     def bounds(self, board: cshogi.Board) -> _Bounds:
         lo, hi, best = self.k.bounds(board.sfen())
         return _Bounds(INF if lo < 0 else int(lo), INF if hi < 0 else int(hi),
@@ -386,14 +392,14 @@ def answer(search: KernelLengthSearch, position: Position, *, max_length: int = 
         if session is not None:
             session.keep(search, length, position.sfen())
         base = AnswerBuilder(search, position.sfen(), False)   # type: ignore[arg-type]
-        proof = yield from assemble_proof(base, position, length, search)   # type: ignore[arg-type]
+        proof = yield from exact.assemble_proof(base, position, length, search)   # type: ignore[arg-type]
         if not alternatives:
             return proof
         full = AnswerBuilder(search, position.sfen(), True)   # type: ignore[arg-type]
         full.share(base)
         search.phase = "alternatives"
         try:
-            return (yield from assemble_proof(full, position, length, search))   # type: ignore[arg-type]
+            return (yield from exact.assemble_proof(full, position, length, search))   # type: ignore[arg-type]
         except SearchAborted:
             return proof
     except SearchAborted:
@@ -403,88 +409,6 @@ def answer(search: KernelLengthSearch, position: Position, *, max_length: int = 
                 search.root_lo, search.root_hi = max(search.root_lo, e.lo), min(search.root_hi, e.hi)
             session.stopped(search)
         return None
-
-
-def solve_iter(position: Position, limits: Limits, cancel: Cancel | None = None, *,
-               session: AnswerSession | None = None, exact_min_seconds: float = 30.0, exact_factor: float = 5.0,
-               ) -> Generator[Progress, None, SolveResult]:
-    """The direct-mate solve on the kernel: its raw df-pn's proof, then the official answer.
-
-    The result has the fields of :func:`.solver.solve_iter`'s: ``extra`` holds
-    ``exact``, ``dfpn_pv``, ``engine`` ("kernel") and ``cpu_seconds`` (this
-    process's CPU time), and ``at_least``/``at_most`` when the length search
-    stopped before the length was proved.  Without a time limit the length
-    search gets max(``exact_min_seconds``, ``exact_factor`` × the proof's time).
-
-    Raises:
-        ValueError: the kernel refuses the position (the caller may use the Python search);
-            raised here, before the generator is returned.
-    """
-    cpu0 = time.process_time()
-    start = time.monotonic()
-    clock = limits.clock()
-    deadline = clock() + limits.seconds if limits.seconds is not None else None
-    memory = max(16, limits.memory_mb // 2)
-    search = KernelLengthSearch(position.board().copy(), deadline=deadline, cancel=cancel,
-                                node_limit=limits.nodes, distance_rule=True, memory_mb=memory, oracle_mb=memory,
-                                clock=clock)
-    return _solve(search, position, cancel, session, cpu0, start, exact_min_seconds, exact_factor)
-
-
-def _solve(search: KernelLengthSearch, position: Position, cancel: Cancel | None, session: AnswerSession | None,
-           cpu0: float, start: float, exact_min_seconds: float, exact_factor: float,
-           ) -> Generator[Progress, None, SolveResult]:
-    sfen = position.sfen()
-    clock = search.clock
-    deadline = search.deadline
-
-    def whole(p: Progress) -> Progress:
-        nodes = search.nodes + search.kmate.oracle.nodes
-        elapsed = time.monotonic() - start
-        return replace(p, nodes=nodes, elapsed=elapsed, nps=nodes / elapsed if elapsed > 0 else 0.0)
-
-    def finish(status: SolveStatus, **kw: Any) -> SolveResult:
-        kw["extra"] = {**kw.get("extra", {}), "engine": "kernel",
-                       "cpu_seconds": round(time.process_time() - cpu0, 4)}
-        entries = int(search.k.entries)
-        return SolveResult(status, sfen, nodes=search.nodes + search.kmate.oracle.nodes,
-                           seconds=time.monotonic() - start, table_entries=entries,
-                           peak_memory_mb=entries * BYTES_PER_ENTRY / 2**20, **kw)
-
-    try:
-        outcome = yield from _relay(search.settle_root(), whole)
-    except SearchAborted:
-        outcome = "unknown"
-    if outcome == "unknown" and cancel is not None and cancel.is_set():
-        return finish(SolveStatus.CANCELLED)
-    if outcome == "disproven":
-        return finish(SolveStatus.NO_MATE)
-    if outcome != "proven":
-        return finish(SolveStatus.UNKNOWN)
-    line, complete = search.oracle_line()
-    yield whole(search.oracle_progress())   # the finished proof along df-pn's line
-    raw_pv = tuple(line)
-    raw_length = len(raw_pv) if complete else None
-    raw_extra: dict[str, ExtraValue] = {"exact": False, "dfpn_pv": raw_pv}
-    if not complete:
-        raw_extra["pv_complete"] = False
-    if deadline is None:
-        spent = time.monotonic() - start
-        search.deadline = clock() + max(exact_min_seconds, exact_factor * spent)
-    if session is None:
-        session = AnswerSession()   # for the proved bounds of a stopped length search
-    proof: Proof | None = yield from _relay(answer(search, position, session=session), whole)
-    if proof is None:
-        if session.at_least is not None:
-            raw_extra["at_least"] = session.at_least
-        if session.at_most is not None:
-            raw_extra["at_most"] = session.at_most
-        if cancel is not None and cancel.is_set():
-            return finish(SolveStatus.CANCELLED, pv=raw_pv, length=raw_length,
-                          extra={k: v for k, v in raw_extra.items() if k != "dfpn_pv"})
-        return finish(SolveStatus.MATE, pv=raw_pv, length=raw_length, extra=raw_extra)
-    return finish(SolveStatus.MATE, pv=tuple(proof.main_line), length=proof.length, proof=proof,
-                  extra={"exact": proof.exact, "dfpn_pv": raw_pv})
 
 
 def _relay(gen: Generator[Progress, None, T], whole: Callable[[Progress], Progress]) -> Generator[Progress, None, T]:
@@ -501,5 +425,4 @@ def _relay(gen: Generator[Progress, None, T], whole: Callable[[Progress], Progre
         gen.close()
 
 
-__all__ = ["CHOICE_ENV", "KernelLengthSearch", "MAX_LENGTH", "answer", "available", "build_proof", "chosen",
-           "solve_iter"]
+__all__ = ["CHOICE_ENV", "KernelLengthSearch", "MAX_LENGTH", "answer", "available", "build_proof", "chosen"]

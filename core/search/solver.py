@@ -253,16 +253,6 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
     sfen = position.sfen()
     if resume is not None and not resume.holds(sfen):
         resume.release()   # a search of another position: not this one's to continue
-    if exact and resume is None and kernel_length.chosen() and (options is None or options == DfPnOptions()):
-        # The official answer on the kernel's length-aware search (core.search.kernel_length);
-        # opt-in (TSUME_LENGTH_SEARCH=kernel); positions the kernel refuses take the searches below.
-        try:
-            official_gen = kernel_length.solve_iter(position, limits, cancel, session=session,
-                                                    exact_min_seconds=EXACT_MIN_SECONDS, exact_factor=EXACT_FACTOR)
-        except ValueError:
-            official_gen = None
-        if official_gen is not None:
-            return (yield from official_gen)
     kernel_search = _kernel_search(position, limits, options, resume, exact)
     if kernel_search is not None and not exact and resume is None:
         # df-pn alone, as fast as it goes: the kernel's own driver (core.search.kernel_engine).
@@ -393,7 +383,16 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
         spent = time.monotonic() - start
         exact_deadline = clock() + max(EXACT_MIN_SECONDS, EXACT_FACTOR * spent)
     proved = oracle.entry(board)
-    if proved is not None and proved[PN] == 0 and proved[LENGTH] >= OFFICIAL_FROM:
+    answer: Generator[Progress, None, Proof | None]
+    if kernel_search is not None and kernel_length.chosen() and (options is None or options == DfPnOptions()):
+        # The length-aware search in the kernel (core.search.kernel_length), the same builder on
+        # top; it takes what the kernel's df-pn took.  Its own raw df-pn proves the root again
+        # (its table is not df-pn's above), a small part of the length search's time.
+        answer = kernel_length.build_proof(position, deadline=exact_deadline, cancel=cancel, clock=clock,
+                                           node_limit=limits.nodes, memory_mb=max(16, limits.memory_mb // 4),
+                                           oracle_mb=max(16, limits.memory_mb // 4), session=session,
+                                           observe=exact_search.append)
+    elif proved is not None and proved[PN] == 0 and proved[LENGTH] >= OFFICIAL_FROM:
         answer = official_proof(position, oracle, deadline=exact_deadline, cancel=cancel, clock=clock,
                                 node_limit=limits.nodes, memory_mb=max(16, limits.memory_mb // 4),
                                 session=session, observe=exact_search.append)

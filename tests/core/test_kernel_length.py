@@ -1,7 +1,8 @@
 """The kernel's length-aware tsume-rule search (``LengthSearch``, core.search.kernel_length).
 
 Every answer here goes through the one path the solver takes where the kernel is built
-(``solver.solve`` → ``kernel_length.solve_iter`` → the builder of core.search.exact), and is
+(``solver.solve``: the kernel's df-pn, then ``kernel_length.build_proof`` → the builder of
+core.search.exact), and is
 checked against the Python search (core.search.official) or the brute force where it is short.
 """
 

@@ -200,6 +200,15 @@ public:
                 best == MOVE_NONE ? std::string() : move_to_usi(best)};
     }
 
+    // The smallest bound at which drop square `square` (0-80) of `sfen` was judged futile, -1: never.
+    int futile_from(const std::string& sfen, int square) {
+        if (square < 0 || square >= 81) throw py::value_error("square must be 0-80, got " + std::to_string(square));
+        auto pos = position(sfen, std::nullopt);
+        Guard guard(*this);
+        const int n = search_->futile_from(*pos, square);
+        return n >= length::kLenInf ? -1 : n;
+    }
+
     void cancel() { search_->cancel(); }
     std::uint64_t nodes() const { return search_->nodes(); }
     std::uint64_t oracle_nodes() const { return search_->oracle_nodes(); }
@@ -281,6 +290,8 @@ void bind_length(py::module_& m) {
         .def("oracle_probe", &LengthSearchBinding::oracle_probe, py::arg("sfen"))
         .def("oracle_line", &LengthSearchBinding::oracle_line, py::arg("nodes") = 0, py::arg("seconds") = -1.0)
         .def("bounds", &LengthSearchBinding::bounds, py::arg("sfen"))
+        .def("futile_from", &LengthSearchBinding::futile_from, py::arg("sfen"), py::arg("square"),
+             "The smallest bound at which the drop square was judged futile, -1 when never (no search).")
         .def("oracle_snapshot", &LengthSearchBinding::oracle_snapshot, "The raw df-pn's last published progress.")
         .def("snapshot", &LengthSearchBinding::oracle_snapshot, "The same (as DfPnSearch.snapshot, for a poller).")
         .def("cancel", &LengthSearchBinding::cancel, "Stop the running call (from any thread) within a few ms.")

@@ -925,6 +925,13 @@ std::vector<Move> LengthSearch::oracle_line(Position& pos, bool& complete, const
     return oracle_.principal_variation(b, complete, sl);
 }
 
+int LengthSearch::futile_from(Position& pos, int square) {
+    B b(pos);
+    const std::uint64_t key = poskey(b) ^ (static_cast<std::uint64_t>(square + 1) * 0xC2B2AE3D27D4EB4FULL);
+    const auto it = futility_.find(key);
+    return it == futility_.end() ? kLenInf : it->second.futile_from;
+}
+
 void LengthSearch::bounds(Position& pos, int& lo, int& hi, Move& best) {
     B b(pos);
     const LEntry& e = entry(b);

@@ -155,6 +155,9 @@ public:
     std::uint64_t oracle_nodes() const { return oracle_.nodes(); }
     std::uint64_t questions() const { return questions_; }
     std::uint64_t futility_tests() const { return futility_tests_; }
+    // The smallest bound at which drop square `square` of `pos` was judged futile (kLenInf: never
+    // judged so); a lookup of verdicts already reached, no search.
+    int futile_from(Position& pos, int square);
     std::size_t entries() const { return table_.entries(); }
     std::size_t capacity() const { return table_.capacity(); }
     std::size_t collections() const { return table_.collections(); }
