@@ -34,7 +34,7 @@ import cshogi
 
 from . import kernel_engine
 from .contract import INFINITY as INF
-from .contract import Cancel, Progress, SearchPhase
+from .contract import Cancel, Progress
 from . import exact
 from .exact import AnswerBuilder, AnswerSession, BoundedSearch, SearchAborted
 from .interposition import Defences, FutileSquare
@@ -157,7 +157,6 @@ class KernelLengthSearch(BoundedSearch):
         self._ticks = 0
         self._next_check = _CHECK_EVERY
         self.outcome = "unknown"   # the raw df-pn's verdict on the root, once settle_root ran
-        self._last_path: tuple[Any, Any] | None = None
 
     # ---- budget and progress ------------------------------------------
 
@@ -218,29 +217,11 @@ class KernelLengthSearch(BoundedSearch):
 
     # ---- the root ------------------------------------------------------
 
-    def progress(self) -> Progress:
-        """The snapshot of :class:`.exact.BoundedSearch`; while the oracle proves the root, the raw df-pn's own."""
-        if self.phase == "mate":
-            return self.oracle_progress()
-        return super().progress()
-
-    def _mate_view(self, p: Progress) -> Progress:
-        if p.path:
-            self._last_path = (p.path, p.root_children)
-        return replace(p, phase=SearchPhase.MATE)
-
-    def oracle_progress(self) -> Progress:
-        """The raw df-pn's last published snapshot (its path; after :meth:`oracle_line`, the proof along the line).
-
-        Between two slices the snapshot has no path (the search has returned): the last one
-        that had is shown again, with the current figures.
-        """
-        p = kernel_engine.progress_from_snapshot(self.k.oracle_snapshot(), time.monotonic() - self.start)
-        if p.path:
-            self._last_path = (p.path, p.root_children)
-        elif self._last_path is not None:
-            p = replace(p, path=self._last_path[0], root_children=self._last_path[1])
-        return replace(p, phase=SearchPhase.MATE)
+    def _root_view(self, _p: Progress) -> Progress:
+        # The root's raw proof here is part of the official answer (the solve's df-pn proved it
+        # already, on its own table): it is reported as the length search's phase, so the
+        # phases shown never go back to "proving mate" and the live tree keeps df-pn's proof.
+        return self.progress()
 
     def settle_root(self) -> Generator[Progress, None, str]:
         """The raw df-pn of the root, in slices: 'proven', 'disproven' or 'unknown' (a limit first).
@@ -259,7 +240,7 @@ class KernelLengthSearch(BoundedSearch):
                 # The slice runs on a thread of its own, so that its snapshots, which carry df-pn's
                 # path only while it runs, are read meanwhile (the window's search tree).
                 seen = yield from _relay(kernel_engine.run_on_thread(
-                    self.k, "prove_root", (nodes, _SLICE), self.cancel, _SLICE / 2, self.start), self._mate_view)
+                    self.k, "prove_root", (nodes, _SLICE), self.cancel, _SLICE / 2, self.start), self._root_view)
                 outcome = str(seen)
                 chunk = min(chunk * 2, 1 << 40)
                 self.root_pn, self.root_dn = self.kmate.lookup(self.board, True)
