@@ -27,7 +27,6 @@ import os
 import time
 import weakref
 from collections.abc import Callable, Generator
-from dataclasses import replace
 from typing import Any, TypeVar
 
 import cshogi
