@@ -174,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
         # Shown under a short path, as a user's own engine folder would be.
         engine = Path(tempfile.gettempdir()) / "engines" / "tsume-usi"
         engine.parent.mkdir(exist_ok=True)
+        if engine.is_symlink():
+            engine.unlink()   # a link left by an earlier run may point at an install that is gone
         if not engine.exists():
             engine.symlink_to(installed)
         spec = EngineSpec("tsume-usi", str(engine), (), (("USI_Hash", "128"),))
