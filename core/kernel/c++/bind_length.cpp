@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "bind_length.h"
+#include "bind_search.h"
 #include "length_search.h"
 
 namespace py = pybind11;
@@ -178,15 +179,7 @@ public:
 
     // The raw df-pn's progress, as DfPnSearch.snapshot() gives it.
     py::tuple oracle_snapshot() const {
-        const dfpn::Snapshot s = search_->oracle_snapshot();
-        py::list levels;
-        for (const dfpn::SnapLevel& lv : s.path) {
-            py::list children;
-            for (const dfpn::SnapChild& c : lv.children)
-                children.append(py::make_tuple(move_to_usi(Move(c.move)), c.pn, c.dn));
-            levels.append(py::make_tuple(lv.selected, lv.or_node, children));
-        }
-        return py::make_tuple(s.nodes, s.root_pn, s.root_dn, s.entries, s.fill, s.cpu_seconds, levels);
+        return snapshot_tuple(search_->oracle_snapshot());
     }
 
     // (lo, hi, best move or '') of `sfen` in the table; INFINITY-like bounds come back as -1.

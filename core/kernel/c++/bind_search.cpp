@@ -176,15 +176,7 @@ public:
     // (nodes, root pn, root dn, table entries, table fill, CPU seconds,
     //  [(selected child, OR node, [(move, pn, dn), ...]), ...] along the current path)
     py::tuple snapshot() const {
-        const dfpn::Snapshot s = search_->snapshot();
-        py::list levels;
-        for (const dfpn::SnapLevel& lv : s.path) {
-            py::list children;
-            for (const dfpn::SnapChild& c : lv.children)
-                children.append(py::make_tuple(move_to_usi(Move(c.move)), c.pn, c.dn));
-            levels.append(py::make_tuple(lv.selected, lv.or_node, children));
-        }
-        return py::make_tuple(s.nodes, s.root_pn, s.root_dn, s.entries, s.fill, s.cpu_seconds, levels);
+        return snapshot_tuple(search_->snapshot());
     }
 
     std::uint64_t nodes() const { return running_ ? search_->published_nodes() : search_->nodes(); }
@@ -226,6 +218,17 @@ private:
 };
 
 }  // namespace
+
+py::tuple snapshot_tuple(const dfpn::Snapshot& s) {
+    py::list levels;
+    for (const dfpn::SnapLevel& lv : s.path) {
+        py::list children;
+        for (const dfpn::SnapChild& c : lv.children)
+            children.append(py::make_tuple(move_to_usi(Move(c.move)), c.pn, c.dn));
+        levels.append(py::make_tuple(lv.selected, lv.or_node, children));
+    }
+    return py::make_tuple(s.nodes, s.root_pn, s.root_dn, s.entries, s.fill, s.cpu_seconds, levels);
+}
 
 void bind_search(py::module_& m) {
     py::class_<DfPnSearch>(m, "DfPnSearch",

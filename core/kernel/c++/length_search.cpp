@@ -17,17 +17,6 @@ constexpr std::size_t kFutilityMemo = 200000;       // verdicts kept before the 
 constexpr int kMaxFrames = 60000;          // nested depth (plies of every nested question) before giving up
 constexpr std::size_t kInitialSlots = std::size_t{1} << 14;
 
-std::uint64_t mul_hi(std::uint64_t a, std::uint64_t b) {
-#if defined(__SIZEOF_INT128__)
-    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(a) * b) >> 64);
-#else
-    const std::uint64_t a_lo = a & 0xFFFFFFFFu, a_hi = a >> 32, b_lo = b & 0xFFFFFFFFu, b_hi = b >> 32;
-    const std::uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi, hi_hi = a_hi * b_hi;
-    const std::uint64_t cross = (lo_lo >> 32) + (hi_lo & 0xFFFFFFFFu) + lo_hi;
-    return hi_hi + (hi_lo >> 32) + (cross >> 32);
-#endif
-}
-
 std::uint64_t cost(const LEntry& e) {
     const bool bounded = e.hi < kLenInf || e.lo > 1;
     return static_cast<std::uint64_t>(e.amount) * (bounded ? 2 : 1);

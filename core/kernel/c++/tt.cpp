@@ -5,6 +5,8 @@
 #include <new>
 #include <vector>
 
+#include "types.h"
+
 namespace tsume::dfpn {
 
 namespace {
@@ -13,17 +15,6 @@ namespace {
 constexpr double kTableShare = 0.75;
 constexpr double kReservedMb = 32.0;
 constexpr std::size_t kInitialEntries = std::size_t{1} << 16;
-
-std::uint64_t mul_hi(std::uint64_t a, std::uint64_t b) {
-#if defined(__SIZEOF_INT128__)
-    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(a) * b) >> 64);
-#else
-    const std::uint64_t a_lo = a & 0xFFFFFFFFu, a_hi = a >> 32, b_lo = b & 0xFFFFFFFFu, b_hi = b >> 32;
-    const std::uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi, hi_hi = a_hi * b_hi;
-    const std::uint64_t cross = (lo_lo >> 32) + (hi_lo & 0xFFFFFFFFu) + lo_hi;
-    return hi_hi + (hi_lo >> 32) + (cross >> 32);
-#endif
-}
 
 bool decided(const TTEntry& e) { return e.pn == 0 || e.dn == 0; }
 

@@ -83,4 +83,16 @@ constexpr bool hand_dominates(Hand a, Hand b) { return ((uint32_t(a) - uint32_t(
 constexpr int MAX_MOVES = 600;  // the most legal moves a shogi position has is 593
 constexpr int MAX_PLY = 4096;   // do/undo depth bound (a position's state stack)
 
+// The high 64 bits of a * b: maps a hash key onto [0, b) without a division (table homes).
+inline std::uint64_t mul_hi(std::uint64_t a, std::uint64_t b) {
+#if defined(__SIZEOF_INT128__)
+    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(a) * b) >> 64);
+#else
+    const std::uint64_t a_lo = a & 0xFFFFFFFFu, a_hi = a >> 32, b_lo = b & 0xFFFFFFFFu, b_hi = b >> 32;
+    const std::uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi, hi_hi = a_hi * b_hi;
+    const std::uint64_t cross = (lo_lo >> 32) + (hi_lo & 0xFFFFFFFFu) + lo_hi;
+    return hi_hi + (hi_lo >> 32) + (cross >> 32);
+#endif
+}
+
 }  // namespace tsume
