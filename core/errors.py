@@ -49,6 +49,9 @@ MESSAGES: dict[str, str] = {
     # "line N:" and followed by the line's text (CoreError.at_line).
     "record.not_a_line": "not a {format} line",
     "record.not_a_move": "not a move",
+    "record.not_a_move_at": "not a move at {rest}",
+    "record.expected_mark": "expected ▲ or △ at {rest}",
+    "record.out_of_turn": "{mark} moves out of turn at {rest}",
     "record.text_after_move": "unexpected text {rest} after the move",
     "record.move_number": "move number {ply} does not follow move {previous}",
     "record.after_terminal": "a move after the terminal {word}",

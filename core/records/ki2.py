@@ -204,7 +204,6 @@ def parse_ki2(text: str) -> Record:
 
 
 def _read_moves(tree: TreeBuilder, s: str, lineno: int, raw: str) -> None:
-    where = f"line {lineno}"
     i = 0
     while i < len(s):
         ch = s[i]
@@ -213,16 +212,16 @@ def _read_moves(tree: TreeBuilder, s: str, lineno: int, raw: str) -> None:
             continue
         color = _MARKS.get(ch)
         if color is None:
-            raise Ki2Error(f"{where}: expected ▲ or △ at {s[i:]!r}: {raw!r}")
+            raise line_error(Ki2Error, lineno, "record.expected_mark", raw, rest=repr(s[i:]))
         if tree.current.special is not None:
-            raise Ki2Error(f"{where}: a move after the terminal {tree.current.special!r}: {raw!r}")
+            raise line_error(Ki2Error, lineno, "record.after_terminal", raw, word=repr(tree.current.special))
         if color != tree.pos.turn:
-            raise Ki2Error(f"{where}: {ch} moves out of turn at {s[i:]!r}: {raw!r}")
+            raise line_error(Ki2Error, lineno, "record.out_of_turn", raw, mark=ch, rest=repr(s[i:]))
         try:
             spec = parse_move_spec(s, i + 1)
         except ValueError as exc:
             raise located(Ki2Error, exc, lineno, raw) from None
         if spec is None:
-            raise Ki2Error(f"{where}: not a move at {s[i:]!r}: {raw!r}")
+            raise line_error(Ki2Error, lineno, "record.not_a_move_at", raw, rest=repr(s[i:]))
         tree.add_move(spec, lineno, s[i:spec.end])
         i = spec.end

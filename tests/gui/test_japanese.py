@@ -155,3 +155,21 @@ def test_a_kif_with_an_illegal_move_is_refused_in_japanese(qtbot: QtBot, window:
     assert not window.open_file(str(bad))
     assert "5 行目: ８八に手番側の飛がありません" in window.last_error
     assert "side to move" not in window.last_error
+
+
+_KI2_HEAD = "手合割：平手\n\n▲７六歩 △３四歩\n"
+
+
+@pytest.mark.parametrize(("line", "code", "japanese"), [
+    ("△２六歩", "record.out_of_turn", "4 行目: △ の手番ではありません: '△２六歩': 「△２六歩」"),
+    ("▲２六歩 hello", "record.expected_mark", "4 行目: 'hello' の前に ▲ か △ が必要です"),
+    ("▲犬", "record.not_a_move_at", "4 行目: 指し手として読めません: '▲犬'"),
+])
+def test_ki2_move_errors_have_codes_and_japanese_texts(line: str, code: str, japanese: str) -> None:
+    with pytest.raises(CoreError) as caught:
+        parse_record_text(_KI2_HEAD + line + "\n")
+    error = caught.value
+    assert error.code == code and error.line == 4
+    assert str(error).startswith("line 4: ")
+    i18n.set_language("ja")
+    assert error_text(error).startswith(japanese)
