@@ -2,7 +2,7 @@
 
 The given line (USI moves from the problem's position) is replayed and, at
 each of its moves, compared with what the length-aware df-pn
-(:mod:`.search.official`) proves about that position:
+(:mod:`.search.length_search`) proves about that position:
 
 * ``shorter_mate`` (早詰): the attacker can mate sooner than the line does;
 * ``alternative`` (余詰): another attacker move, not the same move with the
@@ -36,8 +36,8 @@ import cshogi
 from .search.contract import Cancel, Limits
 from .search.dfpn import Outcome
 from .search.kernel_oracle import engine_of, make_oracle
-from .search.exact import AnswerSession, BoundedSearch, SearchAborted
-from .search.official import OfficialSearch
+from .search.length_rule import AnswerSession, BoundedSearch, SearchAborted
+from .search.length_search import LengthSearch
 from .shogi.position import Position
 
 
@@ -152,8 +152,7 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
         s.deadline, s.cancel, s.clock = deadline, cancel, clock
         s.node_limit = None if limits.nodes is None else s.nodes + limits.nodes
         s.board = root.copy()
-        if isinstance(s, OfficialSearch):
-            s.table.frozen = False   # the builder is done: its entries may be collected again
+        s.freeze(False)   # the builder is done: its entries may be collected again
         length: int | None = session.length
         start = _nodes(s)
     else:
@@ -165,8 +164,8 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
         if outcome != Outcome.PROVEN:
             return CheckResult(False, None, tuple(given), complete=False, nodes=oracle.nodes,
                                engine=engine_of(oracle))
-        s = OfficialSearch(root.copy(), oracle, deadline=deadline, cancel=cancel, node_limit=limits.nodes,
-                           distance_rule=True, memory_mb=max(16, limits.memory_mb // 4), clock=clock)
+        s = LengthSearch(root.copy(), oracle, deadline=deadline, cancel=cancel, node_limit=limits.nodes,
+                         distance_rule=True, memory_mb=max(16, limits.memory_mb // 4), clock=clock)
         start = 0
         try:
             length = _run(s.exact(True))

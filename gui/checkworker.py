@@ -5,7 +5,7 @@
 :class:`~.worker.SolverWorker` drives it on its own ``QThread``, cancels it
 with its flag and hands back the :class:`~tsume_studio.core.check.CheckResult`
 through ``returned``; the GUI thread never runs the check.  Given the
-:class:`~tsume_studio.core.search.exact.AnswerSession` of a solve of the same
+:class:`~tsume_studio.core.search.length_rule.AnswerSession` of a solve of the same
 position, the check asks the answer's table instead of solving again.
 """
 
@@ -17,7 +17,7 @@ from collections.abc import Generator
 
 from ..core.check import CheckResult, check_solution
 from ..core.search.contract import Limits, Progress
-from ..core.search.exact import AnswerSession
+from ..core.search.length_rule import AnswerSession
 from ..core.shogi.position import Position
 from .worker import SolveFunction, SolverWorker
 

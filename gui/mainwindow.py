@@ -34,7 +34,7 @@ from ..core.shogi.position import Position, Problem
 from ..core.search.proof import HelpmateAnswer, Proof, helpmate_proof
 from ..core.search.contract import Progress, SolveResult, SolveStatus
 from ..core.search.helpmate import solve_iter as helpmate_solve_iter
-from ..core.search.exact import AnswerSession
+from ..core.search.length_rule import AnswerSession
 from ..core.search.solver import SearchSession, solve_iter
 from ..core.usi_client import EngineSpec, engine_solver
 from . import i18n

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 import cshogi  # noqa: E402
 
-from core.search import exact  # noqa: E402
+from core.search import builder, length_search  # noqa: E402
 from core.search.dfpn import DfPn  # noqa: E402
 from core.shogi.position import Position  # noqa: E402
 
@@ -48,20 +48,20 @@ def ours(sfen: str, seconds: float) -> tuple[float, float | None, float, int | N
     oracle.search(board.copy(), or_node=True)
     proof_s = time.process_time() - t0
     proved: list[float] = []
-    assemble = exact._assemble
+    assemble = builder.assemble_proof
 
     def timed(*args, **kwargs):  # the answer is assembled once the length is proved
         if not proved:
             proved.append(time.process_time() - t1)
         return assemble(*args, **kwargs)
 
-    exact._assemble = timed
+    builder.assemble_proof = timed
     try:
         t1 = time.process_time()
-        answer = exact.solve_exact(pos, oracle, deadline=time.monotonic() + seconds)
+        answer = length_search.solve_official(pos, oracle, deadline=time.monotonic() + seconds)
         total = time.process_time() - t1
     finally:
-        exact._assemble = assemble
+        builder.assemble_proof = assemble
     return (proof_s, proved[0] if proved else None, total,
             answer.length if answer else None, answer.alternatives_checked if answer else None)
 

@@ -1,4 +1,4 @@
-"""Check the kernel's length-aware search against the Python one (core.search.official), row by row.
+"""Check the kernel's length-aware search against the Python one (core.search.length_search), row by row.
 
 For each row of a problem file (TSV with ``id`` and ``sfen`` columns) both
 searches build the official answer; then:
@@ -31,10 +31,10 @@ from typing import Any
 
 import cshogi
 
-from tsume_studio.core.search import kernel_length, official
+from tsume_studio.core.search import kernel_length, length_search
 from tsume_studio.core.search.contract import drive
 from tsume_studio.core.search.dfpn import DfPn, Outcome
-from tsume_studio.core.search.exact import BoundedSearch
+from tsume_studio.core.search.length_rule import BoundedSearch
 from tsume_studio.core.search.proof import Proof, ProofNode, Role
 from tsume_studio.core.shogi.position import Position
 
@@ -89,7 +89,7 @@ def compare_row(rid: str, sfen: str, seconds: float, nodes: int) -> list[str]:
     pos = Position.from_sfen(sfen)
     deadline = time.monotonic() + seconds
     kp = drive(kernel_length.build_proof(pos, deadline=deadline))
-    pp = official.solve_official(pos, deadline=time.monotonic() + seconds)
+    pp = length_search.solve_official(pos, deadline=time.monotonic() + seconds)
     if kp is None or pp is None:
         return [] if kp is None and pp is None else [f"{rid}: answered by one only (kernel {kp is not None})"]
     problems = []
@@ -101,8 +101,8 @@ def compare_row(rid: str, sfen: str, seconds: float, nodes: int) -> list[str]:
     oracle = DfPn(root.turn, memory_mb=64)
     if oracle.search(root.copy()) != Outcome.PROVEN:
         return problems + [f"{rid}: the Python df-pn did not prove the root"]
-    ps = official.OfficialSearch(root.copy(), oracle, deadline=None, cancel=None, node_limit=None,
-                                 distance_rule=True)
+    ps = length_search.LengthSearch(root.copy(), oracle, deadline=None, cancel=None, node_limit=None,
+                                      distance_rule=True)
     ks = kernel_length.KernelLengthSearch(root.copy(), deadline=None, cancel=None, node_limit=None,
                                           distance_rule=True)
     _run(ks.settle_root())

@@ -43,7 +43,7 @@ from typing import Any
 
 from . import signals
 from ..search.contract import Limits, Progress
-from ..search.exact import AnswerSession
+from ..search.length_rule import AnswerSession
 from ..shogi.position import Position
 from .check import CheckTally, check_fields, skip_reason
 from .errors import EXIT_INTERRUPTED, EXIT_OK, UserError

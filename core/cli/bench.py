@@ -34,7 +34,7 @@ from ..search.dfpn import Options
 from .running import result_json
 from ..shogi.position import Position
 from ..search.contract import Limits, SolveStatus
-from ..search.exact import AnswerSession
+from ..search.length_rule import AnswerSession
 from ..search.solver import solve
 
 # cshogi's df-pn speed on this kind of machine, measured on the Microcosmos

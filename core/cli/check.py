@@ -21,7 +21,7 @@ from .errors import UserError
 from .. import check as _check_core
 from ..check import KINDS, CheckError, CheckResult, Discrepancy
 from ..search.contract import Cancel, Limits
-from ..search.exact import AnswerSession
+from ..search.length_rule import AnswerSession
 from ..shogi.position import Position
 
 

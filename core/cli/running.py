@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from ..answer import bounds_english, classify_alternatives, ordered_futile
-from ..search.exact import AnswerSession
+from ..search.length_rule import AnswerSession
 from ..search.contract import Limits, Progress, SearchPhase, SolveResult, SolveStatus, drive
 from ..search.helpmate import HelpmateOptions, solve_iter as helpmate_solve_iter
 from ..search.proof import HelpmateAnswer, Proof

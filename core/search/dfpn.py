@@ -335,7 +335,7 @@ class DfPn:
         """A mating line from the table: shortest attacker move, longest defence.
 
         Follows the stored proof lengths; this is df-pn's line, not
-        necessarily the shortest mate (core.exact computes that).
+        necessarily the shortest mate (the official answer, core.search.builder, computes that).
         """
         b = board.copy()
         pv: list[int] = []

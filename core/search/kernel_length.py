@@ -1,15 +1,15 @@
 """The official answer on the C++ kernel's length-aware tsume-rule search.
 
 The kernel's ``LengthSearch`` (``core/kernel/c++/length_search.h``) is the
-search of :mod:`.official` in C++: a depth-bounded df-pn whose table keeps,
+search of :mod:`.length_search` in C++: a depth-bounded df-pn whose table keeps,
 per board and attacker hand, the proved bounds of the tsume-rule length (a
 mate within ``hi``, no mate within ``lo - 2``) with hand dominance both ways,
 futile interpositions judged inside it by the same rules (Kakinoki's rule
 read as "the mate goes on just as without it", the distance rule, drop
 squares delayed nearest-first), and its own raw df-pn as the oracle.
 
-:class:`KernelLengthSearch` offers the questions :mod:`.exact`'s
-:class:`~.exact.AnswerBuilder` asks (``or_within``, ``and_within``, ``exact``,
+:class:`KernelLengthSearch` offers the questions :mod:`.builder`'s
+:class:`~.builder.AnswerBuilder` asks (``or_within``, ``and_within``, ``exact``,
 ``defences``, ``tt[...]``, ``mate.lookup``), so the main line, the variations,
 the 余詰 candidates, the 駒余り tie-break and each 無駄合's reason are built by
 the same Python code whatever search answered.  Each call runs in the kernel
@@ -18,7 +18,7 @@ progress is yielded and the cancel flag, the deadline and the node limit are
 looked at (the kernel checks the deadline and the node limit itself too).
 
 :func:`engine_choice` picks the search: the kernel where it is built,
-``TSUME_ENGINE=python`` forces the Python search (:mod:`.official`).
+``TSUME_ENGINE=python`` forces the Python search (:mod:`.length_search`).
 """
 
 from __future__ import annotations
@@ -34,14 +34,15 @@ import cshogi
 from . import kernel_engine
 from .contract import INFINITY as INF
 from .contract import Cancel, Progress
-from . import exact
-from .exact import AnswerBuilder, AnswerSession, BoundedSearch, SearchAborted
+from . import builder
+from .builder import AnswerBuilder
+from .length_rule import AnswerSession, BoundedSearch, SearchAborted
 from .interposition import Defences, FutileSquare
 from .proof import Proof
 from ..shogi.position import Position
 
 MAX_LENGTH = 2001
-"""Longest bound a question may carry (as :data:`.official.MAX_LENGTH`)."""
+"""Longest bound a question may carry (as :data:`.length_rule.MAX_LENGTH`)."""
 
 _SLICE = 0.1              # seconds of one kernel call before it pauses to report
 _CHECK_EVERY = 256        # builder ticks between budget checks
@@ -81,7 +82,7 @@ def chosen() -> bool:
     """True when the solver's official answer runs on this search: built and not switched off.
 
     ``TSUME_LENGTH_SEARCH=python`` (or ``TSUME_ENGINE=python``) keeps the Python length searches
-    (core.search.official, core.search.exact), the reference of the tests.
+    (core.search.length_search), the reference of the tests.
     """
     return os.environ.get(CHOICE_ENV, "").strip().lower() != "python" and available()
 
@@ -122,7 +123,7 @@ class _OracleView:
 
 
 class _KernelMate:
-    """The raw df-pn oracle's table, as :class:`.exact.MateOracle` offers it to the builder."""
+    """The raw df-pn oracle's table, as :class:`.length_search.MateOracle` offers it to the builder."""
 
     def __init__(self, search: KernelLengthSearch) -> None:
         self.s = weakref.proxy(search)   # no cycle (see _BoundsView)
@@ -138,7 +139,7 @@ class _KernelMate:
 
 
 class KernelLengthSearch(BoundedSearch):
-    """The kernel's length-aware search behind the interface :mod:`.exact`'s builder uses."""
+    """The kernel's length-aware search behind the interface :mod:`.builder` uses."""
 
     def __init__(self, root: cshogi.Board, *, deadline: float | None, cancel: Cancel | None,
                  node_limit: int | None, distance_rule: bool, memory_mb: int = 256,
@@ -151,7 +152,7 @@ class KernelLengthSearch(BoundedSearch):
         self.k = _KERNEL(root.sfen(), max(1, memory_mb), max(1, oracle_mb), distance_rule, look_from=look_from,
                          look_nodes=look_nodes, root_look_from=root_look_from, root_look_nodes=root_look_nodes)
         self.kmate = _KernelMate(self)
-        self.mate = self.kmate   # type: ignore[assignment]
+        self.mate = self.kmate
         self.tt = _BoundsView(self)
         self._ticks = 0
         self._next_check = _CHECK_EVERY
@@ -288,7 +289,7 @@ class KernelLengthSearch(BoundedSearch):
         return (yield from self._ask(False, d))
 
     def exact(self, or_node: bool, cap: int = MAX_LENGTH) -> Generator[Progress, None, int | None]:
-        """Exact tsume-rule length of :attr:`board`, or None beyond ``cap`` (:meth:`.official.OfficialSearch.exact`)."""
+        """Exact tsume-rule length of :attr:`board`, or None beyond ``cap`` (as the Python search's)."""
         b = self.board
         e = self.bounds(b)
         root = self.phase == "search"   # the root's length search: its bounds are progress to report
@@ -336,7 +337,7 @@ def build_proof(position: Position, *, deadline: float | None = None, cancel: Ca
                 ) -> Generator[Progress, None, Proof | None]:
     """The official answer of ``position`` by the kernel's length-aware search.
 
-    The contract of :func:`.official.build_proof`: yields progress about every
+    The contract of :func:`.length_search.build_proof`: yields progress about every
     0.1 s and returns the :class:`~.proof.Proof`, or None for no mate, cancel
     or a limit reached before the length was proved.  The kernel's own raw
     df-pn proves the root first; its proof length is the first upper bound.
@@ -371,15 +372,15 @@ def answer(search: KernelLengthSearch, position: Position, *, max_length: int = 
         search.phase = "tree"
         if session is not None:
             session.keep(search, length, position.sfen())
-        base = AnswerBuilder(search, position.sfen(), False)   # type: ignore[arg-type]
-        proof = yield from exact.assemble_proof(base, position, length, search)   # type: ignore[arg-type]
+        base = AnswerBuilder(search, position.sfen(), False)
+        proof = yield from builder.assemble_proof(base, position, length, search)
         if not alternatives:
             return proof
-        full = AnswerBuilder(search, position.sfen(), True)   # type: ignore[arg-type]
+        full = AnswerBuilder(search, position.sfen(), True)
         full.share(base)
         search.phase = "alternatives"
         try:
-            return (yield from exact.assemble_proof(full, position, length, search))   # type: ignore[arg-type]
+            return (yield from builder.assemble_proof(full, position, length, search))
         except SearchAborted:
             return proof
     except SearchAborted:

@@ -1,6 +1,6 @@
 """The kernel's df-pn as the official answer's oracle: the Python engine's ``DfPn`` seam, on the C++ table.
 
-The official answer (core.search.exact and core.search.official) asks four
+The Python length search (core.search.length_search) asks four
 things of df-pn once the root is proved (``MateOracle`` there):
 
 * ``entry(board)``: the table entry answering a position (pn, dn, the proof

@@ -23,8 +23,8 @@ from . import kernel_engine, kernel_length
 from .background import in_background, release_later
 from .dfpn import DfPn, Options as DfPnOptions, Outcome
 from .kernel_oracle import KernelOracle, Oracle
-from .exact import AnswerSession, BoundedSearch, build_proof
-from .official import build_proof as official_proof
+from .length_rule import AnswerSession, BoundedSearch
+from .length_search import LengthSearch, build_proof as python_proof
 from .proof import Proof
 from .provisional import provisional_proof
 from .tt import BYTES_PER_ENTRY, LENGTH, PN
@@ -209,11 +209,12 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
     The side to move is the attacker.  df-pn proves or disproves mate: the
     C++ kernel's (core.search.kernel_engine) where it is built and takes the
     position, else the Python engine's (core.search.dfpn); ``TSUME_ENGINE``
-    forces one, and ``extra["engine"]`` says which ran.  After a proof,
-    core.exact (short problems) or core.official (from ``OFFICIAL_FROM``
-    plies of df-pn's proof) computes the official main line and its exact
-    length under tsume rules when ``exact`` is true, asking df-pn's table
-    (core.search.kernel_oracle) as it goes.  That search shares the time
+    forces one, and ``extra["engine"]`` says which ran.  After a proof, when
+    ``exact`` is true, the official answer (main line, exact length under
+    tsume rules, tree, 余詰) is built by core.search.builder over a length
+    search: the kernel's (core.search.kernel_length) where the kernel took
+    the position, else the Python one (core.search.length_search), which
+    asks df-pn's table (core.search.kernel_oracle) as it goes.  That search shares the time
     limit; with none it gets ``max(EXACT_MIN_SECONDS, EXACT_FACTOR × the
     proof's time)``, and past that the result carries df-pn's own line with
     ``extra["exact"]`` False, and what the length search had proved by then:
@@ -382,24 +383,20 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
     if exact_deadline is None:
         spent = time.monotonic() - start
         exact_deadline = clock() + max(EXACT_MIN_SECONDS, EXACT_FACTOR * spent)
-    proved = oracle.entry(board)
     answer: Generator[Progress, None, Proof | None]
     if kernel_search is not None and kernel_length.chosen() and (options is None or options == DfPnOptions()):
-        # The length-aware search in the kernel (core.search.kernel_length), the same builder on
-        # top; it takes what the kernel's df-pn took.  Its own raw df-pn proves the root again
+        # The length-aware search in the kernel (core.search.kernel_length), the builder on top;
+        # it takes what the kernel's df-pn took.  Its own raw df-pn proves the root again
         # (its table is not df-pn's above), a small part of the length search's time.
         answer = kernel_length.build_proof(position, deadline=exact_deadline, cancel=cancel, clock=clock,
                                            node_limit=limits.nodes, memory_mb=max(16, limits.memory_mb // 4),
                                            oracle_mb=max(16, limits.memory_mb // 4), session=session,
                                            observe=exact_search.append)
-    elif proved is not None and proved[PN] == 0 and proved[LENGTH] >= OFFICIAL_FROM:
-        answer = official_proof(position, oracle, deadline=exact_deadline, cancel=cancel, clock=clock,
-                                node_limit=limits.nodes, memory_mb=max(16, limits.memory_mb // 4),
-                                session=session, observe=exact_search.append)
     else:
-        answer = build_proof(position, oracle, deadline=exact_deadline, cancel=cancel, clock=clock,
-                             node_limit=limits.nodes, memory_mb=limits.memory_mb, session=session,
-                             observe=exact_search.append)
+        # The same search in Python (core.search.length_search), asking df-pn's table above.
+        answer = python_proof(position, oracle, deadline=exact_deadline, cancel=cancel, clock=clock,
+                              node_limit=limits.nodes, memory_mb=max(16, limits.memory_mb // 4),
+                              session=session, observe=exact_search.append)
     proof = yield from _whole_solve(answer, oracle, start, nodes_after_proof)
     if proof is None:
         # Stopped before the length was proved: keep what was proved of it.
@@ -408,6 +405,9 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
         if session.at_most is not None:
             raw_extra["at_most"] = session.at_most
     if cancel is not None and cancel.is_set() and proof is None:
+        if exact_search and isinstance(exact_search[0], LengthSearch):
+            # Stop answers now; the length table is freed beside what comes next.
+            release_later(exact_search[0].release)
         return stopped(SolveStatus.CANCELLED, pv=raw_pv, length=raw_length,
                        extra={k: v for k, v in raw_extra.items() if k != "dfpn_pv"})
     if proof is not None:
@@ -472,12 +472,6 @@ def _ends_in_mate(board: cshogi.Board, moves: list[int]) -> bool:
     for m in moves:
         b.push(m)
     return len(moves) % 2 == 1 and not b.legal_moves
-
-
-OFFICIAL_FROM = 15
-"""df-pn proof length (plies) from which the length-aware df-pn (core.search.official)
-gives the official answer instead of core.exact's iterative deepening, which is as
-fast or faster on shorter problems (CPU time on mate.tsv and the Microcosmos tails)."""
 
 
 def solve(position: Position, limits: Limits = Limits(), cancel: Cancel | None = None,

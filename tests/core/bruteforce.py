@@ -1,7 +1,7 @@
 """A brute-force exact mate solver for short problems: the tests' oracle.
 
 Plain minimax to a fixed depth over cshogi's legal moves, deliberately
-simple and independent of ``core.exact``: no bounds, no hand dominance, no
+simple and independent of ``core.search.length_search``: no bounds, no hand dominance, no
 distance rule, no df-pn.  Results are memoised per (position, depth) only.
 
 * raw rules: every defence counts;
@@ -9,7 +9,7 @@ distance rule, no df-pn.  Results are memoised per (position, depth) only.
   checker's capture with the piece handed back to the defender is still
   mated, in no more plies than are asked of the position and no more than
   another counted defence (or none, when it mates at once) already lasts
-  (Kakinoki's rule as ``core.exact`` reads it); moving interpositions always
+  (Kakinoki's rule as ``core.search.interposition`` reads it); moving interpositions always
   count.
 """
 

@@ -20,11 +20,12 @@ searches:
   21番 after ply 6 it proves with ``max_ply=15`` a position cshogi mates only
   within 17), so a proof of it says nothing of n;
 * where a 変長 rests on interpositions from hand, the tool's reference search
-  under tsume rules, :mod:`tsume_studio.core.search.exact`'s depth-bounded
-  AND/OR search (``_Search.or_within``), is asked too.  It is not the search
-  that made the claim (the check asks the length-aware df-pn of
-  :mod:`~tsume_studio.core.search.official`), but it shares the reading of
-  futility (:mod:`~tsume_studio.core.search.interposition`).
+  under tsume rules, the Python length search of
+  :mod:`tsume_studio.core.search.length_search` on the Python df-pn, is asked
+  too.  It is not the search that made the claim (the check asks the
+  kernel's ``LengthSearch``): it is the same algorithm written apart, on
+  another df-pn's table, and it shares the reading of futility
+  (:mod:`~tsume_studio.core.search.interposition`).
 
 cshogi's df-pn does not generate every move: a defender's capture by rook,
 bishop or pawn that could promote is tried promoted only (its evasion
@@ -221,13 +222,12 @@ def kernel_no_mate_within(board: cshogi.Board, n: int, nodes: int = 30_000_000) 
 
 
 def reference_mate_within(board: cshogi.Board, n: int) -> bool:
-    """Tsume rules, attacker to move: a mate within ``n`` plies, by core.search.exact's reference search."""
+    """Tsume rules, attacker to move: a mate within ``n`` plies, by the Python length search (the reference)."""
     from tsume_studio.core.search.contract import drive
     from tsume_studio.core.search.dfpn import DfPn
-    from tsume_studio.core.search.exact import _Search
+    from tsume_studio.core.search.length_search import LengthSearch
 
-    search = _Search(board.copy(), DfPn(board.turn, memory_mb=256), deadline=None, cancel=None,
-                     node_limit=None, distance_rule=True, memory_mb=4096)
-    # Iterative deepening up to n (the search's own way: each depth reuses the bounds of the last).
+    search = LengthSearch(board.copy(), DfPn(board.turn, memory_mb=256), deadline=None, cancel=None,
+                          node_limit=None, distance_rule=True, memory_mb=4096)
     length = drive(search.exact(True, cap=n))
     return length is not None and length <= n

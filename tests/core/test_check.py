@@ -10,9 +10,9 @@ import pytest
 
 from tsume_studio.core.check import KINDS, CheckError, check_solution
 from tsume_studio.core.search.contract import Limits
-from tsume_studio.core.search.exact import AnswerSession
+from tsume_studio.core.search.length_rule import AnswerSession
 from tsume_studio.core.search.solver import solve
-from tsume_studio.core.search.official import solve_official
+from tsume_studio.core.search.length_search import solve_official
 from tsume_studio.core.shogi.position import Position
 
 # Every test here runs on both df-pn engines (the official answer asks either's table).
@@ -69,8 +69,8 @@ def test_a_line_that_does_not_replay_is_a_check_error() -> None:
 # ---- solve once: the check asks the solve's own search -----------------------------
 
 @pytest.mark.parametrize("row_id, extra", [
-    ("tanuki-5-5", ["P*1d", "1a1d"]),   # short: core.exact's search; a futile drop counted, a promotion choice
-    ("mog-1033", []),                   # df-pn's proof 19 plies: the length-aware df-pn's search; 成不成非限定
+    ("tanuki-5-5", ["P*1d", "1a1d"]),   # short; a futile drop counted, a promotion choice
+    ("mog-1033", []),                   # df-pn's proof 19 plies; 成不成非限定
 ])
 def test_a_check_reuses_the_solve_and_finds_the_same(row_id: str, extra: list[str]) -> None:
     """With the solve's :class:`AnswerSession` the check asks the table the answer was built

@@ -16,8 +16,8 @@ from tsume_studio.core.cli.batch import solve_row
 from tsume_studio.core.cli.check import CheckTally, check_fields, check_solution
 from tsume_studio.core.cli.main import main
 from tsume_studio.core.search.contract import Limits
-from tsume_studio.core.search.exact import SearchAborted
-from tsume_studio.core.search.official import solve_official
+from tsume_studio.core.search.length_rule import SearchAborted
+from tsume_studio.core.search.length_search import solve_official
 from tsume_studio.core.shogi.position import Position
 
 import bruteforce  # tests/core is on sys.path

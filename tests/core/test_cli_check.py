@@ -12,7 +12,7 @@ import pytest
 from tsume_studio.core.cli.check import check_solution
 from tsume_studio.core.cli.errors import UserError
 from tsume_studio.core.cli.main import main
-from tsume_studio.core.search.official import solve_official
+from tsume_studio.core.search.length_search import solve_official
 from tsume_studio.core.shogi.position import Position
 
 import bruteforce  # tests/core is on sys.path

@@ -93,7 +93,7 @@ def test_defended_square_is_not_omittable() -> None:
 
 def test_board_moves_always_count() -> None:
     # 移動合: the silver on 6b may interpose on 5a or 7a by moving; such
-    # moves are real defences (core.search.exact counts every board move) and
+    # moves are real defences (the length searches count every board move) and
     # never tested: drop_squares, which the futility tests walk, holds drops only.
     b = after("8k/3s2G2/R7P/9/9/9/9/9/9 b r2b3g3s4n4l17p 1", "9c9a+")
     real = {cshogi.move_to_usi(m) for m in b.legal_moves if not cshogi.move_is_drop(m)}

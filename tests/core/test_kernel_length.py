@@ -2,8 +2,8 @@
 
 Every answer here goes through the one path the solver takes where the kernel is built
 (``solver.solve``: the kernel's df-pn, then ``kernel_length.build_proof`` → the builder of
-core.search.exact), and is
-checked against the Python search (core.search.official) or the brute force where it is short.
+core.search.builder), and is
+checked against the Python search (core.search.length_search) or the brute force where it is short.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ import cshogi
 import pytest
 
 from tsume_studio.core.check import check_solution
-from tsume_studio.core.search import kernel_length, official
+from tsume_studio.core.search import kernel_length, length_search
 from tsume_studio.core.search.contract import Limits, SolveStatus
-from tsume_studio.core.search.exact import AnswerSession
+from tsume_studio.core.search.length_rule import AnswerSession
 from tsume_studio.core.search.solver import solve
 from tsume_studio.core.shogi.position import Position
 
@@ -90,7 +90,7 @@ def test_futile_interpositions_judged_in_the_kernel() -> None:
     proof = result.proof
     assert proof is not None and len(proof.futile) == 7
     # The same squares, with the same reasons, as the Python search gives.
-    reference = official.solve_official(Position.from_sfen(CLASSIC))
+    reference = length_search.solve_official(Position.from_sfen(CLASSIC))
     assert reference is not None
     assert [(f.move, f.reason.english(), f.moves) for f in proof.futile] == \
         [(f.move, f.reason.english(), f.moves) for f in reference.futile]

@@ -16,7 +16,8 @@ import pytest
 from tsume_studio.core.answer import record_from_proof, solution_record
 from tsume_studio.core.cli.running import result_json
 from tsume_studio.core.records.kif import to_kif
-from tsume_studio.core.search import exact
+from tsume_studio.core.search import builder
+from tsume_studio.core.search.length_rule import SearchAborted
 from tsume_studio.core.search.contract import Limits, SolveStatus
 from tsume_studio.core.search.dfpn import DfPn
 from tsume_studio.core.search.tt import LENGTH, PN
@@ -33,7 +34,7 @@ def _sfen(name: str, row_id: str) -> str:
 
 
 def _out_of_time(*_args: object, **_kw: object) -> object:
-    raise exact.SearchAborted("deadline")
+    raise SearchAborted("deadline")
     yield  # pragma: no cover - a generator like the real one
 
 
@@ -52,7 +53,7 @@ def test_an_answer_cut_short_keeps_dfpn_proof_as_its_tree_with_the_futile_found(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # sugyan-1014: df-pn's line is 7 plies; the length search proves 5 (a drop on 7i is futile) and
     # then, here, runs out of time before building its tree: the answer is df-pn's proof.
-    monkeypatch.setattr(exact, "assemble_proof", _out_of_time)
+    monkeypatch.setattr(builder, "assemble_proof", _out_of_time)
     sfen = _sfen("mate.tsv", "sugyan-1014")
     result = solve(Position.from_sfen(sfen), Limits(seconds=30))
     assert result.status is SolveStatus.MATE and result.extra["exact"] is False

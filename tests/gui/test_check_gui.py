@@ -16,7 +16,7 @@ from tsume_studio.core.check import CheckResult, check_solution
 from tsume_studio.core.records.formats import write_record
 from tsume_studio.core.records.model import Record, RecordNode
 from tsume_studio.core.search.contract import Limits
-from tsume_studio.core.search.official import solve_official
+from tsume_studio.core.search.length_search import solve_official
 from tsume_studio.core.shogi.moves import parse_move
 from tsume_studio.core.shogi.position import Position
 from tsume_studio.gui import checkworker, i18n

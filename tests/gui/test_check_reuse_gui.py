@@ -16,7 +16,7 @@ from tsume_studio.core.check import CheckResult, check_solution
 from tsume_studio.core.records.formats import write_record
 from tsume_studio.core.records.model import Record, RecordNode
 from tsume_studio.core.search.contract import Limits
-from tsume_studio.core.search.official import OfficialSearch
+from tsume_studio.core.search.length_search import LengthSearch
 from tsume_studio.core.shogi.moves import parse_move
 from tsume_studio.core.shogi.position import Position
 from tsume_studio.gui import i18n
@@ -54,12 +54,12 @@ def _count_new_searches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         made.append("DfPn")
         return real_oracle(*args, **kw)
     monkeypatch.setattr(core_check, "make_oracle", new_oracle)   # the check's df-pn, either engine
-    real_init = OfficialSearch.__init__
+    real_init = LengthSearch.__init__
 
-    def init(self: OfficialSearch, *args: Any, **kw: Any) -> None:
-        made.append("OfficialSearch")
+    def init(self: LengthSearch, *args: Any, **kw: Any) -> None:
+        made.append("LengthSearch")
         real_init(self, *args, **kw)
-    monkeypatch.setattr(OfficialSearch, "__init__", init)
+    monkeypatch.setattr(LengthSearch, "__init__", init)
     return made
 
 
@@ -81,7 +81,7 @@ def test_a_check_after_a_solve_of_the_same_position_does_not_solve_again(
     # Without a solve first, the check solves: a df-pn and a length search of its own.
     made = _count_new_searches(monkeypatch)
     fresh = _check(qtbot, w)
-    assert not fresh.reused and made == ["DfPn", "OfficialSearch"]
+    assert not fresh.reused and made == ["DfPn", "LengthSearch"]
     with qtbot.waitSignal(w.searchFinished, timeout=60000):
         w.solve()
     made.clear()
@@ -96,4 +96,4 @@ def test_a_check_after_a_solve_of_the_same_position_does_not_solve_again(
     w.editor.set_position(Position.from_sfen("7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"))
     assert w.open_file(str(path))
     made.clear()
-    assert not _check(qtbot, w).reused and made == ["DfPn", "OfficialSearch"]
+    assert not _check(qtbot, w).reused and made == ["DfPn", "LengthSearch"]

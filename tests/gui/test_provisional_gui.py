@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from tsume_studio.core.search import exact
+from tsume_studio.core.search import builder
+from tsume_studio.core.search.length_rule import SearchAborted
 from tsume_studio.core.search.contract import Limits, Progress, SearchPhase, SolveResult, SolveStatus
 from tsume_studio.core.search.proof import Proof
 from tsume_studio.core.shogi.position import Position
@@ -40,7 +41,7 @@ def japanese() -> Iterator[None]:
 
 
 def _out_of_time(*_args: object, **_kw: object) -> object:
-    raise exact.SearchAborted("deadline")
+    raise SearchAborted("deadline")
     yield  # pragma: no cover - a generator like the real one
 
 
@@ -49,7 +50,7 @@ def test_unproved_shortest_shows_the_proof_tree_and_the_futile_found(
         japanese: None) -> None:
     # The real solver on sugyan-1014, its official answer cut short after the length search
     # (as a time limit would): the window shows df-pn's proof, labelled, and the futile drop found.
-    monkeypatch.setattr(exact, "assemble_proof", _out_of_time)
+    monkeypatch.setattr(builder, "assemble_proof", _out_of_time)
     w = open_window()
     w.editor.set_position(Position.from_sfen(_sfen("sugyan-1014")))
     with qtbot.waitSignal(w.searchFinished, timeout=60000):

@@ -1,4 +1,9 @@
-"""Exact tsume answers: length, main line, futile interpositions, 駒余り, 余詰."""
+"""The Python length search (core.search.length_search) and the builder on it: exact length, main
+line, futile interpositions, 駒余り, 余詰, bounds, limits.
+
+It is the reference the kernel's length search is compared with (tests/core/test_kernel_length.py)
+and the fallback without a compiler; its answers are checked here against the problem files and
+the brute force (bruteforce.py)."""
 
 from __future__ import annotations
 
@@ -10,13 +15,15 @@ from pathlib import Path
 import cshogi
 import pytest
 
-from tsume_studio.core.search.dfpn import DfPn, Outcome
-from tsume_studio.core.search.exact import build_proof, solve_exact
-from tsume_studio.core.shogi.position import Position
-from tsume_studio.core.search.proof import FutileReason, Proof, ProofNode, Role
+from tsume_studio.core.search import builder
 from tsume_studio.core.search.contract import Progress, drive
+from tsume_studio.core.search.dfpn import DfPn, Outcome
+from tsume_studio.core.search.length_rule import SearchAborted
+from tsume_studio.core.search.length_search import LengthSearch, LengthTable, build_proof, solve_official
+from tsume_studio.core.search.proof import FutileReason, Proof, ProofNode, Role
+from tsume_studio.core.shogi.position import Position
 
-import bruteforce  # tests/core is on sys.path (pytest rootdir-less test modules)
+import bruteforce  # tests/core is on sys.path
 
 # Every test here runs on both df-pn engines (the official answer asks either's table).
 pytestmark = pytest.mark.usefixtures("engine")
@@ -37,8 +44,12 @@ SHORTER = {
 }
 
 
+def sfen_of(row_id: str) -> str:
+    return ROWS[row_id]["sfen"]
+
+
 def solve(sfen: str, **kwargs: object) -> Proof:
-    proof = solve_exact(Position.from_sfen(sfen), **kwargs)  # type: ignore[arg-type]
+    proof = solve_official(Position.from_sfen(sfen), **kwargs)  # type: ignore[arg-type]
     assert proof is not None
     return proof
 
@@ -56,11 +67,16 @@ def final_hand(sfen: str, line: tuple[str, ...]) -> int:
     return sum(b.pieces_in_hand[attacker])
 
 
-def test_classic_futile_interpositions() -> None:
+def search(sfen: str) -> LengthSearch:
+    board = cshogi.Board(sfen)
+    return LengthSearch(board, None, deadline=None, cancel=None, node_limit=None,
+                        distance_rule=True)
+
+
+def test_classic_one_ply_keeps_its_seven_futile_squares() -> None:
     proof = solve(CLASSIC)
     assert proof.length == 1 and proof.main_line == ("9c9a+",) and proof.exact
-    squares = sorted(f.move[2:] for f in proof.futile)
-    assert squares == ["2a", "3a", "4a", "5a", "6a", "7a", "8a"]
+    assert sorted(f.move[2:] for f in proof.futile) == ["2a", "3a", "4a", "5a", "6a", "7a", "8a"]
     assert all(f.path == ("9c9a+",) for f in proof.futile)
     reasons = {f.move[2:]: f.reason.english() for f in proof.futile}
     assert reasons["2a"] == "futile: captured and returned, still mate in 1"
@@ -89,6 +105,48 @@ def test_classic_defences_all_futile(distance_rule: bool, omitted: int) -> None:
     assert sum(f.reason.kind is FutileReason.DISTANCE_RULE for f in proof.futile) == omitted
     assert sum(f.reason.kind is FutileReason.CAPTURED_RETURNED for f in proof.futile) == 7 - omitted
 
+
+def test_futile_drops_do_not_count_inside_the_search() -> None:
+    # "Mate within 1?" is answered by the df-pn itself: after ▲9一飛成 the
+    # defender has only drops, each judged futile at the bound 1.
+    s = search(CLASSIC)
+    assert s.question(s.board.copy(), True, 1)
+    assert s.futility_tests >= 1
+    root = s.table.get(s.board)
+    assert root.hi == 1 and cshogi.move_to_usi(root.best) == "9c9a+"
+
+
+def test_effective_interposition_inside_the_search() -> None:
+    # ▲1四香 △1三歩 (a 中合): captured and returned, the king escapes, so
+    # the drop counts: no mate within 3, a mate within 5.
+    sfen = "4g+RG1k/9/9/9/9/9/9/9/9 b Lr2b2g4s4n3l18p 1"
+    s = search(sfen)
+    assert not s.question(s.board.copy(), True, 3)
+    assert s.question(s.board.copy(), True, 5)
+    root = s.table.get(s.board)
+    assert (root.lo, root.hi) == (5, 5)
+    assert bruteforce.tsume_length(sfen, 7) == 5
+
+
+def test_interposition_whose_return_mates_only_later_counts_inside_the_search() -> None:
+    sfen = sfen_of("tanuki-3-454")
+    s = search(sfen)
+    assert not s.question(s.board.copy(), True, 1)
+    assert s.question(s.board.copy(), True, 3)
+
+
+def test_shorter_than_the_dfpn_proof() -> None:
+    # The project's df-pn proves this mate in 11 plies; the exact length is 5.
+    sfen = sfen_of("tanuki-5-227")
+    pos = Position.from_sfen(sfen)
+    oracle = DfPn(pos.turn, 64)
+    oracle.search(pos.board().copy())
+    entry = oracle.entry(pos.board())
+    assert entry is not None and entry[1] == 0 and entry[5] == 11
+    proof = solve_official(pos, oracle)
+    assert proof is not None and proof.length == 5 and proof.exact
+    assert len(proof.main_line) == 5
+    assert bruteforce.tsume_length(sfen, 9) == 5
 
 
 def test_shorter_than_dfpn_first_line() -> None:
@@ -164,9 +222,8 @@ def test_yozume_alternatives() -> None:
     # ▲3二銀成 is the main line's first move, but ▲4四角 also mates in 3.
     sfen, length = row("tanuki-3-43")
     proof = solve(sfen)
-    assert proof.length == length
-    alts = {(a.path, a.move): a.length for a in proof.alternatives}
-    assert alts == {((), "3e4d"): 3}
+    assert proof.length == length == 3 and proof.alternatives_checked
+    assert {(a.path, a.move): a.length for a in proof.alternatives} == {((), "3e4d"): 3}
     after = cshogi.Board(sfen)
     after.push_usi("3e4d")
     assert bruteforce.BruteForce(True).mated(after, 2)
@@ -195,6 +252,47 @@ def test_tsume_length_shorter_only_by_futile_interpositions(row_id: str) -> None
     assert bruteforce.tsume_length(sfen, raw) == proof.length
 
 
+def test_hand_dominance_in_the_table() -> None:
+    # Same board: a mate within 1 proved with a gold in hand answers a hand
+    # with more; a refutation with no hand answers nothing richer.
+    table = LengthTable(0, 16)
+    rich = cshogi.Board("8k/9/8P/9/9/9/9/9/9 b 2G2r2b2g4s4n4l17p 1")
+    poor = cshogi.Board("8k/9/8P/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1")
+    e = table.get(poor)
+    e.hi = 1
+    assert table.get(rich).hi == 1
+    bare = cshogi.Board("8k/9/8P/9/9/9/9/9/9 b 2r2b4g4s4n4l17p 1")
+    table.get(bare).lo = 3
+    assert table.get(cshogi.Board("8k/9/8P/9/9/9/9/9/9 b S2r2b4g3s4n4l17p 1")).lo == 1
+
+
+def _king_on(square: int, pawns: int, lances: int) -> cshogi.Board:
+    f, r = divmod(square, 9)   # file 9 - f, rank r + 1
+    ranks = ["9"] * 9
+    ranks[r] = (str(f) if f else "") + "k" + (str(8 - f) if f < 8 else "")
+    hand = (f"{pawns}P" if pawns else "") + (f"{lances}L" if lances else "") or "-"
+    return cshogi.Board("/".join(ranks) + f" b {hand} 1")
+
+
+def test_table_collects_its_cheapest_entries() -> None:
+    table = LengthTable(0, 1)
+    amount = 0
+    for square in range(81):
+        for pawns in range(19):
+            for lances in range(5):
+                if len(table) > table.max_entries:
+                    break
+                amount += 1
+                table.get(_king_on(square, pawns, lances)).amount = amount
+    assert table.over_limit()
+    before = len(table)
+    removed = table.collect()
+    assert removed > 0 and len(table) == before - removed <= int(table.max_entries * 0.7)
+    kept = [e.amount for e in table.by_zob.values()]
+    assert max(kept) == amount and min(kept) > amount - len(kept) - 1
+    assert sum(len(lst) for lst in table.by_board.values()) == len(table)
+
+
 def _sample(stride: int, max_length: int) -> list[str]:
     return [rid for i, rid in enumerate(ROWS) if i % stride == 0 and int(ROWS[rid]["length"]) <= max_length]
 
@@ -204,15 +302,14 @@ def test_mate_tsv_sample(row_id: str) -> None:
     sfen, raw = row(row_id)
     proof = solve(sfen)
     assert proof.exact
-    assert proof.length == raw if row_id not in SHORTER else proof.length == SHORTER[row_id]
+    assert proof.length == SHORTER.get(row_id, raw)
     assert len(proof.main_line) == proof.length
 
 
-@pytest.mark.parametrize("row_id", [rid for rid in _sample(7, 3)])
+@pytest.mark.parametrize("row_id", _sample(7, 3))
 def test_against_bruteforce_short_rows(row_id: str) -> None:
-    sfen, raw = row(row_id)
-    proof = solve(sfen)
-    assert proof.length == bruteforce.tsume_length(sfen, raw)
+    sfen = sfen_of(row_id)
+    assert solve(sfen).length == bruteforce.tsume_length(sfen, int(ROWS[row_id]["length"]))
 
 
 @pytest.mark.slow
@@ -224,24 +321,106 @@ def test_every_mate_tsv_row(row_id: str) -> None:
     assert proof.length == SHORTER.get(row_id, raw)
 
 
+def test_the_python_path_answers_through_this_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tsume_studio.core.search import length_search, solver
+
+    # Without the kernel (TSUME_ENGINE=python) every official answer, short or long, is this
+    # search's (the kernel's path is tests/core/test_kernel_length.py's).
+    monkeypatch.setenv("TSUME_ENGINE", "python")
+    with (DATA / "microcosmos.tsv").open(encoding="utf-8") as f:
+        tails = {r["id"]: r for r in csv.DictReader(f, delimiter="\t")}
+    calls: list[str] = []
+    real = length_search.build_proof
+
+    def recording(position: Position, *args: object, **kwargs: object) -> object:
+        calls.append(position.sfen())
+        return real(position, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(solver, "python_proof", recording)
+    long_result = solver.solve(Position.from_sfen(tails["microcosmos-tail-17"]["sfen"]),
+                               solver.Limits(seconds=60))
+    assert calls and long_result.length == 17 and long_result.extra["exact"]
+    assert long_result.extra["engine"] == "python"
+    calls.clear()
+    short = solver.solve(Position.from_sfen("7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"))
+    assert calls and short.length == 3 and short.extra["exact"]
+    calls.clear()
+    # The classic's raw proof is long (every drop counts there): still a mate in 1 with its seven futile squares.
+    classic = solver.solve(Position.from_sfen(CLASSIC))
+    assert calls and classic.length == 1 and classic.pv == ("9c9a+",)
+    assert isinstance(classic.proof, Proof) and len(classic.proof.futile) == 7
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("row_id", [rid for rid in ROWS if int(ROWS[rid]["length"]) <= 5])
 def test_every_short_row_against_bruteforce(row_id: str) -> None:
-    sfen, raw = row(row_id)
-    assert bruteforce.raw_length(sfen, raw) == raw
-    assert solve(sfen).length == bruteforce.tsume_length(sfen, raw)
+    sfen = sfen_of(row_id)
+    assert solve(sfen).length == bruteforce.tsume_length(sfen, int(ROWS[row_id]["length"]))
+
+
+class _CancelAfter:
+    """Set after it has been asked ``n`` times: a deterministic cancel."""
+
+    def __init__(self, n: int) -> None:
+        self.left = n
+
+    def is_set(self) -> bool:
+        self.left -= 1
+        return self.left < 0
+
+
+def test_cancel_ends_the_search_without_an_answer() -> None:
+    with (DATA / "microcosmos.tsv").open(encoding="utf-8") as f:
+        tail = next(r for r in csv.DictReader(f, delimiter="\t") if r["id"] == "microcosmos-tail-31")
+    pos = Position.from_sfen(tail["sfen"])
+    oracle = DfPn(pos.turn, 64)
+    oracle.search(pos.board().copy())
+    cancel = _CancelAfter(20)
+    assert solve_official(pos, oracle, cancel=cancel) is None
+    assert cancel.left < 0
+
+
+def test_a_stopped_length_search_reports_its_question_and_keeps_its_bounds() -> None:
+    """While the length is sought, progress says "mate within n?" and the bounds proved; Stop
+    (the cancel flag) keeps those bounds in the result: at most df-pn's proof, at least 1."""
+    import threading
+
+    from tsume_studio.core.cli.running import result_json
+    from tsume_studio.core.search.contract import Limits, SolveStatus, drive
+    from tsume_studio.core.search.solver import solve_iter
+
+    with (DATA / "musou.tsv").open(encoding="utf-8") as f:
+        sfen = next(r for r in csv.DictReader(f, delimiter="\t") if r["id"] == "musou-091")["sfen"]
+    cancel = threading.Event()
+    asked: list[dict[str, float]] = []
+
+    def watch(progress: Progress) -> None:
+        stats = dict(progress.stats)
+        if "asking" in stats:
+            asked.append(stats)
+            cancel.set()
+
+    result = drive(solve_iter(Position.from_sfen(sfen), Limits(seconds=120), cancel, force=True), watch)
+    assert asked, "no progress asked a length question"
+    first = asked[0]
+    # df-pn's proof is 31 plies (raw rules): the first question is "mate within 29?".
+    assert first["at_most"] == 31 and first["asking"] == 29 and first["at_least"] >= 1
+    assert result.status == SolveStatus.CANCELLED
+    assert result.extra["at_most"] == 31 and 1 <= int(str(result.extra["at_least"])) <= 31
+    data = result_json(result)
+    assert data["at_most"] == 31 and "at_least" in data
 
 
 def test_no_mate_returns_none() -> None:
-    assert solve_exact(Position.from_sfen("4k4/9/4P4/9/9/9/9/9/9 b 2r2b4g4s4n4l17p 1")) is None
+    assert solve_official(Position.from_sfen("4k4/9/4P4/9/9/9/9/9/9 b 2r2b4g4s4n4l17p 1")) is None
 
 
-# Microcosmos' 39-ply tail (tests/data/microcosmos.tsv): its exact answer takes this search far more than a second.
+# Microcosmos' 39-ply tail (tests/data/microcosmos.tsv): its exact answer takes this search more than a second.
 TAIL_39 = "g3+P+P+P+P+L/1p7/+Rn1kppppl/1+P1sg+p+R2/+b+nL6/1PP+B1ssP1/4+Ps2N/4+P1P1L/6G1g b Np 1487"
 
 
 def _proved_oracle(sfen: str) -> DfPn:
-    """A df-pn table that already proves ``sfen``, so that the exact search itself starts at once."""
+    """A df-pn table that already proves ``sfen``, so that the length search itself starts at once."""
     board = cshogi.Board(sfen)
     oracle = DfPn(board.turn, memory_mb=64)
     assert oracle.search(board) == Outcome.PROVEN
@@ -251,14 +430,16 @@ def _proved_oracle(sfen: str) -> DfPn:
 def test_progress_and_deadline() -> None:
     sfen = TAIL_39
     oracle = _proved_oracle(sfen)
-    gen = build_proof(Position.from_sfen(sfen), oracle, deadline=time.monotonic() + 0.3)
-    snapshots = []
+    seen: list[LengthSearch] = []
+    gen = build_proof(Position.from_sfen(sfen), oracle, deadline=time.monotonic() + 0.3,
+                      observe=seen.append)   # type: ignore[arg-type]
+    snapshots: list[Progress] = []
     start = time.monotonic()
     result = drive(gen, snapshots.append)
     assert result is None
     assert time.monotonic() - start < 1.0
     assert snapshots and all(isinstance(p, Progress) for p in snapshots)
-    assert snapshots[-1].nodes > 0
+    assert seen[0].nodes > 0   # it searched until the deadline
 
 
 def test_cancel_is_honoured_quickly() -> None:
@@ -277,15 +458,19 @@ def test_cancel_is_honoured_quickly() -> None:
 
 def test_node_limit() -> None:
     sfen, _ = row("mog-1033")
-    assert solve_exact(Position.from_sfen(sfen), node_limit=2000) is None
+    assert solve_official(Position.from_sfen(sfen), node_limit=2000) is None
 
 
-def test_memory_bound_ends_the_search() -> None:
-    # About 20,000 table entries are needed; 1 MB allows the minimum of 1000.
+def test_a_small_table_collects_and_still_answers_exactly() -> None:
+    # mog-1033 fills more than the smallest table (1 MB: 2,621 entries); the search collects
+    # its cheapest entries and goes on, with the same answer as with room to spare.
     sfen, length = row("mog-1033")
-    assert solve_exact(Position.from_sfen(sfen), memory_mb=1) is None
-    proof = solve_exact(Position.from_sfen(sfen), memory_mb=64)
-    assert proof is not None and proof.length == length
+    seen: list[object] = []
+    small = solve_official(Position.from_sfen(sfen), memory_mb=1, observe=seen.append)
+    assert isinstance(seen[0], LengthSearch) and seen[0].table.collections > 0
+    roomy = solve_official(Position.from_sfen(sfen), memory_mb=64)
+    assert small is not None and roomy is not None
+    assert small.length == roomy.length == length and small.exact
 
 
 def _walk(node: ProofNode) -> list[ProofNode]:
@@ -310,16 +495,14 @@ def test_alternatives_can_be_skipped() -> None:
 def test_yozume_search_out_of_time_keeps_the_exact_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     # The 余詰 search is the costliest part on long problems; when the limits
     # run out in it, the length, main line and tree already proved still stand.
-    from tsume_studio.core.search import exact
-
     sfen, length = row("tanuki-3-43")
     assert solve(sfen).alternatives_checked is True
 
     def out_of_time(self: object, value: int) -> object:
-        raise exact.SearchAborted("deadline")
+        raise SearchAborted("deadline")
         yield  # pragma: no cover - makes this a generator like the real one
 
-    monkeypatch.setattr(exact.AnswerBuilder, "mating_moves", out_of_time)
+    monkeypatch.setattr(builder.AnswerBuilder, "mating_moves", out_of_time)
     proof = solve(sfen)
     assert proof.exact and proof.length == length and len(proof.main_line) == length
     assert proof.alternatives == () and proof.alternatives_checked is False
@@ -328,17 +511,15 @@ def test_yozume_search_out_of_time_keeps_the_exact_answer(monkeypatch: pytest.Mo
 
 def test_dfpn_lengths_only_bound_from_above() -> None:
     # A df-pn proof's length bounds the tsume-rule length from above: with the
-    # oracle's table full of df-pn's longer lines, the exact search must still
+    # oracle's table full of df-pn's longer lines, the search must still
     # find the shortest mate (tanuki-7-137 is 7 plies raw, 1 under tsume rules).
-    from tsume_studio.core.search.dfpn import DfPn
-
     for row_id in ("tanuki-7-137", "tanuki-9-164", "sugyan-1014"):
         sfen, raw = row(row_id)
         board = cshogi.Board(sfen)
         oracle = DfPn(board.turn, memory_mb=64)
         oracle.search(board.copy())
         assert oracle.entry(board)[5] >= SHORTER[row_id]
-        proof = solve_exact(Position.from_sfen(sfen), oracle)
+        proof = solve_official(Position.from_sfen(sfen), oracle)
         assert proof is not None and proof.length == SHORTER[row_id] < raw
 
 
@@ -349,7 +530,7 @@ with (DATA / "nomate.tsv").open(encoding="utf-8") as _f:
 @pytest.mark.parametrize("row_id", sorted(NOMATE))
 def test_nomate_rows_have_no_proof(row_id: str) -> None:
     start = time.monotonic()
-    assert solve_exact(Position.from_sfen(NOMATE[row_id]), deadline=start + 10) is None
+    assert solve_official(Position.from_sfen(NOMATE[row_id]), deadline=start + 10) is None
     assert time.monotonic() - start < 5
 
 

@@ -1,9 +1,14 @@
-"""The official answer by a length-aware, tsume-rule df-pn.
+"""The length search in Python: a length-aware, tsume-rule df-pn (the reference and the fallback).
 
-:mod:`.exact` answers "mate within d plies?" with a depth-first AND/OR
-search and deepens d from 1; on long problems it must refute every check at
-every depth.  This module asks the same questions of a depth-bounded df-pn
-(seed dfpn-hash-table-tca: proof and disproof numbers, thresholds from the
+The official answer asks "mate within n plies?" under the rule of length
+(:mod:`.length_rule`) of a length search.  The kernel's ``LengthSearch``
+(``core/kernel/c++/length_search.h``, :mod:`.kernel_length`) is the one the
+solver runs where the kernel is built; this module is the same search in
+Python: the readable reference the tests compare the kernel with
+(``tools/compare_length_search.py``), and the fallback where no compiler
+was at hand (``TSUME_ENGINE=python``, ``TSUME_LENGTH_SEARCH=python``).
+
+It is a depth-bounded df-pn (proof and disproof numbers, thresholds from the
 second-best sibling) whose table keeps, per board and attacker hand, what is
 proved about the tsume-rule length:
 
@@ -18,7 +23,7 @@ for hand h holds for every hand ≤ h (the defender's hand is the complement).
 The table is bounded by memory like the df-pn table: when full, the entries
 that cost the least search go first.
 
-The length is the tsume-rule length of :mod:`.exact` (its module docstring
+The length is the tsume-rule length of :mod:`.length_rule` (which
 defines ``M``/``D``): a drop interposition is futile by Kakinoki's rule read
 as "the mate goes on just as without it", judged with the bound being asked,
 and distant drops are omitted by the distance rule (:mod:`.interposition`).
@@ -33,8 +38,9 @@ cheaper than it is.
 The project's df-pn (the oracle) helps in three ways, all under raw rules,
 where every interposition counts: its table's proof of a position bounds
 the tsume-rule length from above, its disproof means no mate at all, and a
-short search of its own (64 nodes at defender nodes asked for 4 plies or more, a few
-thousand for a question asked from outside, such as one 余詰 candidate)
+short search of its own (:data:`LOOKS`: 64 nodes at defender nodes asked
+for 10 plies or more, a few thousand for such a question asked from
+outside, such as one 余詰 candidate)
 settles positions that do not mate at all before they are refuted depth by
 depth.  At the horizon (one ply left) a check is tried without a table
 entry: it mates, leaves only drops to judge, or fails.
@@ -43,33 +49,37 @@ Exactness: df-pn's own proof (raw rules) bounds the length from above, since
 futile interpositions only ever remove defences.  From that bound ``L`` the
 search asks "mate within L - 2?" on the same table until it is refuted; the
 last success is exact.  The main line, variations and 余詰 are built by
-:mod:`.exact`'s builder, which asks its bounded questions of this search.
+:mod:`.builder`, which asks its bounded questions of this search.
+
+Memory.  Nothing here refers back to the search (the oracle's view and the
+builder's view of the table hold it by a weak proxy), so a search dropped
+is freed at once, without a cyclic collection; :meth:`LengthSearch.release`
+empties its tables a slice at a time, beside other work.
 """
 
 from __future__ import annotations
 
 import sys
 import time
+import weakref
 from typing import Any
 from collections.abc import Callable, Generator
 
 import cshogi
 
+from .builder import answer
 from .contract import INFINITY as INF
-from .contract import Cancel, Progress
+from .contract import Cancel, Progress, drive
 from .dfpn import Outcome
 from .kernel_oracle import Oracle, make_oracle
-from .exact import AnswerBuilder, AnswerSession, BoundedSearch, MateOracle, SearchAborted, assemble_proof
 from .hand import MASK64, hand_ge, hand_key, pack
 from .node import select_child
 from .interposition import (
     Defences, DropSquare, FutileSquare, drop_squares,
 )
+from .length_rule import MAX_LENGTH, AnswerSession, BoundedSearch, SearchAborted
 from .proof import Proof
 from ..shogi.position import Position
-
-MAX_LENGTH = 2001
-"""Longest bound a question may carry; :func:`build_proof` gives up beyond it."""
 
 BYTES_PER_ENTRY = 400
 """Estimated bytes of one table entry (the object, its key slots, its list share)."""
@@ -78,9 +88,82 @@ _CHECK_EVERY = 1024          # nodes between budget checks
 _YIELD_SECONDS = 0.1         # progress and cancel granularity
 _EPSILON = 1.25              # 1+ε thresholds for the best child
 _DEFAULT_ORACLE_MB = 64
-_DISPROVE_FROM = 4           # plies asked of a defender node that make a df-pn look worth it
-_DISPROVE_NODES = 64          # that look's node budget
-_ROOT_DISPROVE_NODES = 3000  # that look's budget for a question from outside the search
+
+LOOKS = (10, 64, 10, 3000)
+"""The short raw df-pn looks at defender nodes, as the kernel's (:data:`.kernel_length.LOOKS`): from
+how many plies asked inside a question, with how many nodes, and the same for a question from
+outside (one per 余詰 candidate).  Below 10 plies a look costs more than it saves."""
+_DISPROVE_FROM, _DISPROVE_NODES, _ROOT_DISPROVE_FROM, _ROOT_DISPROVE_NODES = LOOKS
+
+
+class MateOracle:
+    """Unbounded mate questions: is there a mate at all (raw rules decide that)?
+
+    The df-pn oracle answers when there is one (its table by ``lookup``, its
+    search by ``search``); without one nothing is known (``lookup`` and
+    ``probe`` give None).
+    """
+
+    def __init__(self, oracle: Oracle | None, search: BoundedSearch) -> None:
+        self.oracle = oracle
+        # A proxy, not a reference: the search holds this view, and no cycle keeps either alive.
+        self.search: BoundedSearch = weakref.proxy(search)
+        self.cache: dict[int, tuple[int, int, int, int]] = {}
+
+
+    def settle_root(self, board: cshogi.Board, nodes: int | None
+                    ) -> Generator[Progress, None, tuple[int, int] | None]:
+        """Let the oracle prove or disprove ``board``, pausing every 0.1 s; its (pn, dn) when known."""
+        pd = self.lookup(board, True)
+        while pd is None or (pd[0] != 0 and pd[1] != 0):
+            paused = yield from self.prove_root(board, nodes)
+            self.cache.clear()
+            pd = self.lookup(board, True)
+            if not paused:
+                break
+        return pd
+
+    def prove_root(self, board: cshogi.Board, nodes: int | None) -> Generator[Progress, None, bool]:
+        """One slice (about 0.1 s) of the oracle's search of ``board``; True when it paused."""
+        assert self.oracle is not None
+        s = self.search
+        self.oracle.search(board, or_node=True, node_limit=nodes, deadline=s.deadline,
+                           cancel=s.cancel, pause_at=time.monotonic() + _YIELD_SECONDS, clock=s.clock)
+        paused = bool(self.oracle.paused)
+        yield s.progress()
+        s.check_stop()
+        return paused
+
+
+    def lookup(self, board: cshogi.Board, or_node: bool) -> tuple[int, int] | None:
+        """(pn, dn) from the oracle's table, or None without an oracle."""
+        got = self.probe(board, or_node)
+        return None if got is None else (got[0], got[1])
+
+    def probe(self, board: cshogi.Board, or_node: bool) -> tuple[int, int, int, int] | None:
+        """(pn, dn, proof length or -1, proving move or 0) from the oracle's table.
+
+        None without an oracle.
+
+        A df-pn proof's length is that of one mating tree under raw rules,
+        so it bounds the tsume-rule length from above (futile interpositions
+        only ever drop defences).  Answers are cached; the short disproof
+        searches that add to the oracle's table drop what they decide.
+        """
+        if self.oracle is None:
+            return None
+        key = board.zobrist_hash()
+        got = self.cache.get(key)
+        if got is None:
+            e = self.oracle.entry(board)
+            if e is None:
+                got = (1, 1, -1, 0)
+            elif e[1] == 0:
+                got = (0, e[2], e[5], e[6] if or_node else 0)
+            else:
+                got = (e[1], e[2], -1, 0)
+            self.cache[key] = got
+        return got
 
 
 class _Pause(Exception):
@@ -197,10 +280,10 @@ class LengthTable:
 
 
 class _ZobView:
-    """``tt[zobrist]`` for :mod:`.exact`'s builder: the entry of the search's current board."""
+    """``tt[zobrist]`` for the builder (:mod:`.builder`): the entry of the search's current board."""
 
-    def __init__(self, search: OfficialSearch) -> None:
-        self.s = search
+    def __init__(self, search: LengthSearch) -> None:
+        self.s: LengthSearch = weakref.proxy(search)   # no cycle (see MateOracle)
 
     def __getitem__(self, zob: int) -> Entry:
         e = self.s.table.by_zob.get(zob)
@@ -215,8 +298,8 @@ class _ZobView:
         return len(self.s.table)
 
 
-class OfficialSearch(BoundedSearch):
-    """Depth-bounded df-pn under tsume rules, with the interface :mod:`.exact`'s builder uses.
+class LengthSearch(BoundedSearch):
+    """Depth-bounded df-pn under tsume rules, with the questions :mod:`.builder` asks.
 
     ``or_within(d)`` / ``and_within(d)`` answer "mate within d plies?" for
     :attr:`board` (generators that yield progress about every 0.1 s);
@@ -229,9 +312,9 @@ class OfficialSearch(BoundedSearch):
                  memory_mb: int = 256, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(root, deadline=deadline, cancel=cancel, node_limit=node_limit,
                          distance_rule=distance_rule, clock=clock)
-        self.mate = MateOracle(oracle, self)
+        self.mate: MateOracle = MateOracle(oracle, self)
         self.table = LengthTable(self.attacker, memory_mb)
-        self.tt = _ZobView(self)
+        self.tt: _ZobView = _ZobView(self)
         self.squares: dict[int, list[DropSquare]] = {}
         # Futility of a drop square by bound: (position key, square) -> (futile from, counts up to).
         self.futility: dict[tuple[int, int], list[int]] = {}
@@ -255,6 +338,20 @@ class OfficialSearch(BoundedSearch):
 
     def table_size(self) -> tuple[int, float]:
         return len(self.table), min(1.0, len(self.table) / self.table.max_entries)
+
+    def freeze(self, frozen: bool) -> None:
+        self.table.frozen = frozen
+
+    def release(self, breathe: Callable[[], None] = lambda: None) -> None:
+        """Empty the tables a slice at a time, calling ``breathe`` between slices (to offer the
+        interpreter lock when freed on a thread of its own, :func:`.background.release_later`)."""
+        tables: tuple[dict[Any, Any], ...] = (self.table.by_zob, self.table.by_board, self.squares,
+                                               self.futility, self.mate.cache)
+        for d in tables:
+            while d:
+                for _ in range(min(len(d), 4096)):
+                    d.popitem()
+                breathe()
 
     def futile_known(self, board: cshogi.Board, square: int, bound: int) -> bool:
         memo = self.futility.get((board.zobrist_hash(), square))
@@ -285,6 +382,7 @@ class OfficialSearch(BoundedSearch):
 
     def _ask(self, or_node: bool, d: int) -> Generator[Progress, None, bool]:
         while True:
+            self.check_stop()   # a short question may end before its first budget check
             self._pause_at = time.monotonic() + _YIELD_SECONDS
             b = self.board.copy()
             try:
@@ -306,7 +404,7 @@ class OfficialSearch(BoundedSearch):
             return True
         if e.lo > n:
             return False
-        if self._nested == 0 and not or_node and e.hi >= INF and n >= _DISPROVE_FROM and not e.tried:
+        if self._nested == 0 and not or_node and e.hi >= INF and n >= _ROOT_DISPROVE_FROM and not e.tried:
             # A question from outside (the 余詰 search asks one per check) is
             # worth a longer raw df-pn look: a check that does not mate at
             # all is settled by it outright.
@@ -595,7 +693,7 @@ class OfficialSearch(BoundedSearch):
 
     def _futile(self, b: cshogi.Board, zob: int, ds: DropSquare, n: int, others: list[int],
                 longest: int = INF) -> bool:
-        """Is the drop square ``ds`` futile at bound ``n`` (:meth:`.exact._Search.is_futile`'s rule)?
+        """Is the drop square ``ds`` futile at bound ``n`` (:mod:`.interposition`'s rule)?
 
         The capture with the piece handed back (either promotion choice)
         must be mated in ``k <= n`` plies, and ``k`` must be 0 or no more
@@ -709,23 +807,41 @@ def build_proof(position: Position, oracle: Oracle | None = None, *, deadline: f
                 session: AnswerSession | None = None,
                 observe: Callable[[BoundedSearch], object] | None = None,
                 ) -> Generator[Progress, None, Proof | None]:
-    """The official answer of ``position`` by the length-aware df-pn.
+    """The official answer of the direct-mate problem ``position`` by this search (:func:`.builder.answer`).
 
-    Same contract as :func:`.exact.build_proof`: a generator yielding
-    :class:`~.solver.Progress` about every 0.1 s and returning the
-    :class:`~.proof.Proof`, or None for no mate, cancel, or a limit reached
-    before the length was proved.  ``oracle`` (the project's df-pn, made
-    here when None) proves the root first; its proof length is the first
-    upper bound, and its table answers raw no-mates inside the search.
-    ``memory_mb`` bounds this search's own table.  ``session``, when given,
-    receives the search once the length is proved (:class:`.exact.AnswerSession`);
-    ``observe`` is called with the search object before it starts.
+    A generator: it yields :class:`~.contract.Progress` about every 0.1 s of
+    work and returns the :class:`~.proof.Proof`, or None when there is no
+    mate, when ``cancel`` was set, or when ``deadline`` (a value of
+    ``clock``), ``node_limit`` (nodes of this search), ``max_length`` plies
+    or the table's share of ``memory_mb`` ran out before the length was proved.
+
+    Args:
+        position: the problem; the side to move attacks.
+        oracle: a df-pn searcher (the kernel's or the Python engine's,
+            :mod:`.kernel_oracle`): its ``search`` first settles whether the
+            root mates at all, its proof length is the first upper bound, and
+            its table answers raw no-mates inside the search.  When None, one
+            with a small table is made here (:func:`.kernel_oracle.make_oracle`).
+        distance_rule: omit distant drop interpositions by the omission rule
+            (see :mod:`.interposition`); False tests every drop square.
+        alternatives: look for 余詰 along the main line.  This proves, for
+            every other check on the main line, that it does not mate within
+            the length (or finds that it does), which on long problems costs
+            more than the length itself; False skips it (no alternatives,
+            and ties between equally short attacker moves are not broken).
+            When the limits run out during that search, the answer without
+            it is returned, with ``Proof.alternatives_checked`` False.
+        memory_mb: the bound of this search's own table.
+        session: when given, receives the search once the length is proved,
+            for a check of a given line to reuse (:class:`.length_rule.AnswerSession`).
+        observe: called with the search object before it starts, for a
+            caller that wants its figures (``nodes``) after it returns.
     """
     root = position.board().copy()
     if oracle is None:
         oracle = make_oracle(root, _DEFAULT_ORACLE_MB)
-    search = OfficialSearch(root, oracle, deadline=deadline, cancel=cancel, node_limit=node_limit,
-                            distance_rule=distance_rule, memory_mb=memory_mb, clock=clock)
+    search = LengthSearch(root, oracle, deadline=deadline, cancel=cancel, node_limit=node_limit,
+                          distance_rule=distance_rule, memory_mb=memory_mb, clock=clock)
     if observe is not None:
         observe(search)   # e.g. to read its node count when it returns
     try:
@@ -734,50 +850,21 @@ def build_proof(position: Position, oracle: Oracle | None = None, *, deadline: f
         pd = yield from search.mate.settle_root(root, node_limit)
         if pd is not None:
             search.root_pn, search.root_dn = pd
-            if pd[1] == 0 and pd[0] != 0:
-                return None
             if pd[0] != 0:
-                return None   # df-pn ran out first
+                return None   # no mate (proved), or df-pn ran out first
         yield search.progress()
-        length = yield from search.exact(True, max_length)
-        if length is None:
-            return None
-        search.depth = search.root_lo = search.root_hi = length
-        search.asking = 0
-        search.phase = "tree"
-        if session is not None:
-            session.keep(search, length, position.sfen())
-        search.table.frozen = True
-        base = AnswerBuilder(search, position.sfen(), False)   # type: ignore[arg-type]
-        answer = yield from assemble_proof(base, position, length, search)   # type: ignore[arg-type]
-        if not alternatives:
-            return answer
-        full = AnswerBuilder(search, position.sfen(), True)   # type: ignore[arg-type]
-        full.share(base)
-        search.phase = "alternatives"
-        try:
-            return (yield from assemble_proof(full, position, length, search))   # type: ignore[arg-type]
-        except SearchAborted:
-            return answer
     except SearchAborted:
         if session is not None:
-            e = search.table.by_zob.get(root.zobrist_hash())
-            if e is not None and search.phase == "search":
-                # The table may have tightened the root's bounds inside the stopped question.
-                search.root_lo, search.root_hi = max(search.root_lo, e.lo), min(search.root_hi, e.hi)
             session.stopped(search)
         return None
+    return (yield from answer(search, position, max_length=max_length, alternatives=alternatives,
+                              session=session))
 
 
 def solve_official(position: Position, oracle: Oracle | None = None, **kwargs: Any) -> Proof | None:
     """Run :func:`build_proof` to the end (no progress)."""
-    gen = build_proof(position, oracle, **kwargs)
-    while True:
-        try:
-            next(gen)
-        except StopIteration as stop:
-            result: Proof | None = stop.value
-            return result
+    result: Proof | None = drive(build_proof(position, oracle, **kwargs))
+    return result
 
 
-__all__ = ["build_proof", "solve_official", "OfficialSearch", "LengthTable", "Entry", "MAX_LENGTH"]
+__all__ = ["Entry", "LOOKS", "LengthSearch", "LengthTable", "MateOracle", "build_proof", "solve_official"]

@@ -1,0 +1,375 @@
+"""The official answer's builder: main line, variations with their lengths, 余詰, 駒余り, 無駄合.
+
+A length search (:class:`~.length_rule.BoundedSearch`: the kernel's,
+:mod:`.kernel_length`, or the Python reference, :mod:`.length_search`)
+answers bounded questions under the rule of length (:mod:`.length_rule`);
+this module turns its answers into the :class:`~.proof.Proof`, the same way
+whichever search answered:
+
+* the main line takes the defender's longest resistance and, among equally
+  long ones, the one that leaves the attacker the fewest pieces in hand at
+  the end (駒余り tie-break);
+* along the main line every attacker move that mates in time is found; the
+  same tie-break picks one and the others are 余詰 candidates (the same move
+  with the other promotion choice on the last move excepted);
+* off the main line the attacker's answer is the first shortest mate found;
+* each counted defence in the tree carries its exact length, and each futile
+  drop square its reason (Kakinoki's test with the length of the capture's
+  mate, or the distance rule) for the 無駄合 panel and the KIF comments.
+
+:func:`answer` is the whole official answer once the root is known to mate:
+the exact length, then the tree without the 余詰 search, then with it (when
+the limits run out in that last part, the answer without it stands).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from collections.abc import Generator
+
+import cshogi
+
+from .contract import INFINITY as INF
+from .contract import Progress
+from .interposition import Defences, FutileSquare
+from .length_rule import MAX_LENGTH, AnswerSession, BoundedSearch, SearchAborted
+from .proof import Alternative, FutileInterposition, FutileReason, Futility, Proof, ProofNode, Role
+from ..shogi.position import Position
+
+MAX_TREE_NODES = 20_000
+"""Beyond this many nodes the proof tree keeps variations' lengths but not their moves."""
+
+
+@dataclass(slots=True)
+class _Line:
+    """The main line below a position: its moves and the attacker's pieces left at the end."""
+
+    moves: tuple[int, ...]
+    leftover: int
+
+
+class AnswerBuilder:
+    """Builds the main line and the proof tree once the search knows the root's length.
+
+    The main line is walked from the root: at attacker nodes every mating
+    move is found (they are the 余詰 candidates) and the one whose line
+    leaves the fewest pieces in hand is taken; at defender nodes the longest
+    defences that count are found and the same tie-break picks one.  Off the
+    main line the attacker's answer is the first shortest mate found.
+    """
+
+    def __init__(self, search: BoundedSearch, sfen: str, find_alternatives: bool = True) -> None:
+        self.s = search
+        self.sfen = sfen
+        self.find_alternatives = find_alternatives
+        self.lines: dict[int, _Line] = {}
+        self.main: dict[int, int] = {}                 # main-line node -> its move
+        self.mates: dict[int, list[int]] = {}          # main-line OR node -> every mating move
+        self.futile: list[FutileInterposition] = []
+        self.alternatives: list[Alternative] = []
+        self.variations = 0
+        self.tree_nodes = 0
+        self.futile_lengths: dict[int, int | None] = {}
+        self.defs: dict[int, Defences] = {}
+
+    def share(self, other: AnswerBuilder) -> None:
+        """Reuse what ``other`` (a builder on the same search) worked out."""
+        self.lines = other.lines
+        self.defs = other.defs
+        self.futile_lengths = other.futile_lengths
+
+    def _leftover(self) -> int:
+        return sum(self.s.board.pieces_in_hand[self.s.attacker])
+
+    def _value(self, or_node: bool) -> Generator[Progress, None, int]:
+        v = yield from self.s.exact(or_node)
+        if v is None:
+            raise SearchAborted("too deep")
+        return v
+
+    def _hi(self) -> int:
+        return self.s.tt[self.s.board.zobrist_hash()].hi
+
+    # ---- choosing moves ------------------------------------------------
+
+    def first_mate(self, value: int) -> Generator[Progress, None, int]:
+        """An attacker move of the current position that mates within ``value`` plies."""
+        b = self.s.board
+        first = self.s.tt[b.zobrist_hash()].best
+        checks = list(b.check_moves)
+        checks.sort(key=lambda m: m != first)
+        c: int
+        for c in checks:
+            b.push(c)
+            ok = yield from self.s.and_within(value - 1)
+            b.pop()
+            if ok:
+                return c
+        raise AssertionError(f"no mate within {value} in {b.sfen()}")
+
+    def mating_moves(self, value: int) -> Generator[Progress, None, list[int]]:
+        """Every attacker move of the current position that mates within ``value`` plies."""
+        b = self.s.board
+        out = []
+        first = self.s.tt[b.zobrist_hash()].best
+        checks = list(b.check_moves)
+        checks.sort(key=lambda m: m != first)
+        for c in checks:
+            b.push(c)
+            ok = yield from self.s.and_within(value - 1)
+            b.pop()
+            if ok:
+                out.append(c)
+        return out
+
+    def longest_defences(self, value: int) -> Generator[Progress, None, list[int]]:
+        """The defences that count and last ``value - 1`` more plies (the longest)."""
+        b = self.s.board
+        out = []
+        for m in (yield from self.defences(value)).real:
+            b.push(m)
+            # Every defence mates within value - 1 (proved); it is one of the
+            # longest unless it also mates within value - 3.
+            shorter = yield from self.s.or_within(value - 3)
+            b.pop()
+            if not shorter:
+                out.append(m)
+        return out
+
+    def line(self, or_node: bool, value: int) -> Generator[Progress, None, _Line]:
+        """A line from the current position of length ``value`` (memoised) and its leftover."""
+        s = self.s
+        b = s.board
+        key = b.zobrist_hash()
+        got = self.lines.get(key)
+        if got is not None:
+            return got
+        yield from s._tick()
+        if value == 0:
+            got = _Line((), self._leftover())
+        elif or_node:
+            c = yield from self.first_mate(value)
+            b.push(c)
+            sub = yield from self.line(False, value - 1)
+            b.pop()
+            got = _Line((c,) + sub.moves, sub.leftover)
+        else:
+            got = yield from self._pick(value, (yield from self.longest_defences(value)), True)
+        self.lines[key] = got
+        return got
+
+    def _pick(self, value: int, moves: list[int], child_or: bool) -> Generator[Progress, None, _Line]:
+        """Of ``moves`` (all of length ``value``), the one whose line leaves the fewest pieces."""
+        b = self.s.board
+        best: _Line | None = None
+        for m in moves:
+            b.push(m)
+            sub = yield from self.line(child_or, value - 1)
+            b.pop()
+            if best is None or sub.leftover < best.leftover:
+                best = _Line((m,) + sub.moves, sub.leftover)
+            if best.leftover == 0:
+                break
+        if best is None:
+            raise AssertionError(f"no line of length {value} in {b.sfen()}")
+        return best
+
+    def main_line(self, value: int) -> Generator[Progress, None, tuple[int, ...]]:
+        """Walk the official main line from the root, recording its moves and 余詰 candidates."""
+        b = self.s.board
+        moves: list[int] = []
+        or_node = True
+        while value > 0:
+            key = b.zobrist_hash()
+            if or_node:
+                if self.find_alternatives:
+                    cands = yield from self.mating_moves(value)
+                    self.mates[key] = cands
+                else:
+                    cands = [(yield from self.first_mate(value))]
+            else:
+                cands = yield from self.longest_defences(value)
+                if not cands:
+                    break
+            ln = yield from self._pick(value, cands, not or_node)
+            self.main[key] = ln.moves[0]
+            moves.append(ln.moves[0])
+            b.push(ln.moves[0])
+            value -= 1
+            or_node = not or_node
+        for _ in moves:
+            b.pop()
+        return tuple(moves)
+
+    def defences(self, value: int) -> Generator[Progress, None, Defences]:
+        """The current position's defences under tsume rules (memoised)."""
+        key = self.s.board.zobrist_hash()
+        got = self.defs.get(key)
+        if got is None:
+            got = yield from self.s.defences(value)
+            self.defs[key] = got
+        return got
+
+    # ---- the tree --------------------------------------------------------
+
+    def node_pn_dn(self, or_node: bool) -> tuple[int, int]:
+        pd = self.s.mate.lookup(self.s.board, or_node)
+        if pd is not None and pd[0] == 0:
+            return pd
+        return (0, INF)
+
+    def or_node(self, path: tuple[str, ...], role: Role, value: int
+                ) -> Generator[Progress, None, tuple[ProofNode, ...]]:
+        """Children of an attacker-to-move node: its answer (and 余詰 candidates on the main line)."""
+        b = self.s.board
+        key = b.zobrist_hash()
+        main = role is Role.MAIN and key in self.main
+        mv = self.main[key] if main else (yield from self.line(True, value)).moves[0]
+        usi = cshogi.move_to_usi(mv)
+        b.push(mv)
+        pn, dn = self.node_pn_dn(False)
+        kids = yield from self.and_node(path + (usi,), role if main else Role.VARIATION, value - 1)
+        b.pop()
+        self.tree_nodes += 1
+        out = [ProofNode(usi, role, pn, dn, value - 1, kids)]
+        if main:
+            for c in self.mates.get(key, ()):
+                if c == mv or (value == 1 and _promotion_twins(c, mv)):
+                    continue
+                b.push(c)
+                pn, dn = self.node_pn_dn(False)
+                hi = min(self._hi(), value - 1)  # proved: mates within this
+                b.pop()
+                cu = cshogi.move_to_usi(c)
+                self.alternatives.append(Alternative(path, cu, hi + 1))
+                out.append(ProofNode(cu, Role.ALTERNATIVE, pn, dn, hi, (), "余詰"))
+        return tuple(out)
+
+    def and_node(self, path: tuple[str, ...], role: Role, value: int
+                 ) -> Generator[Progress, None, tuple[ProofNode, ...]]:
+        """Children of a defender-to-move node: every defence, main first, then futile ones."""
+        b = self.s.board
+        key = b.zobrist_hash()
+        defs = yield from self.defences(value)
+        main_move = self.main.get(key) if role is Role.MAIN else None
+        out: list[ProofNode] = []
+        order = sorted(defs.real, key=lambda m: m != main_move)
+        for m in order:
+            r = Role.MAIN if m == main_move else Role.VARIATION
+            usi = cshogi.move_to_usi(m)
+            b.push(m)
+            v = yield from self._value(True)
+            pn, dn = self.node_pn_dn(True)
+            if r is Role.VARIATION:
+                self.variations += 1
+            if self.tree_nodes < MAX_TREE_NODES:
+                kids = yield from self.or_node(path + (usi,), r, v)
+            else:
+                kids = ()
+            b.pop()
+            self.tree_nodes += 1
+            out.append(ProofNode(usi, r, pn, dn, v, kids))
+        for fs in defs.futile:
+            reason = Futility(FutileReason.DISTANCE_RULE) if fs.omitted else Futility(
+                FutileReason.CAPTURED_RETURNED, (yield from self.futile_length(fs, value)))
+            usis = tuple(cshogi.move_to_usi(m) for m in fs.moves)
+            self.futile.append(FutileInterposition(path, usis[0], reason, usis))
+            for u in usis:
+                out.append(ProofNode(u, Role.FUTILE, 0, INF, None, (), reason.english()))
+        return tuple(out)
+
+    def futile_length(self, fs: FutileSquare, value: int) -> Generator[Progress, None, int | None]:
+        """Plies from the capture to mate in Kakinoki's test (the shortest of its promotion choices)."""
+        s = self.s
+        best: int | None = None
+        for t in fs.tests:
+            key = t.zobrist_hash()
+            if key not in self.futile_lengths:
+                saved = s.board
+                s.board = t.copy()
+                try:
+                    self.futile_lengths[key] = yield from s.exact(False, cap=value)
+                finally:
+                    s.board = saved
+            v = self.futile_lengths[key]
+            if v is not None and (best is None or v + 1 < best):
+                best = v + 1
+        return best
+
+
+def assemble_proof(builder: AnswerBuilder, position: Position, length: int, search: BoundedSearch
+              ) -> Generator[Progress, None, Proof]:
+    """The :class:`Proof` of a root whose tsume-rule length is known to be ``length``."""
+    line = yield from builder.main_line(length)
+    kids = yield from builder.or_node((), Role.MAIN, length)
+    pn, dn = (search.root_pn, search.root_dn) if search.root_pn == 0 else (0, INF)
+    tree = ProofNode(None, Role.MAIN, pn, dn, length, kids)
+    return Proof(
+        sfen=position.sfen(),
+        root=tree,
+        main_line=tuple(cshogi.move_to_usi(m) for m in line),
+        length=length,
+        futile=tuple(builder.futile),
+        alternatives=tuple(builder.alternatives),
+        variations=builder.variations,
+        exact=True,
+        alternatives_checked=builder.find_alternatives,
+    )
+
+
+def _promotion_twins(a: int, b: int) -> bool:
+    """Two moves that differ only in promoting."""
+    return (not cshogi.move_is_drop(a) and not cshogi.move_is_drop(b)
+            and cshogi.move_from(a) == cshogi.move_from(b) and cshogi.move_to(a) == cshogi.move_to(b)
+            and cshogi.move_is_promotion(a) != cshogi.move_is_promotion(b))
+
+
+
+def answer(search: BoundedSearch, position: Position, *, max_length: int = MAX_LENGTH,
+           alternatives: bool = True, session: AnswerSession | None = None
+           ) -> Generator[Progress, None, Proof | None]:
+    """The official answer of ``position``, whose root ``search`` has settled as a mate.
+
+    Its exact length first (:meth:`~.length_rule.BoundedSearch.exact`), then
+    the tree without the 余詰 search, then with it when ``alternatives`` is
+    set.  Returns None when the length is beyond ``max_length`` or the
+    limits ran out before it was proved (``session`` then records the bounds
+    proved); once it is proved ``session`` keeps the search.
+    """
+    root = position.board().copy()
+    try:
+        search.board = root.copy()
+        length = yield from search.exact(True, max_length)
+        if length is None:
+            return None
+        search.depth = search.root_lo = search.root_hi = length
+        search.asking = 0
+        search.phase = "tree"
+        if session is not None:
+            session.keep(search, length, position.sfen())
+        search.freeze(True)
+        # The main line and the tree first, without the 余詰 search, which asks more of every
+        # other check on the main line than the length did; should it run out of time, this stands.
+        base = AnswerBuilder(search, position.sfen(), False)
+        proof = yield from assemble_proof(base, position, length, search)
+        if not alternatives:
+            return proof
+        full = AnswerBuilder(search, position.sfen(), True)
+        full.share(base)
+        search.phase = "alternatives"
+        try:
+            return (yield from assemble_proof(full, position, length, search))
+        except SearchAborted:
+            return proof
+    except SearchAborted:
+        if session is not None:
+            if search.phase == "search":
+                # The table may have tightened the root's bounds inside the stopped question.
+                search.board = root.copy()
+                e = search.tt[root.zobrist_hash()]
+                search.root_lo, search.root_hi = max(search.root_lo, e.lo), min(search.root_hi, e.hi)
+            session.stopped(search)
+        return None
+
+
+__all__ = ["AnswerBuilder", "MAX_TREE_NODES", "answer", "assemble_proof"]
