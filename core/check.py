@@ -1,8 +1,9 @@
 """Check a given solution (a record's 作意) against the exact official answer.
 
 The given line (USI moves from the problem's position) is replayed and, at
-each of its moves, compared with what the length-aware df-pn
-(:mod:`.search.length_search`) proves about that position:
+each of its moves, compared with what the official answer's length search
+proves about that position (the solver's: the kernel's where it is built,
+:mod:`.search.kernel_length`, else :mod:`.search.length_search`):
 
 * ``shorter_mate`` (早詰): the attacker can mate sooner than the line does;
 * ``alternative`` (余詰): another attacker move, not the same move with the
@@ -29,12 +30,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 
 import cshogi
 
+from .search import kernel_length
 from .search.contract import Cancel, Limits
 from .search.dfpn import Outcome
+from .search.kernel_length import KernelLengthSearch
 from .search.kernel_oracle import engine_of, make_oracle
 from .search.length_rule import AnswerSession, BoundedSearch, SearchAborted
 from .search.length_search import LengthSearch
@@ -156,33 +159,69 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
         length: int | None = session.length
         start = _nodes(s)
     else:
-        oracle = make_oracle(root, max(16, limits.memory_mb // 2))
-        outcome = oracle.search(root.copy(), deadline=deadline, cancel=cancel, node_limit=limits.nodes,
-                                clock=clock)
-        if outcome == Outcome.DISPROVEN:
-            raise CheckError("this position has no mate (proved), so no solution can hold")
-        if outcome != Outcome.PROVEN:
-            return CheckResult(False, None, tuple(given), complete=False, nodes=oracle.nodes,
-                               engine=engine_of(oracle))
-        s = LengthSearch(root.copy(), oracle, deadline=deadline, cancel=cancel, node_limit=limits.nodes,
-                         distance_rule=True, memory_mb=max(16, limits.memory_mb // 4), clock=clock)
+        fresh = _fresh_search(root, limits, deadline, cancel, clock)
+        if not isinstance(fresh, BoundedSearch):
+            return CheckResult(False, None, tuple(given), complete=False, nodes=fresh[0], engine=fresh[1])
+        s = fresh
         start = 0
         try:
             length = _run(s.exact(True))
         except SearchAborted:
             length = None
         if length is None:
-            return CheckResult(False, None, tuple(given), complete=False, nodes=_nodes(s),
-                               engine=engine_of(oracle))
+            return CheckResult(False, None, tuple(given), complete=False, nodes=_nodes(s), engine=_engine(s))
     s.phase = "check"   # questions about other positions than the root
     out: list[Discrepancy] = []
     try:
         _compare(s, root, attacker, given, moves, out)
     except SearchAborted:
         return CheckResult(False, length, tuple(given), tuple(out), complete=False, nodes=_nodes(s) - start,
-                           reused=reused, engine=engine_of(s.mate.oracle))
+                           reused=reused, engine=_engine(s))
     return CheckResult(not out and len(moves) == length, length, tuple(given), tuple(out),
-                       nodes=_nodes(s) - start, reused=reused, engine=engine_of(s.mate.oracle))
+                       nodes=_nodes(s) - start, reused=reused, engine=_engine(s))
+
+
+def _fresh_search(root: cshogi.Board, limits: Limits, deadline: float | None, cancel: Cancel | None,
+                  clock: Callable[[], float]) -> BoundedSearch | tuple[int, str]:
+    """The length search of a check that has no solve to reuse, its root proved a mate by its df-pn.
+
+    The solver's: the kernel's length search where it is built and takes the position, else the
+    Python one on a df-pn of its own.  (nodes, engine) when the limits ran out before the proof.
+
+    Raises:
+        CheckError: the root is proved to have no mate.
+    """
+    no_mate = "this position has no mate (proved), so no solution can hold"
+    if kernel_length.chosen():
+        try:
+            ks = KernelLengthSearch(root.copy(), deadline=deadline, cancel=cancel, node_limit=limits.nodes,
+                                    distance_rule=True, memory_mb=max(16, limits.memory_mb // 4),
+                                    oracle_mb=max(16, limits.memory_mb // 4), clock=clock)
+        except ValueError:
+            pass   # a position the kernel refuses (二歩 tolerated by ``force``): the Python search's
+        else:
+            try:
+                outcome = _run(ks.settle_root())
+            except SearchAborted:
+                outcome = "unknown"
+            if outcome == "disproven":
+                raise CheckError(no_mate)
+            if outcome != "proven":
+                return _nodes(ks), "kernel"
+            return ks
+    oracle = make_oracle(root, max(16, limits.memory_mb // 2))
+    got = oracle.search(root.copy(), deadline=deadline, cancel=cancel, node_limit=limits.nodes, clock=clock)
+    if got == Outcome.DISPROVEN:
+        raise CheckError(no_mate)
+    if got != Outcome.PROVEN:
+        return oracle.nodes, engine_of(oracle)
+    return LengthSearch(root.copy(), oracle, deadline=deadline, cancel=cancel, node_limit=limits.nodes,
+                        distance_rule=True, memory_mb=max(16, limits.memory_mb // 4), clock=clock)
+
+
+def _engine(s: BoundedSearch) -> str:
+    """The df-pn ``s`` asks of raw mate: ``"kernel"`` or ``"python"``."""
+    return "kernel" if isinstance(s, KernelLengthSearch) else engine_of(s.mate.oracle)
 
 
 def _nodes(s: BoundedSearch) -> int:

@@ -128,7 +128,7 @@ def test_longer_defence_found_and_checked_on_the_same_table() -> None:
     result = solve(pos, Limits(seconds=60), session=session)
     assert result.extra["engine"] == "kernel" and result.length == 13 and result.extra["exact"]
     check = check_solution(pos, row["pv"].split(), Limits(seconds=60), session=session)
-    assert check.reused and check.length == 13
+    assert check.reused and check.length == 13 and check.engine == "kernel"
     assert [(d.kind, d.ply, d.line[-1]) for d in check.discrepancies] == [
         ("longer_defence", 4, "8e9d"), ("longer_defence", 10, "8e9d")]
 

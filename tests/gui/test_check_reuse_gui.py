@@ -15,6 +15,7 @@ from tsume_studio.core import check as core_check
 from tsume_studio.core.check import CheckResult, check_solution
 from tsume_studio.core.records.formats import write_record
 from tsume_studio.core.records.model import Record, RecordNode
+from tsume_studio.core.search import kernel_length
 from tsume_studio.core.search.contract import Limits
 from tsume_studio.core.search.length_search import LengthSearch
 from tsume_studio.core.shogi.moves import parse_move
@@ -46,8 +47,14 @@ def _record(tmp_path: Path) -> tuple[Path, str]:
 
 def _count_new_searches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Record every df-pn (its oracle) or length search the check module makes (a check that solves again
-    makes both)."""
+    makes the kernel's length search, or the Python df-pn and length search)."""
     made: list[str] = []
+    real_kernel = core_check.KernelLengthSearch.__init__
+
+    def kernel_init(self: Any, *args: Any, **kw: Any) -> None:
+        made.append("KernelLengthSearch")
+        real_kernel(self, *args, **kw)
+    monkeypatch.setattr(core_check.KernelLengthSearch, "__init__", kernel_init)
     real_oracle = core_check.make_oracle
 
     def new_oracle(*args: Any, **kw: Any) -> Any:
@@ -71,22 +78,30 @@ def _check(qtbot: QtBot, w: MainWindow) -> CheckResult:
     return result
 
 
+@pytest.mark.parametrize("engine", ["kernel", "python"])
 def test_a_check_after_a_solve_of_the_same_position_does_not_solve_again(
         qtbot: QtBot, open_window: Callable[..., MainWindow], tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, engine: str) -> None:
+    monkeypatch.setenv("TSUME_ENGINE", engine)
+    if engine == "kernel" and not kernel_length.chosen():
+        pytest.skip("the kernel's length search is not built")
+    # A check that solves makes the solver's searches: the kernel's length search (with its own
+    # df-pn), or the Python df-pn and the Python length search.
+    solving = ["KernelLengthSearch"] if engine == "kernel" else ["DfPn", "LengthSearch"]
     i18n.set_language("en")
     path, sfen = _record(tmp_path)
     w = open_window(seconds=60.0, settle_ms=10000)
     assert w.open_file(str(path))
-    # Without a solve first, the check solves: a df-pn and a length search of its own.
+    # Without a solve first, the check solves.
     made = _count_new_searches(monkeypatch)
     fresh = _check(qtbot, w)
-    assert not fresh.reused and made == ["DfPn", "LengthSearch"]
+    assert not fresh.reused and made == solving and fresh.engine == engine
     with qtbot.waitSignal(w.searchFinished, timeout=60000):
         w.solve()
     made.clear()
     again = _check(qtbot, w)
     assert again.reused and made == []          # the solve's table answered: nothing solved again
+    assert again.engine == engine
     assert again.nodes < fresh.nodes
     # The same verdict either way, and the same as tsume check's.
     assert (again.confirmed, again.length, again.discrepancies) == (fresh.confirmed, fresh.length,
@@ -96,4 +111,4 @@ def test_a_check_after_a_solve_of_the_same_position_does_not_solve_again(
     w.editor.set_position(Position.from_sfen("7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"))
     assert w.open_file(str(path))
     made.clear()
-    assert not _check(qtbot, w).reused and made == ["DfPn", "LengthSearch"]
+    assert not _check(qtbot, w).reused and made == solving
