@@ -21,6 +21,7 @@ import pytest
 from tsume_studio.core.check import check_solution
 from tsume_studio.core.search import kernel_length, length_search
 from tsume_studio.core.search.contract import Limits, SolveStatus
+from tsume_studio.core.search.proof import Role
 from tsume_studio.core.search.length_rule import AnswerSession
 from tsume_studio.core.search.solver import solve
 from tsume_studio.core.shogi.position import Position
@@ -112,12 +113,36 @@ def test_effective_interposition_judged_in_the_kernel() -> None:
     assert _solve(other).length == 3
 
 
+def test_effective_interposition_in_the_answer_through_the_one_path() -> None:
+    # The same 中合 through the solver: it is the main line's defence, its length counted; the
+    # adjacent drops on 1b are variations and the drop on 2b, captured and returned, is futile.
+    sfen = "4g+RG1k/9/9/9/9/9/9/9/9 b Lr2b2g4s4n3l18p 1"
+    result = _solve(sfen)
+    proof = result.proof
+    assert proof is not None and result.length == 5 and result.extra["exact"]
+    assert result.pv[:2] == ("L*1d", "P*1c")
+    defences = {n.move: n for n in proof.root.children[0].children}
+    assert defences["P*1c"].role is Role.MAIN and defences["P*1c"].length == 3
+    assert defences["P*1b"].role is Role.VARIATION and defences["P*1b"].length == 1
+    assert {f.move for f in proof.futile} == {"P*2b"}
+    assert bruteforce.raw_length(sfen, 7) == 7
+
+
 def test_yozume_through_the_kernel() -> None:
     # ▲3二銀成 is the main line's first move, but ▲4四角 also mates in 3.
-    result = _solve(_rows("mate.tsv")["tanuki-3-43"]["sfen"])
+    sfen = _rows("mate.tsv")["tanuki-3-43"]["sfen"]
+    session = AnswerSession()
+    result = _solve(sfen, session=session)
     proof = result.proof
     assert proof is not None and proof.length == 3 and proof.alternatives_checked
     assert {(a.path, a.move): a.length for a in proof.alternatives} == {((), "3e4d"): 3}
+    after = cshogi.Board(sfen)
+    after.push_usi("3e4d")
+    assert bruteforce.BruteForce(True).mated(after, 2)
+    # The check of the main line asks the same table and finds the same 余詰.
+    check = check_solution(Position.from_sfen(sfen), list(proof.main_line), Limits(seconds=60), session=session)
+    assert check.reused and check.engine == "kernel" and check.length == 3
+    assert [(d.kind, d.ply, d.line) for d in check.discrepancies] == [("alternative", 1, ("3e4d",))]
 
 
 def test_longer_defence_found_and_checked_on_the_same_table() -> None:
