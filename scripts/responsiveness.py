@@ -216,6 +216,7 @@ def one_run(sfen: str, seconds: float, probe: bool, trace: _Trace | None = None,
     slot_cpu: list[float] = []
     sizes: list[tuple[int, int]] = []
     nodes: list[int] = []
+    phases: list[str] = []   # the phase of each snapshot shown (Stop in which part)
     original = w._on_progress
 
     def timed(progress: Progress) -> None:
@@ -227,6 +228,7 @@ def one_run(sfen: str, seconds: float, probe: bool, trace: _Trace | None = None,
         slot_cpu.append((time.thread_time() - c) * 1000)
         sizes.append((len(progress.path), len(progress.root_children) + sum(len(e.children) for e in progress.path)))
         nodes.append(progress.nodes)
+        phases.append(progress.phase.value)
 
     w._on_progress = timed  # type: ignore[method-assign]   # connected by solve(), read then
 
@@ -296,6 +298,7 @@ def one_run(sfen: str, seconds: float, probe: bool, trace: _Trace | None = None,
             "snapshot_levels": _summary([float(s[0]) for s in sizes]),
             "snapshot_children": _summary([float(s[1]) for s in sizes]),
             "nodes_at_last_snapshot": nodes[-1] if nodes else 0,
+            "phase_at_stop": phases[-1] if phases else "",
             "gil_probe_late_ms": _summary(probe_late) if probe else None,
             "long_gaps": trace.explain(ticks, trace_over) if trace is not None else None,
             "lock_hold_ms": _summary([(b[0] - a[1]) * 1000 for a, b in zip(trace.offers, trace.offers[1:])
@@ -350,7 +353,8 @@ def main() -> int:
             p.join(10)
         run["load_1min"] = round(load, 2)
         runs.append(run)
-        print(f"run {k + 1}: gaps {run['gaps_ms']}  stop {run['stop_ms']} ms  load {run['load_1min']}")
+        print(f"run {k + 1}: gaps {run['gaps_ms']}  stop {run['stop_ms']} ms ({run['phase_at_stop']})  "
+              f"load {run['load_1min']}")
         print(f"    progress slot wall {run['progress_slot_wall_ms']}  cpu {run['progress_slot_cpu_ms']}")
         print(f"    snapshot levels {run['snapshot_levels']}  children {run['snapshot_children']}")
         print(f"    OS sleep lateness {run['os_sleep_late_ms']}")

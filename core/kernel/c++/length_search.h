@@ -1,5 +1,5 @@
 // The length-aware tsume-rule search: "is there a mate within n plies under tsume rules?", the
-// kernel's form of the Python reference core/search/official.py (same rules, same meaning).
+// kernel's form of the Python reference core/search/length_search.py (same rules, same meaning).
 //
 // * A depth-bounded df-pn (thresholds from the second-best sibling, the 1+ε trick) whose table
 //   keeps, per board and attacker hand, what is proved about the tsume-rule length: a mate within
