@@ -405,8 +405,9 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
         if session.at_most is not None:
             raw_extra["at_most"] = session.at_most
     if cancel is not None and cancel.is_set() and proof is None:
-        if exact_search and isinstance(exact_search[0], LengthSearch):
-            # Stop answers now; the length table is freed beside what comes next.
+        if exact_search and isinstance(exact_search[0], LengthSearch) and session.search is not exact_search[0]:
+            # Stop answers now; the length table is freed beside what comes next (unless the
+            # session keeps it: the length was proved before the stop, for a check to reuse).
             release_later(exact_search[0].release)
         return stopped(SolveStatus.CANCELLED, pv=raw_pv, length=raw_length,
                        extra={k: v for k, v in raw_extra.items() if k != "dfpn_pv"})

@@ -544,3 +544,34 @@ def test_attacker_in_check_answers_with_a_check() -> None:
     assert proof.length == 3 and proof.main_line[:2] == ("5a5b", "P*2a")
     assert {f.move[2:] for f in proof.futile} == {"3a", "4a", "5a", "6a", "7a", "8a"}
     assert bruteforce.tsume_length(sfen, 5) == 3
+
+
+def test_a_stop_after_the_length_is_proved_keeps_the_table_for_a_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopped while the tree is built, the solve keeps the search in its session (the length is proved):
+    its table is not emptied on the release thread, and a check asks it."""
+    from tsume_studio.core.check import check_solution
+    from tsume_studio.core.search.background import wait_released
+    from tsume_studio.core.search.contract import Limits, SolveStatus
+    from tsume_studio.core.search.length_rule import AnswerSession
+    from tsume_studio.core.search.solver import solve as solve_problem
+
+    monkeypatch.setenv("TSUME_ENGINE", "python")
+    cancel = threading.Event()
+
+    def stopped_in_the_tree(*args: object, **kw: object) -> object:
+        cancel.set()
+        raise SearchAborted("cancelled")
+        yield  # pragma: no cover - a generator like the real one
+
+    monkeypatch.setattr(builder, "assemble_proof", stopped_in_the_tree)
+    sfen, length = row("tanuki-5-148")
+    session = AnswerSession()
+    result = solve_problem(Position.from_sfen(sfen), Limits(seconds=60), cancel, session=session)
+    assert result.status is SolveStatus.CANCELLED
+    assert wait_released()
+    assert session.usable_for(Position.from_sfen(sfen).sfen()) and isinstance(session.search, LengthSearch)
+    assert len(session.search.table) > 0
+    monkeypatch.undo()
+    line = solve(sfen).main_line
+    check = check_solution(Position.from_sfen(sfen), list(line), Limits(seconds=60), session=session)
+    assert check.reused and check.length == length == len(line)
