@@ -482,11 +482,9 @@ private:
                 Child& c = ns.ch[i];
                 const Move m = c.move;
                 c.hand = or_node ? child_hand(b, m, hand) : hand;
-                int cost = 0;
-                if (opt_.rps) cost = or_node ? attack_cost(b, m, king) : defence_cost(b, m, king);
-                b.do_move(m);
-                assert(c.key == b.board_key());
                 c.pathkey = path_key(c.key, c.hand, !or_node);
+                // The path and the table answer from the child's keys; the move is played only
+                // when neither does (most children of a node searched again are in the table).
                 const auto rep = onpath_.find(c.pathkey);
                 if (rep != onpath_.end()) {
                     // A repetition of a position on the current path: not mate here, and an old position.
@@ -504,33 +502,39 @@ private:
                     } else if (opt_.tca && e->depth < depth) {
                         ns.old = true;
                     }
-                } else if (or_node) {
-                    // The child is an AND node: its evasions tell how hard it is.
-                    const int ne = b.gen_evasions(evasions);
-                    if (ne == 0) {
+                } else {
+                    int cost = 0;
+                    if (opt_.rps) cost = or_node ? attack_cost(b, m, king) : defence_cost(b, m, king);
+                    b.do_move(m);
+                    assert(c.key == b.board_key());
+                    if (or_node) {
+                        // The child is an AND node: its evasions tell how hard it is.
+                        const int ne = b.gen_evasions(evasions);
+                        if (ne == 0) {
+                            c.pn = 0;
+                            c.dn = kInf;
+                            c.length = 0;
+                        } else if (opt_.mate3 && ne <= kMate3Evasions && depth + 3 <= max_depth_ &&
+                                   all_mated_in_one(b, evasions, ne)) {
+                            // Mated in two more plies: the node is proven by a 3-ply mate (stored so
+                            // that the proof line reads through it), the whole hand its proof hand.
+                            c.pn = 0;
+                            c.dn = kInf;
+                            c.length = 2;
+                            c.ph = c.hand;
+                            tt_.store(c.key, c.hand, 0, kInf, depth + 1, 1, 2, 0);
+                        } else {
+                            c.pn = static_cast<std::uint64_t>(ne + cost);
+                        }
+                    } else if (opt_.mate1 && !b.in_check() && b.mate_in_one() != Move{}) {
                         c.pn = 0;
                         c.dn = kInf;
-                        c.length = 0;
-                    } else if (opt_.mate3 && ne <= kMate3Evasions && depth + 3 <= max_depth_ &&
-                               all_mated_in_one(b, evasions, ne)) {
-                        // Mated in two more plies: the node is proven by a 3-ply mate (stored so
-                        // that the proof line reads through it), the whole hand its proof hand.
-                        c.pn = 0;
-                        c.dn = kInf;
-                        c.length = 2;
-                        c.ph = c.hand;
-                        tt_.store(c.key, c.hand, 0, kInf, depth + 1, 1, 2, 0);
-                    } else {
-                        c.pn = static_cast<std::uint64_t>(ne + cost);
+                        c.length = 1;
+                    } else if (opt_.rps) {
+                        c.dn = static_cast<std::uint64_t>(1 + cost);
                     }
-                } else if (opt_.mate1 && !b.in_check() && b.mate_in_one() != Move{}) {
-                    c.pn = 0;
-                    c.dn = kInf;
-                    c.length = 1;
-                } else if (opt_.rps) {
-                    c.dn = static_cast<std::uint64_t>(1 + cost);
+                    b.undo_move(m);
                 }
-                b.undo_move(m);
                 if (ns.chain_head == static_cast<int>(i) && (or_node ? c.dn : c.pn) == 0) release(ns, static_cast<int>(i));
             }
             start = end;

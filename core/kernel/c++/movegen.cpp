@@ -262,17 +262,16 @@ bool is_legal(const Position& pos, Move m) {
     return all.contains(m);
 }
 
-bool has_evasion(const Position& pos) {
+namespace {
+
+// The defender (side to move, in check) answers the check other than by a king step: a capture
+// of the single checker, or a move or drop between it and the king.
+bool has_capture_or_interposition(const Position& pos) {
     const Bitboard checkers = pos.checkers();
-    if (checkers.empty()) return false;
+    if (checkers.more_than_one()) return false;
     const Color us = pos.side_to_move();
     const Square ksq = pos.king_square(us);
     const Bitboard own = pos.pieces(us);
-    const Bitboard occ_no_king = pos.pieces() ^ square_bb(ksq);
-    // The king's steps first: most checks are answered by one.
-    for (Bitboard to = bb::KING_ATK[ksq].andnot(own); to;)
-        if (king_safe(pos, us, to.pop(), occ_no_king)) return true;
-    if (checkers.more_than_one()) return false;
     const Square checker = checkers.lsb();
     const Bitboard between = bb::BETWEEN[ksq][checker];
     const Bitboard occ = pos.pieces();
@@ -300,12 +299,62 @@ bool has_evasion(const Position& pos) {
     return drops.size != 0;
 }
 
+// True when, once the side to move has played m, the other side's king could step to a square
+// that no piece of the mover attacks: then m does not mate.  Decided on the board before m (its
+// occupancy and the mover's pieces as m leaves them), so most checks that are no mate cost no
+// do/undo.  Exact for the king's steps; the other answers to the check are not looked at.
+bool king_steps_out_after(const Position& pos, Move m) {
+    const Color us = pos.side_to_move(), them = ~us;
+    const Square ek = pos.king_square(them);
+    const Square to = move_to(m);
+    const Bitboard to_bb = square_bb(to);
+    Bitboard occ = pos.pieces() | to_bb;
+    // The mover's other pieces: the board does not show the moved piece on `to` yet, so it is
+    // left out of the attack test below and its own attacks are taken apart.
+    Bitboard others = pos.pieces(us);
+    PieceType pt;
+    if (is_drop(m)) {
+        pt = drop_type(m);
+    } else {
+        const Square from = move_from(m);
+        occ ^= square_bb(from);
+        others ^= square_bb(from);
+        pt = type_of(pos.piece_on(from));
+        if (is_promotion(m)) pt = promoted(pt);
+    }
+    const Bitboard occ_no_king = occ ^ square_bb(ek);
+    // The squares the king may step to: not its own pieces' (a piece captured on `to` is gone),
+    // not attacked by the moved piece (through the king's square: it has left it).
+    Bitboard steps = bb::KING_ATK[ek].andnot(pos.pieces(them).andnot(to_bb)).andnot(
+        attacks_from(pt, us, to, occ_no_king));
+    while (steps)
+        if (!pos.attacked_by(others, us, steps.pop(), occ_no_king)) return true;
+    return false;
+}
+
+}  // namespace
+
+bool has_evasion(const Position& pos) {
+    const Bitboard checkers = pos.checkers();
+    if (checkers.empty()) return false;
+    const Color us = pos.side_to_move();
+    const Square ksq = pos.king_square(us);
+    const Bitboard own = pos.pieces(us);
+    const Bitboard occ_no_king = pos.pieces() ^ square_bb(ksq);
+    // The king's steps first: most checks are answered by one.
+    for (Bitboard to = bb::KING_ATK[ksq].andnot(own); to;)
+        if (king_safe(pos, us, to.pop(), occ_no_king)) return true;
+    return has_capture_or_interposition(pos);
+}
+
 Move mate_in_one(Position& pos) {
     MoveList checks;
     generate_checks(pos, checks);
     for (Move m : checks) {
+        // A king step out answers most checks: found without playing the move.
+        if (king_steps_out_after(pos, m)) continue;
         pos.do_move(m);
-        const bool answered = has_evasion(pos);
+        const bool answered = has_capture_or_interposition(pos);
         pos.undo_move();
         if (!answered) return m;
     }

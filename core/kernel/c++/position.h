@@ -56,6 +56,9 @@ public:
     Bitboard attackers_to(Color c, Square s) const { return attackers_to(c, s, occupied_); }
     // Whether any piece of c attacks s, with occupancy occ (stops at the first kind found).
     bool attacked(Color c, Square s, const Bitboard& occ) const;
+    // Whether any of the pieces `mine` (all of colour c, as the board shows them) attacks s,
+    // with occupancy occ.
+    bool attacked_by(const Bitboard& mine, Color c, Square s, const Bitboard& occ) const;
     // Pieces of either colour that alone stand between c's king and an enemy slider.
     Bitboard blockers_for_king(Color c) const;
 
@@ -107,8 +110,11 @@ inline Bitboard Position::attackers_to(Color c, Square s, const Bitboard& occ) c
 }
 
 inline bool Position::attacked(Color c, Square s, const Bitboard& occ) const {
+    return attacked_by(by_color_[c], c, s, occ);
+}
+
+inline bool Position::attacked_by(const Bitboard& mine, Color c, Square s, const Bitboard& occ) const {
     const Color t = ~c;
-    const Bitboard mine = by_color_[c];
     if (((bb::PAWN_ATK[t][s] & by_type_[PAWN]) | (bb::KNIGHT_ATK[t][s] & by_type_[KNIGHT]) |
          (bb::SILVER_ATK[t][s] & by_type_[SILVER]) | (bb::GOLD_ATK[t][s] & golds()) |
          (bb::KING_ATK[s] & group_[HDK])) & mine)
