@@ -85,34 +85,46 @@ namespace {
 // The groups (bits: GOLDS, HDK, BH, RD) each piece type belongs to.
 constexpr unsigned GROUPS_OF[PIECE_TYPE_NB] = {0, 0, 0, 0, 0, 4, 8, 1, 2, 1, 1, 1, 1, 2 | 4, 2 | 8};
 
-inline void toggle(Bitboard* group, PieceType pt, const Bitboard& b) {
-    const unsigned g = GROUPS_OF[pt];
-    if (!g) return;  // pawns, lances, knights, silvers
-    for (int i = 0; i < 4; ++i) {
-        const uint64_t m = 0 - uint64_t((g >> i) & 1);
-        group[i].p[0] ^= b.p[0] & m;
-        group[i].p[1] ^= b.p[1] & m;
+// Per piece type, each group's word mask: all ones where the type belongs to the group.
+struct GroupMasks {
+    uint64_t m[4];
+};
+constexpr GroupMasks group_masks(PieceType pt) {
+    GroupMasks g{};
+    for (int i = 0; i < 4; ++i) g.m[i] = 0 - uint64_t((GROUPS_OF[pt] >> i) & 1);
+    return g;
+}
+constexpr GroupMasks GROUP_MASKS[PIECE_TYPE_NB] = {
+    group_masks(PieceType(0)),  group_masks(PieceType(1)),  group_masks(PieceType(2)),  group_masks(PieceType(3)),
+    group_masks(PieceType(4)),  group_masks(PieceType(5)),  group_masks(PieceType(6)),  group_masks(PieceType(7)),
+    group_masks(PieceType(8)),  group_masks(PieceType(9)),  group_masks(PieceType(10)), group_masks(PieceType(11)),
+    group_masks(PieceType(12)), group_masks(PieceType(13)), group_masks(PieceType(14))};
+}  // namespace
+
+// A piece of kind pc appears on or leaves the squares b (colour, kind and groups; not occupancy).
+inline void Position::flip(Piece pc, const Bitboard& b) {
+    by_color_[color_of(pc)] ^= b;
+    by_type_[type_of(pc)] ^= b;
+    const GroupMasks& g = GROUP_MASKS[type_of(pc)];   // branch-free: no test of the kind
+    for (int i = 0; i < GROUP_NB; ++i) {
+        group_[i].p[0] ^= b.p[0] & g.m[i];
+        group_[i].p[1] ^= b.p[1] & g.m[i];
     }
 }
-}  // namespace
 
 void Position::put(Piece pc, Square s) {
     board_[s] = pc;
-    Bitboard b = square_bb(s);
-    by_color_[color_of(pc)] ^= b;
-    by_type_[type_of(pc)] ^= b;
+    const Bitboard b = square_bb(s);
+    flip(pc, b);
     occupied_ ^= b;
-    toggle(group_, type_of(pc), b);
 }
 
 void Position::remove(Square s) {
-    Piece pc = board_[s];
+    const Piece pc = board_[s];
     board_[s] = NO_PIECE;
-    Bitboard b = square_bb(s);
-    by_color_[color_of(pc)] ^= b;
-    by_type_[type_of(pc)] ^= b;
+    const Bitboard b = square_bb(s);
+    flip(pc, b);
     occupied_ ^= b;
-    toggle(group_, type_of(pc), b);
 }
 
 void Position::set(std::string_view sfen) {
@@ -304,28 +316,41 @@ void Position::do_move(Move m) {
     StateInfo* st = st_ + 1;
     const Color us = side_;
     const Square to = move_to(m);
+    const Bitboard to_bb = bb::SQUARE[to];
     uint64_t key = st_->board_key ^ ZOBRIST_SIDE;
     st->move = m;
     if (is_drop(m)) {
         const PieceType pt = drop_type(m);
         const Piece pc = make_piece(us, pt);
         hand_[us] = hand_sub(hand_[us], pt);
-        put(pc, to);
+        board_[to] = pc;
+        flip(pc, to_bb);
+        occupied_ ^= to_bb;
         key ^= ZOBRIST[pc][to];
         st->captured = NO_PIECE;
     } else {
         const Square from = move_from(m);
+        const Bitboard from_bb = bb::SQUARE[from];
         const Piece pc = board_[from];
         const Piece cap = board_[to];
         st->captured = cap;
         if (cap != NO_PIECE) {
-            remove(to);
+            flip(cap, to_bb);
             key ^= ZOBRIST[cap][to];
             hand_[us] = hand_add(hand_[us], unpromoted(type_of(cap)));
+            occupied_ ^= from_bb;
+        } else {
+            occupied_ ^= from_bb | to_bb;
         }
-        remove(from);
         const Piece moved = is_promotion(m) ? Piece(pc + PROMOTE) : pc;
-        put(moved, to);
+        if (moved == pc) {
+            flip(pc, from_bb | to_bb);
+        } else {
+            flip(pc, from_bb);
+            flip(moved, to_bb);
+        }
+        board_[from] = NO_PIECE;
+        board_[to] = moved;
         key ^= ZOBRIST[pc][from] ^ ZOBRIST[moved][to];
         if (type_of(pc) == KING) king_[us] = to;
     }
@@ -340,21 +365,35 @@ void Position::undo_move() {
     const Move m = st_->move;
     const Color us = ~side_;
     const Square to = move_to(m);
+    const Bitboard to_bb = bb::SQUARE[to];
     side_ = us;
     if (is_drop(m)) {
-        remove(to);
+        const Piece pc = board_[to];
+        board_[to] = NO_PIECE;
+        flip(pc, to_bb);
+        occupied_ ^= to_bb;
         hand_[us] = hand_add(hand_[us], drop_type(m));
     } else {
         const Square from = move_from(m);
+        const Bitboard from_bb = bb::SQUARE[from];
         const Piece moved = board_[to];
-        remove(to);
         const Piece pc = is_promotion(m) ? Piece(moved - PROMOTE) : moved;
-        put(pc, from);
+        if (moved == pc) {
+            flip(pc, from_bb | to_bb);
+        } else {
+            flip(moved, to_bb);
+            flip(pc, from_bb);
+        }
+        board_[from] = pc;
         if (type_of(pc) == KING) king_[us] = from;
         const Piece cap = st_->captured;
+        board_[to] = cap;
         if (cap != NO_PIECE) {
-            put(cap, to);
+            flip(cap, to_bb);
             hand_[us] = hand_sub(hand_[us], unpromoted(type_of(cap)));
+            occupied_ ^= from_bb;
+        } else {
+            occupied_ ^= from_bb | to_bb;
         }
     }
     --st_;

@@ -76,6 +76,7 @@ public:
 
 private:
     enum Group { GOLDS, HDK, BH, RD, GROUP_NB };
+    void flip(Piece pc, const Bitboard& b);
     void put(Piece pc, Square s);
     void remove(Square s);
     Bitboard compute_checkers() const;
