@@ -34,12 +34,12 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "dfpn_hand.h"
 #include "dfpn_limits.h"
+#include "path_map.h"
 #include "tt.h"
 
 namespace tsume::dfpn {
@@ -485,12 +485,11 @@ private:
                 c.pathkey = path_key(c.key, c.hand, !or_node);
                 // The path and the table answer from the child's keys; the move is played only
                 // when neither does (most children of a node searched again are in the table).
-                const auto rep = onpath_.find(c.pathkey);
-                if (rep != onpath_.end()) {
+                if (const int* rep = onpath_.find(c.pathkey); rep != nullptr) {
                     // A repetition of a position on the current path: not mate here, and an old position.
                     c.pn = kInf;
                     c.dn = 0;
-                    c.rep = rep->second;
+                    c.rep = *rep;
                     if (opt_.tca) ns.old = true;
                 } else if (const TTEntry* e = probe(c.key, c.hand); e != nullptr) {
                     c.pn = from32(e->pn);
@@ -822,7 +821,7 @@ private:
     int max_depth_ = 0;
     std::uint64_t root_pn_ = 1, root_dn_ = 1;
     std::vector<std::unique_ptr<NodeState>> states_;
-    std::unordered_map<std::uint64_t, int> onpath_;
+    PathMap onpath_;   // path key -> depth of each position on the current path
     Move chain_buf_[B::kMaxMoves];     // scratch of split_moves and expand (never on the recursion path)
     Move evasion_buf_[B::kMaxMoves];
     mutable std::mutex snap_mutex_;
