@@ -38,8 +38,9 @@ GIVE_WAY_MAX = 0.05
 class _CancelFlag(threading.Event):
     """The cancel flag handed to the solver; it also makes the search give way to the window.
 
-    A compiled search offers the interpreter lock only now and then (df-pn
-    every millisecond, when it looks at this flag), and the window's Python
+    A search in Python (the Python df-pn engine, the official answer's search)
+    holds the interpreter lock and offers it only now and then (df-pn every
+    millisecond, when it looks at this flag), and the window's Python
     code runs only while it holds the lock: applying one snapshot to the
     live tree, a few milliseconds of CPU, took ten times that in wall time
     as the two threads took turns.  While :attr:`busy` is set, a search

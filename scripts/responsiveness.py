@@ -139,7 +139,7 @@ class _Trace:
             self.gcs.append((time.perf_counter(), phase, info.get("generation", -1)))
 
         solver.DfPn = make   # solver.py looks the class up at each solve
-        time.sleep = sleep   # compiled df-pn looks time.sleep up at each offer
+        time.sleep = sleep   # df-pn looks time.sleep up at each offer
         gc.callbacks.append(on_gc)
         self._on_gc = on_gc
 
@@ -325,7 +325,7 @@ def main() -> int:
 
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
-    from tsume_studio.core.search.native import describe
+    from tsume_studio.core.search.kernel_engine import engine_choice
 
     sfen = _tail(args.tail)
     ctx = multiprocessing.get_context("spawn")
@@ -366,8 +366,8 @@ def main() -> int:
                 print(f"    long gap {row}")
     head = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "python": platform.python_version(),
             "cpus": os.cpu_count(), "machine": platform.processor() or platform.machine(),
-            "compiled": describe(), "tail": args.tail, "hogs": args.hogs, "seconds": args.seconds,
-            "memory_mb": args.memory, "raw": args.raw, "engine": os.environ.get("TSUME_ENGINE", "")}
+            "tail": args.tail, "hogs": args.hogs, "seconds": args.seconds,
+            "memory_mb": args.memory, "raw": args.raw, "engine": engine_choice()}
     print(json.dumps(head))
     print("max gap, median of runs:", statistics.median(r["gaps_ms"]["max"] for r in runs), "ms;",
           "stop, median of runs:", statistics.median(r["stop_ms"] for r in runs), "ms")

@@ -29,7 +29,8 @@ import cshogi
 from .check import CheckTally, check_fields, skip_reason
 from .errors import UserError
 from .problemset import expected_length, iter_rows
-from ..search import kernel_engine, native
+from ..kernel import AVAILABLE, REASON
+from ..search import kernel_engine
 from ..search.dfpn import Options
 from .running import result_json
 from ..shogi.position import Position
@@ -145,7 +146,7 @@ def run_bench(args: argparse.Namespace) -> int:
                       rps="rps" not in off, epsilon=0.0 if "epsilon" in off else Options().epsilon,
                       delay=getattr(args, "delay", None) or Options().delay)
     print(f"machine: {machine()}")
-    print(f"compiled: {native.describe()}")
+    print(f"C++ kernel: {'loaded' if AVAILABLE else REASON}")
     print(f"df-pn engine: {kernel_engine.engine_choice()}")
     clock = "CPU" if args.cpu_time else "wall-clock"
     print(f"limit {args.seconds:g} s {clock} per problem; df-pn switches off: {', '.join(sorted(off)) or 'none'}; "
@@ -239,6 +240,7 @@ def run_bench(args: argparse.Namespace) -> int:
     if args.json:
         from .files import write_atomic
 
-        write_atomic(args.json, json.dumps({"machine": machine(), "compiled": native.describe(), "rows": records},
+        write_atomic(args.json, json.dumps({"machine": machine(), "kernel": "loaded" if AVAILABLE else REASON,
+                                            "engine": kernel_engine.engine_choice(), "rows": records},
                                            ensure_ascii=False, indent=1).encode("utf-8"))
     return 0

@@ -24,7 +24,7 @@ from .contract import Cancel, Progress
 T = TypeVar("T")
 
 STACK_BYTES = 256 * 2**20
-"""The search thread's stack: compiled (mypyc) recursion uses the C stack, one frame a ply."""
+"""The search thread's stack: the Python search's recursion, up to thousands of plies, also takes C stack."""
 
 
 class _Either:

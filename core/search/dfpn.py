@@ -132,7 +132,7 @@ YIELD_NS = 1_000_000
 A thread waiting for the lock then waits about this long plus the switch interval, at a cost of
 about 0.3 % of the search's CPU time (docs/benchmarks.md, "The window while it solves")."""
 BREATHE_NODES = 16
-"""Nodes between two looks at the clock for YIELD_NS (a node takes 10-20 µs compiled, more at a large expansion)."""
+"""Nodes between two looks at the clock for YIELD_NS (a node takes tens of µs, more at a large expansion)."""
 
 # Options.delay's modes and their move-list policies.
 DELAY_POLICIES: dict[str, MovePolicy] = {"far": delay_far_drops, "all": delay_drops, "off": all_at_once}
@@ -402,8 +402,8 @@ class DfPn:
 
     def _check_stop(self) -> None:
         if self._report_every is not None:
-            # On its own thread: compiled (mypyc) code never offers the
-            # interpreter lock by itself, and the GUI thread needs it at every
+            # On its own thread: the interpreter hands the lock over only
+            # every switch interval (5 ms), and the GUI thread needs it at every
             # return from Qt, so offer it on a clock (every YIELD_NS) rather
             # than a node count (a node's cost varies a hundredfold), and
             # look at the cancel flag as often.  The full checks below stay

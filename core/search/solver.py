@@ -450,7 +450,7 @@ def _kernel_progress(search: Any, start: float) -> Progress:
 
 
 def _dfpn_line(searcher: DfPn, board: cshogi.Board) -> list[int]:
-    """df-pn's line from its table (a seam for the tests: df-pn itself may be compiled)."""
+    """df-pn's line from its table (a seam for the tests)."""
     return searcher.principal_variation(board)
 
 

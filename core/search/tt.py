@@ -190,8 +190,8 @@ class TranspositionTable:
         Unresolved entries go before decided ones of the same cost; returns
         how many entries were removed.  ``breathe`` is called every 512
         keys and between the steps of finding the cutoff (a search on its own
-        thread offers the interpreter lock there: a collection of 2.3 million
-        entries takes about 0.4 s of CPU compiled).
+        thread offers the interpreter lock there: a collection of millions of
+        entries takes a good part of a second of CPU).
         """
         goal = int(self.max_entries * target)
         if self.entries <= goal:

@@ -12,9 +12,11 @@ import cshogi
 import pytest
 
 from tsume_studio.core import check as check_module
+from tsume_studio.core import kernel
 from tsume_studio.core.cli.batch import solve_row
 from tsume_studio.core.cli.check import CheckTally, check_fields, check_solution
 from tsume_studio.core.cli.main import main
+from tsume_studio.core.search import kernel_engine
 from tsume_studio.core.search.contract import Limits
 from tsume_studio.core.search.length_rule import SearchAborted
 from tsume_studio.core.search.length_search import solve_official
@@ -173,7 +175,12 @@ def test_bench_official(problem_set: Path, tmp_path: Path, capsys: pytest.Captur
     text = capsys.readouterr().out
     assert "official exact 3/3  length = published 1/3" in text
     assert "published solutions: confirmed 1, not confirmed 2" in text
-    rows = {r["id"]: r for r in json.loads(out.read_text(encoding="utf-8"))["rows"]}
+    # The header and the JSON say whether the kernel is loaded and which engine ran df-pn.
+    assert ("C++ kernel: loaded" in text) == kernel.AVAILABLE
+    assert f"df-pn engine: {kernel_engine.engine_choice()}" in text
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert (report["kernel"] == "loaded") == kernel.AVAILABLE and report["engine"] == kernel_engine.engine_choice()
+    rows = {r["id"]: r for r in report["rows"]}
     assert rows["right"]["check"]["confirmed"] is True and rows["right"]["length_matches"] is True
     assert rows["short"]["length_matches"] is False and rows["short"]["check"]["confirmed"] is False
     assert all(r["exact"] is True and r["check_cpu"] >= 0 and "alternatives_checked" in r for r in rows.values())

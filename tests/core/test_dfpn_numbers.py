@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import cshogi
 import pytest
 import shogi
+from tsume_studio.core.search import dfpn
 from tsume_studio.core.search.contract import Limits, SolveStatus
 from tsume_studio.core.search.dfpn import (
     ATTACK_COST,
@@ -35,8 +33,6 @@ from tsume_studio.core.search.node import (
 from tsume_studio.core.search.solver import solve
 from tsume_studio.core.shogi.position import Position
 from tsume_studio.core.search.tt import INF
-
-from test_native import PURE_ONLY  # tests/core is on sys.path, as for bruteforce
 
 DATA = Path(__file__).parent.parent / "data"
 
@@ -116,45 +112,30 @@ def test_lance_checks_promoted_or_not_merge_after_the_capture() -> None:
     assert len(keys) == 1
 
 
-# Run in a fresh interpreter on the pure Python modules (test_native.PURE_ONLY): a compiled
-# df-pn calls select_child_grouped directly, so a spy patched into the module would never be called.
-_SPY = """
-import json, cshogi
-from tsume_studio.core.search import dfpn, native
-from tsume_studio.core.search.dfpn import DfPn, Options, Outcome
-from tsume_studio.core.search.node import grouped_sum
-from tsume_studio.core.search.tt import INF
-assert native.compiled_modules() == ()
-seen, searcher = [], []
-select = dfpn.select_child_grouped
-
-def spy(cpn, cdn, or_node, pending, thpn, thdn, eps, groups):
-    frames = searcher[0]._frames
-    path = [cshogi.move_to_usi(f[0][f[4]]) for f in frames[:-1]]
-    if path == MERGE_PATH and or_node:
-        moves = [cshogi.move_to_usi(m) for m in frames[-1][0]]
-        a, b = moves.index("1f1c+"), moves.index("1f1c")
-        if groups[a] == groups[b] and min(cdn[a], cdn[b]) < INF:
-            seen.append((sum(cdn) + pending, grouped_sum(cdn, groups) + pending))
-    return select(cpn, cdn, or_node, pending, thpn, thdn, eps, groups)
-
-dfpn.select_child_grouped = spy
-board = cshogi.Board(MERGE_SFEN)
-searcher.append(DfPn(board.turn, memory_mb=8, options=Options(summing="source")))
-print(json.dumps({"outcome": searcher[0].search(board).name, "seen": seen}))
-"""
-
-
-def test_source_grouping_counts_the_merged_position_once() -> None:
+def test_source_grouping_counts_the_merged_position_once(monkeypatch: pytest.MonkeyPatch) -> None:
     # At the OR node after MERGE_PATH, when this was written: dn 29 as a plain
     # sum, 17 with the two lance checks (dn 12 each, one source) counted once.
     # The proof itself takes 27 nodes either way.
-    code = (PURE_ONLY + f"MERGE_SFEN = {MERGE_SFEN!r}\nMERGE_PATH = {MERGE_PATH!r}\n" + _SPY)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
-    result = json.loads(out.stdout.strip().splitlines()[-1])
-    assert result["outcome"] == "PROVEN"
-    assert result["seen"], "the two lance checks were never found to share a source"
-    for plain, grouped in result["seen"]:
+    seen: list[tuple[int, int]] = []
+    select = dfpn.select_child_grouped
+    board = cshogi.Board(MERGE_SFEN)
+    searcher = DfPn(board.turn, memory_mb=8, options=Options(summing="source"))
+
+    def spy(cpn: list[int], cdn: list[int], or_node: bool, pending: int, thpn: int, thdn: int, eps: float,
+            groups: list[int]) -> tuple[int, int, int, int, int]:
+        frames = searcher._frames
+        path = [cshogi.move_to_usi(f[0][f[4]]) for f in frames[:-1]]
+        if path == MERGE_PATH and or_node:
+            moves = [cshogi.move_to_usi(m) for m in frames[-1][0]]
+            a, b = moves.index("1f1c+"), moves.index("1f1c")
+            if groups[a] == groups[b] and min(cdn[a], cdn[b]) < INF:
+                seen.append((sum(cdn) + pending, grouped_sum(cdn, groups) + pending))
+        return select(cpn, cdn, or_node, pending, thpn, thdn, eps, groups)
+
+    monkeypatch.setattr(dfpn, "select_child_grouped", spy)
+    assert searcher.search(board) is Outcome.PROVEN
+    assert seen, "the two lance checks were never found to share a source"
+    for plain, grouped in seen:
         assert grouped < plain
 
 
