@@ -25,6 +25,18 @@ judged nearest the king first, against the board-move defences and the
 nearer drops that count.  :mod:`.exact` applies the rule inside its
 depth-bounded search, where every part of it is a bounded, proved question.
 
+Where a published length is shorter, futility is not always the cause.
+図巧 7番 (``1nkg5/2s6/3rp4/1B7/r8/1PN6/9/9/9 b BG3SN2gn4l16p 1``, published
+13 plies) is answered in 15: after ``S*8b 7a8b N*7d 8b8c S*9d`` the
+king's capture ``8c9d`` lasts 9 more plies (``8d9c+ 9d9c S*8b 9c8c B*9b
+8c9b 8b9a+ 9b9c G*8d``) where ``9e9d`` and ``8c7d`` last 7.  Every check
+from there on touches the king, so no interposition is possible on that
+line, and with every interposition counted there is no mate within 13
+either (cshogi's depth-limited df-pn): the two plies are a longer defence
+(変長), which no reading of Kakinoki's rule removes (even "futile whenever
+the capture still mates within the bound" gives 15); the rule is left as
+it is (``tests/core/test_zukou7.py``).
+
 Moving interpositions (移動合) are treated as composers do: they always count
 as real defences and are never futile, because the board changes beyond the
 interposed piece (its origin square is vacated, which can open lines or free
