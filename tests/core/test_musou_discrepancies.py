@@ -164,10 +164,9 @@ def test_each_claim_is_reproved_independently(claim: Claim) -> None:
             # Tsume rules, futile interpositions not counted (the brute force's own judgement).
             assert got.tsume_brute is False, got.summary()
         if got.bound >= 3:
-            # The kernel's raw df-pn (every legal move generated) agrees: no mate within the bound,
-            # except where its loose depth bound lets it prove a longer mate (21番, ply 6).
+            # The kernel's raw df-pn (every legal move generated) agrees: no mate within the bound.
             board = replay(row["sfen"], claim.line)
-            assert kernel_no_mate_within(board, got.bound) is (claim not in KERNEL_PROVES_PAST_ITS_BOUND)
+            assert kernel_no_mate_within(board, got.bound) is True
             if got.without_hand is not False and claim not in REFERENCE_OUT_OF_REACH:
                 # The defence needs interpositions from hand (or the raw search was not asked without
                 # them): under tsume rules the reference search must find no mate within the bound either.
@@ -186,14 +185,11 @@ def test_the_tool_reports_exactly_these(row_id: str) -> None:
 
 
 CSHOGI_MISSES = _c("musou-071", "longer_defence", 2, "9f9g 8h7h")
-# The kernel's depth bound is not exact for proofs: here it proves with max_ply=15 a position that
-# cshogi's df-pn mates only within 17 (its line is 19 plies); the reference search is asked instead.
 # The reference search runs out of its table (a 4 GB bound) before it answers: the claim rests on raw
 # rules and the tool's own judgement of futility (docs/benchmarks.md).
 REFERENCE_OUT_OF_REACH = {_c("musou-043", "longer_defence", 22,
                              "N*6f 6e6f L*5e 4d5e 5f5e 5d5e P*5f 5e5d 3f4e 1e4e 5f5e 4e5e B*4e 5e4e 3d4e 5d4c "
                              "R*4d 4c5b 7f6d 5b6a 6d7b+ 6a5b")}
-KERNEL_PROVES_PAST_ITS_BOUND = {_c("musou-021", "longer_defence", 6, "S*7b 6a7b 4b5b P*6b 7d7c 7b8b")}
 
 
 def test_cshogi_mate_on_71_misses_a_defence() -> None:
