@@ -18,8 +18,16 @@ constexpr std::size_t kInitialEntries = std::size_t{1} << 16;
 
 bool decided(const TTEntry& e) { return e.pn == 0 || e.dn == 0; }
 
-// What rebuilding an entry would cost: its amount, decided entries counted double.
-std::uint64_t cost(const TTEntry& e) { return static_cast<std::uint64_t>(e.amount) * (decided(e) ? 2 : 1); }
+// What losing an entry would cost: its search amount, a disproof's counted twice, a proof's
+// kProofWeight times.  A collected proof is searched again, and the new proof's length is often a
+// looser bound than the first's, so the proof line read from a collected table chose defences
+// that were not the longest (docs/benchmarks.md: Microcosmos tail 201 under a 64 MB bound).
+constexpr std::uint64_t kProofWeight = 16;
+constexpr std::uint64_t kDisproofWeight = 2;
+std::uint64_t cost(const TTEntry& e) {
+    const std::uint64_t weight = e.pn == 0 ? kProofWeight : e.dn == 0 ? kDisproofWeight : 1;
+    return static_cast<std::uint64_t>(e.amount) * weight;
+}
 
 std::uint32_t add_amount(std::uint32_t a, std::uint64_t b) {
     const std::uint64_t s = static_cast<std::uint64_t>(a) + b;

@@ -13,9 +13,9 @@
 // the key line (prefetched when the child's key is known) and a body only where a key matches,
 // so a board the table does not hold (two probes in three) costs one line, not four.  Every
 // hand of one board lives in its bucket and is found by that one scan.  A store into a full
-// bucket replaces its cheapest entry (least search amount, unresolved before decided).  When
-// the table is nine tenths full, collect() drops the entries that cost the least search to
-// rebuild until seven tenths remain, as the Python table does.  The table starts at 64k
+// bucket replaces its cheapest entry (least search amount, a proof weighing 16 times its amount
+// and a disproof twice: see cost() in tt.cpp).  When the table is nine tenths full, collect()
+// drops the cheapest entries by the same measure until seven tenths remain.  The table starts at 64k
 // entries (2 MB, cache-friendly for short problems) and grows four times over, rehashing,
 // whenever it is half full or buckets keep overflowing, up to what the memory bound allows (a
 // bucket lost to replacement costs far more search than the growth); the bound is taken so
