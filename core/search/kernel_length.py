@@ -143,14 +143,16 @@ class KernelLengthSearch(BoundedSearch):
 
     def __init__(self, root: cshogi.Board, *, deadline: float | None, cancel: Cancel | None,
                  node_limit: int | None, distance_rule: bool, memory_mb: int = 256,
-                 oracle_mb: int = _DEFAULT_ORACLE_MB, clock: Callable[[], float] = time.monotonic) -> None:
+                 oracle_mb: int = _DEFAULT_ORACLE_MB, clock: Callable[[], float] = time.monotonic,
+                 oracle: Any = None) -> None:
         if _KERNEL is None:
             raise RuntimeError("the kernel's length search is not built in this install")
         super().__init__(root, deadline=deadline, cancel=cancel, node_limit=node_limit,
                          distance_rule=distance_rule, clock=clock)
         look_from, look_nodes, root_look_from, root_look_nodes = LOOKS
         self.k = _KERNEL(root.sfen(), max(1, memory_mb), max(1, oracle_mb), distance_rule, look_from=look_from,
-                         look_nodes=look_nodes, root_look_from=root_look_from, root_look_nodes=root_look_nodes)
+                         look_nodes=look_nodes, root_look_from=root_look_from, root_look_nodes=root_look_nodes,
+                         oracle=oracle)
         self.kmate = _KernelMate(self)
         self.mate = self.kmate
         self.tt = _BoundsView(self)
@@ -333,18 +335,22 @@ def build_proof(position: Position, *, deadline: float | None = None, cancel: Ca
                 node_limit: int | None = None, distance_rule: bool = True, max_length: int = MAX_LENGTH,
                 alternatives: bool = True, memory_mb: int = 256, oracle_mb: int = _DEFAULT_ORACLE_MB,
                 clock: Callable[[], float] = time.monotonic, session: AnswerSession | None = None,
-                observe: Callable[[BoundedSearch], object] | None = None,
+                observe: Callable[[BoundedSearch], object] | None = None, oracle: Any = None,
                 ) -> Generator[Progress, None, Proof | None]:
     """The official answer of ``position`` by the kernel's length-aware search.
 
     The contract of :func:`.length_search.build_proof`: yields progress about every
     0.1 s and returns the :class:`~.proof.Proof`, or None for no mate, cancel
-    or a limit reached before the length was proved.  The kernel's own raw
-    df-pn proves the root first; its proof length is the first upper bound.
+    or a limit reached before the length was proved.  The raw df-pn proves the
+    root first; its proof length is the first upper bound.  ``oracle``, a
+    kernel ``DfPnSearch`` of ``position`` (the solve's, which proved it), is
+    that raw df-pn, its table shared: the root is then not searched again.
+    Without it the length search has a raw df-pn of its own (``oracle_mb``).
     """
     root = position.board().copy()
     search = KernelLengthSearch(root, deadline=deadline, cancel=cancel, node_limit=node_limit,
-                                distance_rule=distance_rule, memory_mb=memory_mb, oracle_mb=oracle_mb, clock=clock)
+                                distance_rule=distance_rule, memory_mb=memory_mb, oracle_mb=oracle_mb, clock=clock,
+                                oracle=oracle)
     if observe is not None:
         observe(search)
     try:

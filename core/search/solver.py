@@ -386,12 +386,11 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
     answer: Generator[Progress, None, Proof | None]
     if kernel_search is not None and kernel_length.chosen() and (options is None or options == DfPnOptions()):
         # The length-aware search in the kernel (core.search.kernel_length), the builder on top;
-        # it takes what the kernel's df-pn took.  Its own raw df-pn proves the root again
-        # (its table is not df-pn's above), a small part of the length search's time.
+        # the kernel's df-pn above is its raw oracle, table and all: the root's proof is not
+        # searched again.
         answer = kernel_length.build_proof(position, deadline=exact_deadline, cancel=cancel, clock=clock,
                                            node_limit=limits.nodes, memory_mb=max(16, limits.memory_mb // 4),
-                                           oracle_mb=max(16, limits.memory_mb // 4), session=session,
-                                           observe=exact_search.append)
+                                           session=session, observe=exact_search.append, oracle=kernel_search)
     else:
         # The same search in Python (core.search.length_search), asking df-pn's table above.
         answer = python_proof(position, oracle, deadline=exact_deadline, cancel=cancel, clock=clock,

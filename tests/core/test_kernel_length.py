@@ -183,6 +183,40 @@ def test_same_answers_as_python_on_mate_tsv() -> None:
     assert problems == []
 
 
+def test_the_solves_dfpn_is_the_oracle() -> None:
+    # The length search given the solve's df-pn shares its table: the root, proved there, is not
+    # searched again, and the answer is the one of a length search with a raw df-pn of its own.
+    from tsume_studio.core.kernel import DfPnSearch
+
+    sfen = _rows("mate.tsv")["tanuki-7-15"]["sfen"]
+    d = DfPnSearch(sfen, 64, mate3=False)
+    assert d.run() == "proven"
+    nodes = d.nodes
+    shared = _kernel(sfen, oracle=d)
+    assert shared.oracle_nodes == nodes
+    assert shared.prove_root() == "proven" and shared.oracle_nodes - nodes <= 1   # the root's own node
+    alone = _kernel(sfen)
+    assert alone.prove_root() == "proven" and alone.oracle_nodes > 0
+    assert shared.exact(sfen, True, 31) == alone.exact(sfen, True, 31)
+    assert shared.oracle_probe(sfen)[0] == 0
+    assert d.nodes >= nodes   # the length search's raw looks went into the same table
+    # The solver takes that path: its answer is exact.
+    result = _solve(sfen)
+    assert result.extra["exact"] and result.length == shared.exact(sfen, True, 31)[1]
+
+
+def test_an_oracle_with_another_attacker_is_refused() -> None:
+    from tsume_studio.core.kernel import DfPnSearch
+
+    with pytest.raises(TypeError):
+        _kernel(CLASSIC, oracle="not a search")
+    rotated = "9/9/9/9/9/9/p7r/2g6/K8 w R2B3G4S4N4L17P 1"   # CLASSIC turned round: White attacks
+    assert DfPnSearch(rotated, 16).run() == "proven"
+    with pytest.raises(ValueError):
+        _kernel(CLASSIC, oracle=DfPnSearch(rotated, 16))
+    assert _kernel(CLASSIC, oracle=DfPnSearch(CLASSIC, 16)).question(CLASSIC, True, 1) == "yes"
+
+
 # ---- the entry points under bad and random input ---------------------------------------------
 
 def test_bad_input_raises_value_error() -> None:

@@ -64,7 +64,8 @@ length::CallLimits call_limits(std::uint64_t nodes, double stop_seconds, double 
 class LengthSearchBinding {
 public:
     LengthSearchBinding(const std::string& sfen, long long memory_mb, long long oracle_mb, bool distance_rule,
-                        int look_from, long long look_nodes, int root_look_from, long long root_look_nodes)
+                        int look_from, long long look_nodes, int root_look_from, long long root_look_nodes,
+                        const py::object& oracle)
         : root_(std::make_unique<Position>()) {
         if (look_from < 0 || root_look_from < 0 || look_nodes < 0 || root_look_nodes < 0 ||
             look_nodes > (1LL << 40) || root_look_nodes > (1LL << 40))
@@ -84,8 +85,21 @@ public:
         if (root_->king_square(~attacker_) == SQ_NONE)
             throw std::invalid_argument("the defender has no king: not a direct-mate problem");
         material_ = material(*root_);
+        if (oracle.is_none()) {
+            search_ = std::make_unique<length::LengthSearch>(int(attacker_), static_cast<std::size_t>(memory_mb),
+                                                             static_cast<std::size_t>(oracle_mb), distance_rule, looks);
+            return;
+        }
+        // The solve's df-pn as the oracle: its table (the root's proof) is shared, not searched again.
+        // Its table holds raw-rule facts of positions, true whatever root it searched, as long as
+        // the same side attacks.
+        SharedSearch shared = share_search(oracle);
+        if (shared.running->load()) throw std::runtime_error("the oracle search is running");
+        if (shared.attacker != int(attacker_))
+            throw std::invalid_argument("the oracle search has the other side attacking");
+        oracle_running_ = shared.running;
         search_ = std::make_unique<length::LengthSearch>(int(attacker_), static_cast<std::size_t>(memory_mb),
-                                                         static_cast<std::size_t>(oracle_mb), distance_rule, looks);
+                                                         std::move(shared.searcher), distance_rule, looks);
     }
 
     // (answer, ) of "mate within n plies under tsume rules?" for the position `sfen`.
@@ -214,10 +228,18 @@ public:
 
 private:
     struct Guard {
+        // This object's flag, and the shared oracle's (its DfPnSearch may not run meanwhile).
         explicit Guard(LengthSearchBinding& s) : self(s) {
             if (self.running_.exchange(true)) throw std::runtime_error("this search is already running");
+            if (self.oracle_running_ && self.oracle_running_->exchange(true)) {
+                self.running_.store(false);
+                throw std::runtime_error("the oracle search is running");
+            }
         }
-        ~Guard() { self.running_.store(false); }
+        ~Guard() {
+            if (self.oracle_running_) self.oracle_running_->store(false);
+            self.running_.store(false);
+        }
         LengthSearchBinding& self;
     };
 
@@ -258,6 +280,7 @@ private:
     std::array<int, PIECE_TYPE_NB> material_{};
     std::unique_ptr<length::LengthSearch> search_;
     std::atomic<bool> running_{false};
+    std::shared_ptr<std::atomic<bool>> oracle_running_;   // a shared oracle's DfPnSearch's flag
 };
 
 }  // namespace
@@ -266,10 +289,13 @@ void bind_length(py::module_& m) {
     py::class_<LengthSearchBinding>(m, "LengthSearch",
                                     "The length-aware tsume-rule search of one problem (SFEN, attacker to move), "
                                     "with its table of proved length bounds and its raw df-pn oracle.")
-        .def(py::init<const std::string&, long long, long long, bool, int, long long, int, long long>(),
+        .def(py::init<const std::string&, long long, long long, bool, int, long long, int, long long,
+                      const py::object&>(),
              py::arg("sfen"), py::arg("memory_mb") = 256, py::arg("oracle_mb") = 64, py::arg("distance_rule") = true,
              py::arg("look_from") = 4, py::arg("look_nodes") = 64, py::arg("root_look_from") = 4,
-             py::arg("root_look_nodes") = 3000)
+             py::arg("root_look_nodes") = 3000, py::arg("oracle") = py::none(),
+             "oracle: a DfPnSearch with the same attacker (the solve's) whose table becomes the raw df-pn's "
+             "(shared, not copied; oracle_mb is then unused).")
         .def("question", &LengthSearchBinding::question, py::arg("sfen"), py::arg("or_node"), py::arg("n"),
              py::arg("nodes") = 0, py::arg("stop_seconds") = -1.0, py::arg("pause_seconds") = -1.0,
              "'yes'/'no': mate within n plies of sfen under tsume rules; 'paused'/'stopped' at a limit.")

@@ -93,8 +93,12 @@ public:
         attacker_ = us;
         dominance_ = opt.dominance;
         board_ = std::make_unique<dfpn::SearchBoard>(*pos_);
-        search_ = std::make_unique<Search>(int(us), static_cast<std::size_t>(memory_mb), opt);
+        search_ = std::make_shared<Search>(int(us), static_cast<std::size_t>(memory_mb), opt);
     }
+
+    // The searcher and its table for another search (the length search's oracle), with this
+    // object's running flag, which both hold while they search.
+    SharedSearch share() const { return SharedSearch{search_, running_, int(attacker_)}; }
 
     std::string run(std::uint64_t nodes, double seconds, bool cpu_time) {
         const dfpn::SearchLimits lim = limits_arg(nodes, seconds, cpu_time);
@@ -179,20 +183,21 @@ public:
         return snapshot_tuple(search_->snapshot());
     }
 
-    std::uint64_t nodes() const { return running_ ? search_->published_nodes() : search_->nodes(); }
-    std::size_t entries() const { return running_ ? search_->snapshot().entries : search_->table().entries(); }
-    std::size_t peak_entries() const { return running_ ? entries() : search_->table().peak_entries(); }
+    bool running() const { return running_->load(); }
+    std::uint64_t nodes() const { return running() ? search_->published_nodes() : search_->nodes(); }
+    std::size_t entries() const { return running() ? search_->snapshot().entries : search_->table().entries(); }
+    std::size_t peak_entries() const { return running() ? entries() : search_->table().peak_entries(); }
     std::size_t capacity() const { return search_->table().capacity(); }
-    std::size_t collections() const { return running_ ? 0 : search_->table().collections(); }
-    double cpu_seconds() const { return running_ ? search_->snapshot().cpu_seconds : search_->cpu_seconds(); }
+    std::size_t collections() const { return running() ? 0 : search_->table().collections(); }
+    double cpu_seconds() const { return running() ? search_->snapshot().cpu_seconds : search_->cpu_seconds(); }
 
 private:
     // One search at a time on one object: a second call while one runs is an error, not a race.
     struct Guard {
         explicit Guard(DfPnSearch& s) : self(s) {
-            if (self.running_.exchange(true)) throw std::runtime_error("this search is already running");
+            if (self.running_->exchange(true)) throw std::runtime_error("this search is already running");
         }
-        ~Guard() { self.running_.store(false); }
+        ~Guard() { self.running_->store(false); }
         DfPnSearch& self;
     };
 
@@ -213,11 +218,16 @@ private:
     std::unique_ptr<Position> pos_;
     std::unique_ptr<Position> scratch_;   // another position probed or searched (reused: a Position is large)
     std::unique_ptr<dfpn::SearchBoard> board_;
-    std::unique_ptr<Search> search_;
-    std::atomic<bool> running_{false};
+    std::shared_ptr<Search> search_;
+    std::shared_ptr<std::atomic<bool>> running_ = std::make_shared<std::atomic<bool>>(false);
 };
 
 }  // namespace
+
+SharedSearch share_search(py::handle search) {
+    if (!py::isinstance<DfPnSearch>(search)) throw py::type_error("expected a DfPnSearch");
+    return search.cast<const DfPnSearch&>().share();
+}
 
 py::tuple snapshot_tuple(const dfpn::Snapshot& s) {
     py::list levels;

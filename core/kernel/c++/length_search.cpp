@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <new>
 #include <sstream>
+#include <stdexcept>
 
 namespace tsume::length {
 
@@ -255,7 +256,13 @@ std::size_t LengthTable::collect(double target) {
 LengthSearch::LengthSearch(int attacker, std::size_t memory_mb, std::size_t oracle_mb, bool distance_rule,
                            const RawLooks& looks)
     : attacker_(attacker), distance_rule_(distance_rule), looks_(looks), table_(memory_mb),
-      oracle_(attacker, oracle_mb, dfpn::Options{}) {}
+      oracle_(std::make_shared<Oracle>(attacker, oracle_mb, dfpn::Options{})) {}
+
+LengthSearch::LengthSearch(int attacker, std::size_t memory_mb, std::shared_ptr<Oracle> oracle, bool distance_rule,
+                           const RawLooks& looks)
+    : attacker_(attacker), distance_rule_(distance_rule), looks_(looks), table_(memory_mb), oracle_(std::move(oracle)) {
+    if (!oracle_) throw std::invalid_argument("no oracle search given");
+}
 
 template <class F>
 Answer LengthSearch::guarded(Position& pos, const CallLimits& lim, F body) {
@@ -327,7 +334,7 @@ int LengthSearch::child_hi(B& b, Move m, int n) {
 void LengthSearch::first_look(B& b, bool or_node) {
     LEntry& e = entry(b);
     e.flags |= LengthTable::kSeen;
-    const dfpn::TTEntry* t = oracle_.table().probe(b.board_key(), b.hand_of(attacker_));
+    const dfpn::TTEntry* t = oracle_->table().probe(b.board_key(), b.hand_of(attacker_));
     if (t != nullptr) {
         if (t->pn != 0 && t->dn == 0) {
             e.lo = kLenInf;   // no mate at all under raw rules
@@ -350,9 +357,9 @@ void LengthSearch::first_look(B& b, bool or_node) {
 
 bool LengthSearch::raw_disproof(B& b, std::uint64_t nodes) {
     dfpn::SearchLimits sl;
-    sl.nodes = oracle_.nodes() + nodes;
+    sl.nodes = oracle_->nodes() + nodes;
     if (lim_.stop_at >= 0.0) sl.seconds = std::max(0.0, lim_.stop_at - dfpn::wall_seconds());
-    const dfpn::Outcome o = oracle_.search(b, false, sl);
+    const dfpn::Outcome o = oracle_->search(b, false, sl);
     if (cancel_.load(std::memory_order_relaxed)) throw Stop{};
     if (lim_.stop_at >= 0.0 && dfpn::wall_seconds() >= lim_.stop_at) throw Stop{};
     return o == dfpn::Outcome::Disproven;
@@ -885,12 +892,12 @@ dfpn::Outcome LengthSearch::prove_root(Position& pos, const CallLimits& lim) {
     double until = lim.pause_at;
     if (lim.stop_at >= 0.0 && (until < 0.0 || lim.stop_at < until)) until = lim.stop_at;
     if (until >= 0.0) sl.seconds = std::max(0.0, until - now);
-    return oracle_.search(b, pos.side_to_move() == attacker_, sl);
+    return oracle_->search(b, pos.side_to_move() == attacker_, sl);
 }
 
 void LengthSearch::oracle_probe(Position& pos, bool or_node, std::uint64_t& pn, std::uint64_t& dn, int& length,
                                 Move& move) const {
-    const dfpn::TTEntry* t = oracle_.table().probe(pos.board_key(), dfpn::packed_hand(pos.hand(Color(attacker_))));
+    const dfpn::TTEntry* t = oracle_->table().probe(pos.board_key(), dfpn::packed_hand(pos.hand(Color(attacker_))));
     pn = dn = 1;
     length = -1;
     move = MOVE_NONE;
@@ -911,7 +918,7 @@ std::vector<Move> LengthSearch::oracle_line(Position& pos, bool& complete, const
     dfpn::SearchLimits sl;
     sl.nodes = lim.nodes;
     if (lim.stop_at >= 0.0) sl.seconds = std::max(0.0, lim.stop_at - dfpn::wall_seconds());
-    return oracle_.principal_variation(b, complete, sl);
+    return oracle_->principal_variation(b, complete, sl);
 }
 
 int LengthSearch::futile_from(Position& pos, int square) {

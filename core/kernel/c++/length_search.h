@@ -128,7 +128,13 @@ struct RawLooks {
 
 class LengthSearch {
 public:
+    using Oracle = dfpn::Searcher<dfpn::SearchBoard>;
+
     LengthSearch(int attacker, std::size_t memory_mb, std::size_t oracle_mb, bool distance_rule,
+                 const RawLooks& looks = RawLooks{});
+    // The same with `oracle` as the raw df-pn: a search of this problem (the same attacker) whose
+    // table already holds the root's proof, shared, not copied.
+    LengthSearch(int attacker, std::size_t memory_mb, std::shared_ptr<Oracle> oracle, bool distance_rule,
                  const RawLooks& looks = RawLooks{});
 
     // Each entry point plays on `pos` (the caller's, left as it was unless an exception escapes)
@@ -143,16 +149,16 @@ public:
                       Move& move) const;
     std::vector<Move> oracle_line(Position& pos, bool& complete, const CallLimits& lim);
     // The raw df-pn's last published progress (its path; after oracle_line, the proof along the line).
-    dfpn::Snapshot oracle_snapshot() const { return oracle_.snapshot(); }
+    dfpn::Snapshot oracle_snapshot() const { return oracle_->snapshot(); }
     // The table's bounds of `pos` (kLenInf: none); best move or 0.
     void bounds(Position& pos, int& lo, int& hi, Move& best);
 
     void cancel() {
         cancel_.store(true, std::memory_order_relaxed);
-        oracle_.cancel();
+        oracle_->cancel();
     }
     std::uint64_t nodes() const { return nodes_; }
-    std::uint64_t oracle_nodes() const { return oracle_.nodes(); }
+    std::uint64_t oracle_nodes() const { return oracle_->nodes(); }
     std::uint64_t questions() const { return questions_; }
     std::uint64_t futility_tests() const { return futility_tests_; }
     // The smallest bound at which drop square `square` of `pos` was judged futile (kLenInf: never
@@ -212,7 +218,7 @@ private:
     bool distance_rule_;
     RawLooks looks_;
     LengthTable table_;
-    dfpn::Searcher<B> oracle_;
+    std::shared_ptr<Oracle> oracle_;
     std::atomic<bool> cancel_{false};
     std::uint64_t nodes_ = 0, next_check_ = 0, questions_ = 0, futility_tests_ = 0;
     CallLimits lim_;
