@@ -35,7 +35,6 @@ from . import kernel_engine
 from .contract import INFINITY as INF
 from .contract import Cancel, Progress
 from . import builder
-from .builder import AnswerBuilder
 from .length_rule import AnswerSession, BoundedSearch, SearchAborted
 from .interposition import Defences, FutileSquare
 from .proof import Proof
@@ -360,42 +359,8 @@ def build_proof(position: Position, *, deadline: float | None = None, cancel: Ca
         return None
     if outcome != "proven":
         return None
-    return (yield from answer(search, position, max_length=max_length, alternatives=alternatives, session=session))
-
-
-def answer(search: KernelLengthSearch, position: Position, *, max_length: int = MAX_LENGTH,
-           alternatives: bool = True, session: AnswerSession | None = None
-           ) -> Generator[Progress, None, Proof | None]:
-    """The official answer of a root the search's oracle has proved: its exact length, then the builder's tree."""
-    root = position.board().copy()
-    try:
-        search.board = root.copy()
-        length = yield from search.exact(True, max_length)
-        if length is None:
-            return None
-        search.depth = search.root_lo = search.root_hi = length
-        search.asking = 0
-        search.phase = "tree"
-        if session is not None:
-            session.keep(search, length, position.sfen())
-        base = AnswerBuilder(search, position.sfen(), False)
-        proof = yield from builder.assemble_proof(base, position, length, search)
-        if not alternatives:
-            return proof
-        full = AnswerBuilder(search, position.sfen(), True)
-        full.share(base)
-        search.phase = "alternatives"
-        try:
-            return (yield from builder.assemble_proof(full, position, length, search))
-        except SearchAborted:
-            return proof
-    except SearchAborted:
-        if session is not None:
-            if search.phase == "search":
-                e = search.bounds(root)
-                search.root_lo, search.root_hi = max(search.root_lo, e.lo), min(search.root_hi, e.hi)
-            session.stopped(search)
-        return None
+    return (yield from builder.answer(search, position, max_length=max_length, alternatives=alternatives,
+                                      session=session))
 
 
 def _relay(gen: Generator[Progress, None, T], whole: Callable[[Progress], Progress]) -> Generator[Progress, None, T]:
@@ -412,4 +377,4 @@ def _relay(gen: Generator[Progress, None, T], whole: Callable[[Progress], Progre
         gen.close()
 
 
-__all__ = ["CHOICE_ENV", "KernelLengthSearch", "MAX_LENGTH", "answer", "available", "build_proof", "chosen"]
+__all__ = ["CHOICE_ENV", "KernelLengthSearch", "MAX_LENGTH", "available", "build_proof", "chosen"]

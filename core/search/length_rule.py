@@ -188,7 +188,7 @@ class BoundedSearch:
 class AnswerSession:
     """The search an official answer was built with, kept so that a later check reuses it.
 
-    The official answer (:func:`.builder.answer`, :func:`.kernel_length.answer`)
+    The official answer (:func:`.builder.answer`, for either search)
     fills it in once the root's exact length is proved: ``search`` (its table
     of proved bounds and its df-pn oracle), ``length`` and the root's ``sfen``.
     A check of a given line (:func:`tsume_studio.core.check.check_solution`)
