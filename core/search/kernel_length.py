@@ -44,7 +44,6 @@ MAX_LENGTH = 2001
 """Longest bound a question may carry (as :data:`.length_rule.MAX_LENGTH`)."""
 
 _SLICE = 0.1              # seconds of one kernel call before it pauses to report
-_CHECK_EVERY = 256        # builder ticks between budget checks
 _DEFAULT_ORACLE_MB = 64
 T = TypeVar("T")
 
@@ -155,8 +154,6 @@ class KernelLengthSearch(BoundedSearch):
         self.kmate = _KernelMate(self)
         self.mate = self.kmate
         self.tt = _BoundsView(self)
-        self._ticks = 0
-        self._next_check = _CHECK_EVERY
         self.outcome = "unknown"   # the raw df-pn's verdict on the root, once settle_root ran
 
     # ---- budget and progress ------------------------------------------
@@ -202,19 +199,6 @@ class KernelLengthSearch(BoundedSearch):
                 yield self.progress()
                 continue
             return got
-
-    def _tick(self) -> Generator[Progress, None, None]:
-        """Count a builder step; every so often check the budget and report."""
-        self._ticks += 1
-        self.nodes += 1
-        if self._ticks < self._next_check:
-            return
-        self._next_check = self._ticks + _CHECK_EVERY
-        self.check_stop()
-        now = time.monotonic()
-        if now - self.last_yield >= _SLICE:
-            self.last_yield = now
-            yield self.progress()
 
     # ---- the root ------------------------------------------------------
 

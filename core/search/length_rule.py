@@ -90,6 +90,9 @@ class BoundedSearch:
     # The raw df-pn's view and the table of bounds (each search's own kind).
     mate: RawView
     tt: BoundsTable
+    # Builder steps between budget checks, and seconds between progress reports (:meth:`_tick`).
+    tick_every = 256
+    report_every = 0.1
 
     def __init__(self, root: cshogi.Board, *, deadline: float | None, cancel: Cancel | None,
                  node_limit: int | None, distance_rule: bool,
@@ -103,6 +106,7 @@ class BoundedSearch:
         self.distance_rule = distance_rule
         self.nodes = 0
         self.futility_tests = 0
+        self._ticks = 0   # builder steps counted by _tick
         self.start = time.monotonic()
         self.last_yield = self.start
         self.depth = 0
@@ -145,8 +149,18 @@ class BoundedSearch:
         raise NotImplementedError
 
     def _tick(self) -> Generator[Progress, None, None]:
-        """Count one step of the builder; every so often check the budget and report."""
-        raise NotImplementedError
+        """Count one step of the builder as a node; every ``tick_every`` steps check the budget,
+        and report when ``report_every`` seconds have passed since the last report."""
+        self.nodes += 1
+        self._ticks += 1
+        if self._ticks % self.tick_every:
+            return
+        self.check_stop()
+        now = time.monotonic()
+        if now - self.last_yield >= self.report_every:
+            self.last_yield = now
+            yield self.progress()
+            self.check_stop()
 
     def freeze(self, frozen: bool) -> None:
         """Keep every entry of the table while the builder reads it by key (``frozen``), or let the

@@ -307,6 +307,9 @@ class LengthSearch(BoundedSearch):
     defences that count and its futile drop squares.
     """
 
+    tick_every = _CHECK_EVERY
+    report_every = _YIELD_SECONDS
+
     def __init__(self, root: cshogi.Board, oracle: Oracle | None, *, deadline: float | None,
                  cancel: Cancel | None, node_limit: int | None, distance_rule: bool,
                  memory_mb: int = 256, clock: Callable[[], float] = time.monotonic) -> None:
@@ -356,19 +359,6 @@ class LengthSearch(BoundedSearch):
     def futile_known(self, board: cshogi.Board, square: int, bound: int) -> bool:
         memo = self.futility.get((board.zobrist_hash(), square))
         return memo is not None and memo[0] <= bound
-
-    def _tick(self) -> Generator[Progress, None, None]:
-        """Count a node for the builder; every so often check the budget and report."""
-        self.nodes += 1
-        if self.nodes < self._next_check:
-            return
-        self._next_check = self.nodes + _CHECK_EVERY
-        self.check_stop()
-        now = time.monotonic()
-        if now - self.last_yield >= _YIELD_SECONDS:
-            self.last_yield = now
-            yield self.progress()
-            self.check_stop()
 
     # ---- questions ----------------------------------------------------
 
