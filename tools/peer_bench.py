@@ -429,8 +429,8 @@ def run_cshogi(problem: Problem, seconds: float, nps: int) -> dict[str, Any]:
                            "node_limit": limit}
     if mate:
         out["length"] = len(dfpn.get_pv(board))
-    if cpu > seconds:
-        out.update(status="unknown", over_limit=True)
+        if cpu > seconds:
+            out.update(status="unknown", over_limit=True)
     return out
 
 

@@ -129,3 +129,19 @@ def test_the_kernel_figures_come_from_tsume_batch(tmp_path: Path) -> None:
     assert isinstance(row["nodes"], int) and row["nodes"] > 0
     assert isinstance(row["cpu"], float) and isinstance(row["cpu_process"], float)
     assert str(row["engine"]).startswith("tsume (")
+
+
+ZUKOU_7 = "1nkg5/2s6/3rp4/1B7/r8/1PN6/9/9/9 b BG3SN2gn4l16p 1"
+
+
+def test_cshogi_a_mate_after_the_cpu_limit_is_not_decided_a_node_limit_is_not_a_mate() -> None:
+    problem = pb.Problem("zukou-7", ZUKOU_7)
+    within = pb.run_cshogi(problem, 60, 500_000)
+    assert within["status"] == "mate" and within["length"] % 2 == 1 and "over_limit" not in within
+    # About 27,000 nodes: far more than a millisecond, far fewer than the node limit.
+    late = pb.run_cshogi(problem, 0.001, 10**9)
+    assert late["status"] == "unknown" and late["over_limit"] is True and late["nodes"] < late["node_limit"]
+    starved = pb.run_cshogi(problem, 1, 100)
+    assert starved["status"] == "unknown" and "over_limit" not in starved
+    assert "over the limit" in pb.table([{**late, "problem": "z"}]) and "over" not in pb.table(
+        [{**starved, "problem": "z"}])
