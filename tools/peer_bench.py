@@ -20,6 +20,11 @@ For each problem, in turn (never two searches at once):
   above its speed measured here, so that the node limit comes after the CPU limit), and a mate it
   proves with more CPU time than ``--seconds`` counts as not decided (``over_limit``).
 
+Every mate line (the peer's and cshogi's) is replayed with the project's rules: each move legal,
+each attacker's move a check, the last position mate; a line that is not is reported ``wrong``.
+A line's length is that of the line given: a df-pn line mates, but its defences need not be the
+longest, so it says nothing of the problem's length.
+
 Nodes per CPU second are nodes over the search's CPU time.  The machine's load average is noted
 beside each problem: on a shared machine, CPU time is the fair measure, not wall-clock time.
 The peer engine is optional and never needed by the project; a path that does not exist is a
@@ -411,8 +416,10 @@ def run_kernel(tsume: list[str], problem: Problem, seconds: float, memory: int) 
 
 # ---- cshogi ---------------------------------------------------------------------------
 
-def run_cshogi(problem: Problem, seconds: float, nps: int) -> dict[str, Any]:
-    """cshogi's ``DfPn`` in this process, with a node limit worth ``seconds`` at ``nps``."""
+def run_cshogi(problem: Problem, seconds: float, nps: int,
+               check: Callable[[str, list[str]], str | None] | None = None) -> dict[str, Any]:
+    """cshogi's ``DfPn`` in this process, with a node limit worth ``seconds`` at ``nps``; its line
+    replayed by ``check`` where given."""
     import cshogi
 
     board = cshogi.Board(problem.sfen)
@@ -428,8 +435,12 @@ def run_cshogi(problem: Problem, seconds: float, nps: int) -> dict[str, Any]:
     out: dict[str, Any] = {"engine": "cshogi DfPn", "status": status, "nodes": nodes, "cpu": round(cpu, 3),
                            "node_limit": limit}
     if mate:
-        out["length"] = len(dfpn.get_pv(board))
-        if cpu > seconds:
+        moves = [cshogi.move_to_usi(m) for m in dfpn.get_pv(board)]
+        out["length"] = len(moves)
+        error = check(problem.sfen, moves) if check is not None else None
+        if error is not None:
+            out.update(status="wrong", error=error)
+        elif cpu > seconds:
             out.update(status="unknown", over_limit=True)
     return out
 
@@ -554,12 +565,12 @@ def run(args: argparse.Namespace) -> int:
     problems = read_problems(args.tsv, args.only, args.every) if args.tsv else []
     problems += [Problem(pid, sfen) for pid, sfen in args.sfen]
     tsume = None if args.no_kernel else tsume_command(args.tsume)
-    check = line_checker() if command else None
+    check = line_checker()
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {cpu_model()},"
           f" {os.cpu_count()} CPUs, Python {platform.python_version()}; limit {args.seconds:g} CPU s a search,"
           f" table {args.memory} MB; load at start {load()}", flush=True)
-    if command and check is None:
-        print("# the engine's lines are not replayed: tsume_studio is not installed here", flush=True)
+    if check is None:
+        print("# the engines' lines are not replayed: tsume_studio is not installed here", flush=True)
     results: list[dict[str, Any]] = []
     sink = open(args.json, "a", encoding="utf-8") if args.json else None
     try:
@@ -575,7 +586,7 @@ def run(args: argparse.Namespace) -> int:
                     assert tsume is not None
                     result = run_kernel(tsume, problem, args.seconds, args.memory)
                 else:
-                    result = run_cshogi(problem, args.seconds, args.cshogi_nps)
+                    result = run_cshogi(problem, args.seconds, args.cshogi_nps, check)
                 result.update(problem=problem.id, expected=problem.length, load=f"{before}–{load()}",
                               date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
                 results.append(result)

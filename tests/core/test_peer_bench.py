@@ -136,8 +136,11 @@ ZUKOU_7 = "1nkg5/2s6/3rp4/1B7/r8/1PN6/9/9/9 b BG3SN2gn4l16p 1"
 
 def test_cshogi_a_mate_after_the_cpu_limit_is_not_decided_a_node_limit_is_not_a_mate() -> None:
     problem = pb.Problem("zukou-7", ZUKOU_7)
-    within = pb.run_cshogi(problem, 60, 500_000)
+    within = pb.run_cshogi(problem, 60, 500_000, pb.line_checker())
     assert within["status"] == "mate" and within["length"] % 2 == 1 and "over_limit" not in within
+    # A line that does not replay to mate is wrong, never a mate.
+    refuse = pb.run_cshogi(problem, 60, 500_000, lambda sfen, moves: "not mate")
+    assert refuse["status"] == "wrong" and refuse["error"] == "not mate"
     # About 27,000 nodes: far more than a millisecond, far fewer than the node limit.
     late = pb.run_cshogi(problem, 0.001, 10**9)
     assert late["status"] == "unknown" and late["over_limit"] is True and late["nodes"] < late["node_limit"]
