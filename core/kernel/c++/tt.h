@@ -135,10 +135,13 @@ private:
     std::size_t home_portable(std::uint64_t key) const;
     TTEntry* slot_for_insert(TTBucket& b, std::uint64_t key);
     void allocate(std::size_t capacity);
+    void allocate_raw(std::size_t buckets);
+    static void free_raw(void* raw, std::size_t len);
     void grow();
 
     TTBucket* buckets_ = nullptr;    // 64-byte aligned inside raw_
     void* raw_ = nullptr;
+    std::size_t raw_len_ = 0;        // the mapping's length when raw_ is a mapping, else 0 (calloc)
     std::size_t nbuckets_ = 0;
     std::size_t capacity_ = 0;       // nbuckets_ * kWindow slots
     std::size_t entries_ = 0;
