@@ -35,6 +35,10 @@ public:
     const Position& position() const { return pos_; }
 
     PHand hand_of(int color) const { return packed_hand(pos_.hand(Color(color))); }
+    // Both hands in one word: with board_key(), what tells one position from another.
+    std::uint64_t hands_key() const {
+        return static_cast<std::uint64_t>(pos_.hand(BLACK)) | (static_cast<std::uint64_t>(pos_.hand(WHITE)) << 32);
+    }
     std::uint64_t board_key() const { return pos_.board_key(); }
     bool in_check() const { return pos_.in_check(); }
     int king_square(int color) const {
