@@ -82,34 +82,23 @@ std::vector<std::string_view> split(std::string_view s) {
 Position::Position() { set("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"); }
 
 namespace {
-// The groups (bits: GOLDS, HDK, BH, RD) each piece type belongs to.
-constexpr unsigned GROUPS_OF[PIECE_TYPE_NB] = {0, 0, 0, 0, 0, 4, 8, 1, 2, 1, 1, 1, 1, 2 | 4, 2 | 8};
-
-// Per piece type, each group's word mask: all ones where the type belongs to the group.
-struct GroupMasks {
-    uint64_t m[4];
-};
-constexpr GroupMasks group_masks(PieceType pt) {
-    GroupMasks g{};
-    for (int i = 0; i < 4; ++i) g.m[i] = 0 - uint64_t((GROUPS_OF[pt] >> i) & 1);
-    return g;
-}
-constexpr GroupMasks GROUP_MASKS[PIECE_TYPE_NB] = {
-    group_masks(PieceType(0)),  group_masks(PieceType(1)),  group_masks(PieceType(2)),  group_masks(PieceType(3)),
-    group_masks(PieceType(4)),  group_masks(PieceType(5)),  group_masks(PieceType(6)),  group_masks(PieceType(7)),
-    group_masks(PieceType(8)),  group_masks(PieceType(9)),  group_masks(PieceType(10)), group_masks(PieceType(11)),
-    group_masks(PieceType(12)), group_masks(PieceType(13)), group_masks(PieceType(14))};
+// The groups each piece type belongs to, at most two: GROUP_NB (a scratch slot never read) fills
+// the rest, so that flip() updates two groups whatever the kind, without a test of it.
+constexpr int SCRATCH = 4;
+constexpr int GROUP_FIRST[PIECE_TYPE_NB] = {SCRATCH, SCRATCH, SCRATCH, SCRATCH, SCRATCH, 2 /*BH*/, 3 /*RD*/,
+                                            0 /*GOLDS*/, 1 /*HDK*/, 0, 0, 0, 0, 1 /*HDK*/, 1 /*HDK*/};
+constexpr int GROUP_SECOND[PIECE_TYPE_NB] = {SCRATCH, SCRATCH, SCRATCH, SCRATCH, SCRATCH, SCRATCH, SCRATCH,
+                                             SCRATCH, SCRATCH, SCRATCH, SCRATCH, SCRATCH, SCRATCH, 2 /*BH*/, 3 /*RD*/};
 }  // namespace
 
 // A piece of kind pc appears on or leaves the squares b (colour, kind and groups; not occupancy).
 inline void Position::flip(Piece pc, const Bitboard& b) {
     by_color_[color_of(pc)] ^= b;
-    by_type_[type_of(pc)] ^= b;
-    const GroupMasks& g = GROUP_MASKS[type_of(pc)];   // branch-free: no test of the kind
-    for (int i = 0; i < GROUP_NB; ++i) {
-        group_[i].p[0] ^= b.p[0] & g.m[i];
-        group_[i].p[1] ^= b.p[1] & g.m[i];
-    }
+    const PieceType pt = type_of(pc);
+    by_type_[pt] ^= b;
+    static_assert(GOLDS == 0 && HDK == 1 && BH == 2 && RD == 3 && GROUP_NB == SCRATCH, "the tables' group numbers");
+    group_[GROUP_FIRST[pt]] ^= b;
+    group_[GROUP_SECOND[pt]] ^= b;
 }
 
 void Position::put(Piece pc, Square s) {

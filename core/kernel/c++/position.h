@@ -85,7 +85,7 @@ private:
     Bitboard by_color_[COLOR_NB];
     Bitboard by_type_[PIECE_TYPE_NB];
     Bitboard occupied_;
-    Bitboard group_[GROUP_NB];
+    Bitboard group_[GROUP_NB + 1];   // the last: a scratch slot flip() writes and nothing reads
     Hand hand_[COLOR_NB];
     Square king_[COLOR_NB];
     Color side_;
