@@ -84,6 +84,35 @@ inline void add_drops(const Position& pos, MoveList& out, Bitboard targets, cons
     }
 }
 
+// The board moves of the side to move, in check by the one piece on `checker`, that capture it or
+// step between it and the king on ksq (`between`): visit(from, to) for each, pinned pieces kept
+// on their line; stops and returns true as soon as visit does.  Every shogi piece moves exactly
+// where it attacks, so the attackers of each such square are the pieces that can go there.
+template <class Visit>
+inline bool visit_board_answers(const Position& pos, Square ksq, Square checker, const Bitboard& between, Visit visit) {
+    const Color us = pos.side_to_move();
+    const Bitboard own = pos.pieces(us);
+    const Bitboard occ = pos.pieces();
+    const Bitboard others = own ^ square_bb(ksq);
+    Bitboard pinned;
+    bool pins_known = false;
+    for (Bitboard targets = between | square_bb(checker); targets;) {
+        const Square to = targets.pop();
+        Bitboard froms = pos.attackers_to(us, to, occ) & others;
+        if (!froms) continue;
+        if (!pins_known) {
+            pinned = pos.blockers_for_king(us) & own;
+            pins_known = true;
+        }
+        while (froms) {
+            const Square from = froms.pop();
+            if (test(pinned, from) && !aligned(from, to, ksq)) continue;
+            if (visit(from, to)) return true;
+        }
+    }
+    return false;
+}
+
 inline bool king_safe(const Position& pos, Color us, Square to, const Bitboard& occ_without_king) {
     return !pos.attacked(~us, to, occ_without_king);
 }
@@ -129,27 +158,12 @@ void generate_evasions(const Position& pos, MoveList& out) {
     if (checkers.more_than_one()) return;
     const Square checker = checkers.lsb();
     const Bitboard between = bb::BETWEEN[ksq][checker];
-    const Bitboard occ = pos.pieces();
-    // Captures of the checker and moves onto the squares between: the pieces attacking each
-    // such square (every shogi piece moves exactly where it attacks), pinned ones kept on their line.
-    Bitboard pinned;
-    bool pins_known = false;
-    const Bitboard others = own ^ square_bb(ksq);
-    for (Bitboard targets = between | square_bb(checker); targets;) {
-        const Square to = targets.pop();
-        Bitboard froms = pos.attackers_to(us, to, occ) & others;
-        if (!froms) continue;
-        if (!pins_known) {
-            pinned = pos.blockers_for_king(us) & own;
-            pins_known = true;
-        }
-        while (froms) {
-            const Square from = froms.pop();
-            if (test(pinned, from) && !aligned(from, to, ksq)) continue;
-            const Piece pc = pos.piece_on(from);
-            add_moves(out, us, type_of(pc), pc, from, square_bb(to));
-        }
-    }
+    // Captures of the checker and moves onto the squares between, then drops between.
+    visit_board_answers(pos, ksq, checker, between, [&](Square from, Square to) {
+        const Piece pc = pos.piece_on(from);
+        add_moves(out, us, type_of(pc), pc, from, square_bb(to));
+        return false;
+    });
     if (between) add_drops(pos, out, between, nullptr);
 }
 
@@ -271,28 +285,10 @@ bool has_capture_or_interposition(const Position& pos) {
     if (checkers.more_than_one()) return false;
     const Color us = pos.side_to_move();
     const Square ksq = pos.king_square(us);
-    const Bitboard own = pos.pieces(us);
     const Square checker = checkers.lsb();
     const Bitboard between = bb::BETWEEN[ksq][checker];
-    const Bitboard occ = pos.pieces();
-    const Bitboard others = own ^ square_bb(ksq);
-    Bitboard pinned;
-    bool pins_known = false;
-    for (Bitboard targets = between | square_bb(checker); targets;) {
-        const Square to = targets.pop();
-        Bitboard froms = pos.attackers_to(us, to, occ) & others;
-        if (!froms) continue;
-        if (!pins_known) {
-            pinned = pos.blockers_for_king(us) & own;
-            pins_known = true;
-        }
-        while (froms) {
-            const Square from = froms.pop();
-            if (test(pinned, from) && !aligned(from, to, ksq)) continue;
-            // A piece that attacks a square can always move there (promoted where it must).
-            return true;
-        }
-    }
+    // A piece that attacks a square can always move there (promoted where it must).
+    if (visit_board_answers(pos, ksq, checker, between, [](Square, Square) { return true; })) return true;
     if (!between || !pos.hand(us)) return false;
     MoveList drops;   // rare: the drops' own rules (二歩, last ranks) decide
     add_drops(pos, drops, between, nullptr);
