@@ -69,7 +69,14 @@ inline void add_drops(const Position& pos, MoveList& out, Bitboard targets, cons
         Bitboard to = check_sq ? targets & (*check_sq)[pt] : targets;
         if (!to) continue;
         if (pt == PAWN) {
-            to = to.andnot(bb::LAST1[us]).andnot(pawn_files(pos, us));
+            to = to.andnot(bb::LAST1[us]);
+            if (!to) continue;
+            if (check_sq) {
+                // One square at most checks: only its file's pawns matter.
+                if (pos.pieces(us, PAWN) & bb::FILE[file_of(to.lsb())]) continue;
+            } else {
+                to = to.andnot(pawn_files(pos, us));
+            }
             // The one square where a pawn drop checks: 打ち歩詰め is never legal.
             if (their_king != SQ_NONE) {
                 Bitboard front = bb::PAWN_ATK[~us][their_king] & to;
