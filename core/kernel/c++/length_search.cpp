@@ -40,6 +40,22 @@ std::uint16_t len16(int v) { return static_cast<std::uint16_t>(std::clamp(v, 0, 
 
 std::uint64_t sat_add(std::uint64_t a, std::uint64_t b) { return a + b >= kInf ? kInf : a + b; }
 
+// Whether the entry's proved bounds answer "mate within n?" (a mate within hi <= n, or none
+// within lo - 2 >= n); then pn/dn are set to the answer.
+bool settled(const LEntry& e, int n, std::uint64_t& pn, std::uint64_t& dn) {
+    if (e.hi <= n) {
+        pn = 0;
+        dn = kInf;
+        return true;
+    }
+    if (e.lo > n) {
+        pn = kInf;
+        dn = 0;
+        return true;
+    }
+    return false;
+}
+
 // df-pn's choice among children (core/search/node.py select_child): the node's numbers, then the
 // child to search (-1: none) and its thresholds.
 int select(const std::vector<std::uint64_t>& cpn, const std::vector<std::uint64_t>& cdn, bool or_node,
@@ -458,16 +474,7 @@ void LengthSearch::search(B& b, bool or_node, int n, std::uint64_t thpn, std::ui
         first_look(b, or_node);
         e = &entry(b);
     }
-    if (e->hi <= n) {
-        pn = 0;
-        dn = kInf;
-        return;
-    }
-    if (e->lo > n) {
-        pn = kInf;
-        dn = 0;
-        return;
-    }
+    if (settled(*e, n, pn, dn)) return;
     if (!or_node && looks_.nodes != 0 && n >= looks_.from && e->hi >= kLenInf && !(e->flags & LengthTable::kTried)) {
         // Deep questions are worth a short raw df-pn look: a position that is no mate at all is then
         // never refuted depth by depth.
@@ -496,16 +503,7 @@ void LengthSearch::search(B& b, bool or_node, int n, std::uint64_t thpn, std::ui
 
 void LengthSearch::child(B& b, bool or_child, int n, std::uint64_t& pn, std::uint64_t& dn) {
     LEntry* e = &entry(b);
-    if (e->hi <= n) {
-        pn = 0;
-        dn = kInf;
-        return;
-    }
-    if (e->lo > n) {
-        pn = kInf;
-        dn = 0;
-        return;
-    }
+    if (settled(*e, n, pn, dn)) return;
     if (e->n == n) {
         pn = dfpn::from32(e->pn);
         dn = dfpn::from32(e->dn);
@@ -521,16 +519,7 @@ void LengthSearch::child(B& b, bool or_child, int n, std::uint64_t& pn, std::uin
             if (ml.size == 0) e->lo = e->hi = 0;
             e->pn = static_cast<std::uint32_t>(std::max(1, ml.size));
         }
-        if (e->hi <= n) {
-            pn = 0;
-            dn = kInf;
-            return;
-        }
-        if (e->lo > n) {
-            pn = kInf;
-            dn = 0;
-            return;
-        }
+        if (settled(*e, n, pn, dn)) return;
     }
     pn = dfpn::from32(e->pn);
     dn = 1;
