@@ -40,6 +40,22 @@ std::uint16_t len16(int v) { return static_cast<std::uint16_t>(std::clamp(v, 0, 
 
 std::uint64_t sat_add(std::uint64_t a, std::uint64_t b) { return a + b >= kInf ? kInf : a + b; }
 
+// Whether the entry's proved bounds answer "mate within n?" (a mate within hi <= n, or none
+// within lo - 2 >= n); then pn/dn are set to the answer.
+bool settled(const LEntry& e, int n, std::uint64_t& pn, std::uint64_t& dn) {
+    if (e.hi <= n) {
+        pn = 0;
+        dn = kInf;
+        return true;
+    }
+    if (e.lo > n) {
+        pn = kInf;
+        dn = 0;
+        return true;
+    }
+    return false;
+}
+
 // df-pn's choice among children (core/search/node.py select_child): the node's numbers, then the
 // child to search (-1: none) and its thresholds.
 int select(const std::vector<std::uint64_t>& cpn, const std::vector<std::uint64_t>& cdn, bool or_node,
@@ -143,15 +159,23 @@ std::string hand_text(const Position& pos) {
 LengthTable::LengthTable(std::size_t memory_mb) {
     const std::size_t bytes = memory_mb * 1024 * 1024;
     // The last growth holds a quarter-size array beside the full one.
-    max_capacity_ = std::max<std::size_t>(4096, bytes / sizeof(LEntry) * 4 / 5);
+    max_capacity_ = std::max<std::size_t>(4096, bytes / (sizeof(LEntry) + sizeof(std::uint64_t)) * 4 / 5);
     allocate(std::min(max_capacity_, kInitialSlots));
 }
 
-LengthTable::~LengthTable() { std::free(data_); }
+LengthTable::~LengthTable() {
+    std::free(keys_);
+    std::free(data_);
+}
 
 void LengthTable::allocate(std::size_t capacity) {
-    void* p = std::calloc(capacity + kWindow - 1, sizeof(LEntry));
-    if (p == nullptr) throw std::bad_alloc();
+    void* k = std::calloc(capacity + kWindow - 1, sizeof(std::uint64_t));
+    void* p = k == nullptr ? nullptr : std::calloc(capacity + kWindow - 1, sizeof(LEntry));
+    if (p == nullptr) {
+        std::free(k);
+        throw std::bad_alloc();
+    }
+    keys_ = static_cast<std::uint64_t*>(k);
     data_ = static_cast<LEntry*>(p);
     capacity_ = capacity;
 }
@@ -159,41 +183,53 @@ void LengthTable::allocate(std::size_t capacity) {
 std::size_t LengthTable::home(std::uint64_t key) const { return static_cast<std::size_t>(mul_hi(key, capacity_)); }
 
 LEntry* LengthTable::find(std::uint64_t key, PHand hand) {
-    LEntry* w = data_ + home(key);
+    const std::size_t h = home(key);
+    const std::uint64_t t = tag(key);
+    const std::uint64_t* k = keys_ + h;
     for (std::size_t i = 0; i < kWindow; ++i)
-        if ((w[i].flags & kUsed) && w[i].key == key && w[i].hand == hand) return w + i;
+        if (k[i] == t && data_[h + i].hand == hand) return data_ + h + i;
     return nullptr;
 }
 
 LEntry& LengthTable::get(std::uint64_t key, PHand hand, int lo0) {
-    LEntry* w = data_ + home(key);
-    LEntry* slot = nullptr;
-    LEntry* cheapest = nullptr;
+    const std::size_t h = home(key);
+    const std::uint64_t t = tag(key);
+    std::uint64_t* k = keys_ + h;
+    LEntry* w = data_ + h;
+    std::size_t slot = kWindow;
     for (std::size_t i = 0; i < kWindow; ++i) {
-        LEntry& e = w[i];
-        if (!(e.flags & kUsed)) {
-            if (slot == nullptr) slot = &e;
-            continue;
+        if (k[i] == t) {
+            if (w[i].hand == hand) return w[i];
+        } else if (k[i] == 0 && slot == kWindow) {
+            slot = i;
         }
-        if (e.key == key && e.hand == hand) return e;
-        if (!(e.flags & kBusy) && (cheapest == nullptr || cost(e) < cost(*cheapest))) cheapest = &e;
     }
-    if (slot == nullptr) {
+    if (slot == kWindow) {
         // A full window: the entry that cost the least search goes (never one on the search path).
-        slot = cheapest != nullptr ? cheapest : w;
+        slot = 0;
+        const LEntry* cheapest = nullptr;
+        for (std::size_t i = 0; i < kWindow; ++i)
+            if (!(w[i].flags & kBusy) && (cheapest == nullptr || cost(w[i]) < cost(*cheapest))) {
+                cheapest = w + i;
+                slot = i;
+            }
     } else {
         ++entries_;
     }
-    *slot = LEntry{key, hand, 0, 1, 1, 0, len16(lo0), static_cast<std::uint16_t>(kLenInf), -1, kUsed};
-    refresh(*slot);
-    return *slot;
+    k[slot] = t;
+    w[slot] = LEntry{hand, 0, 1, 1, 0, len16(lo0), static_cast<std::uint16_t>(kLenInf), -1, kUsed};
+    refresh(w[slot]);
+    return w[slot];
 }
 
 void LengthTable::refresh(LEntry& e) {
-    const LEntry* w = data_ + home(e.key);
+    const std::uint64_t t = key_of(e);
+    const std::size_t h = home(t);
+    const std::uint64_t* k = keys_ + h;
     for (std::size_t i = 0; i < kWindow; ++i) {
-        const LEntry& o = w[i];
-        if (!(o.flags & kUsed) || o.key != e.key || &o == &e) continue;
+        if (k[i] != t) continue;
+        const LEntry& o = data_[h + i];
+        if (&o == &e) continue;
         if (o.hi < e.hi && dfpn::hand_ge(e.hand, o.hand)) {
             e.hi = o.hi;
             e.best = o.best;
@@ -203,21 +239,23 @@ void LengthTable::refresh(LEntry& e) {
 }
 
 void LengthTable::grow() {
+    std::uint64_t* old_keys = keys_;
     LEntry* old = data_;
     const std::size_t old_slots = capacity_ + kWindow - 1;
     allocate(std::min(max_capacity_, capacity_ * 4));
     entries_ = 0;
     for (std::size_t i = 0; i < old_slots; ++i) {
-        const LEntry& e = old[i];
-        if (!(e.flags & kUsed)) continue;
-        LEntry* w = data_ + home(e.key);
+        if (old_keys[i] == 0) continue;
+        const std::size_t h = home(old_keys[i]);
         for (std::size_t j = 0; j < kWindow; ++j)
-            if (!(w[j].flags & kUsed)) {
-                w[j] = e;
+            if (keys_[h + j] == 0) {
+                keys_[h + j] = old_keys[i];
+                data_[h + j] = old[i];
                 ++entries_;
                 break;
             }
     }
+    std::free(old_keys);
     std::free(old);
 }
 
@@ -236,13 +274,14 @@ std::size_t LengthTable::collect(double target) {
     std::vector<std::uint64_t> costs;
     costs.reserve(entries_);
     for (std::size_t i = 0; i < slots; ++i)
-        if (data_[i].flags & kUsed) costs.push_back(cost(data_[i]));
+        if (keys_[i] != 0) costs.push_back(cost(data_[i]));
     const std::size_t drop = costs.size() - goal;
     std::nth_element(costs.begin(), costs.begin() + static_cast<std::ptrdiff_t>(drop - 1), costs.end());
     const std::uint64_t cutoff = costs[drop - 1];
     std::size_t removed = 0;
     for (std::size_t i = 0; i < slots; ++i)
-        if ((data_[i].flags & kUsed) && !(data_[i].flags & kBusy) && cost(data_[i]) <= cutoff) {
+        if (keys_[i] != 0 && !(data_[i].flags & kBusy) && cost(data_[i]) <= cutoff) {
+            keys_[i] = 0;
             data_[i].flags = 0;
             ++removed;
         }
@@ -435,16 +474,7 @@ void LengthSearch::search(B& b, bool or_node, int n, std::uint64_t thpn, std::ui
         first_look(b, or_node);
         e = &entry(b);
     }
-    if (e->hi <= n) {
-        pn = 0;
-        dn = kInf;
-        return;
-    }
-    if (e->lo > n) {
-        pn = kInf;
-        dn = 0;
-        return;
-    }
+    if (settled(*e, n, pn, dn)) return;
     if (!or_node && looks_.nodes != 0 && n >= looks_.from && e->hi >= kLenInf && !(e->flags & LengthTable::kTried)) {
         // Deep questions are worth a short raw df-pn look: a position that is no mate at all is then
         // never refuted depth by depth.
@@ -459,7 +489,7 @@ void LengthSearch::search(B& b, bool or_node, int n, std::uint64_t thpn, std::ui
     const std::uint64_t start = nodes_;
     const bool was_busy = (e->flags & LengthTable::kBusy) != 0;
     e->flags |= LengthTable::kBusy;
-    path_.emplace_back(e->key, e->hand);
+    path_.emplace_back(b.board_key(), e->hand);
     if (or_node)
         this->or_node(b, n, thpn, thdn, pn, dn);
     else
@@ -473,16 +503,7 @@ void LengthSearch::search(B& b, bool or_node, int n, std::uint64_t thpn, std::ui
 
 void LengthSearch::child(B& b, bool or_child, int n, std::uint64_t& pn, std::uint64_t& dn) {
     LEntry* e = &entry(b);
-    if (e->hi <= n) {
-        pn = 0;
-        dn = kInf;
-        return;
-    }
-    if (e->lo > n) {
-        pn = kInf;
-        dn = 0;
-        return;
-    }
+    if (settled(*e, n, pn, dn)) return;
     if (e->n == n) {
         pn = dfpn::from32(e->pn);
         dn = dfpn::from32(e->dn);
@@ -498,16 +519,7 @@ void LengthSearch::child(B& b, bool or_child, int n, std::uint64_t& pn, std::uin
             if (ml.size == 0) e->lo = e->hi = 0;
             e->pn = static_cast<std::uint32_t>(std::max(1, ml.size));
         }
-        if (e->hi <= n) {
-            pn = 0;
-            dn = kInf;
-            return;
-        }
-        if (e->lo > n) {
-            pn = kInf;
-            dn = 0;
-            return;
-        }
+        if (settled(*e, n, pn, dn)) return;
     }
     pn = dfpn::from32(e->pn);
     dn = 1;
@@ -565,6 +577,7 @@ void LengthSearch::or_node(B& b, int n, std::uint64_t thpn, std::uint64_t thdn, 
     f.cpn.assign(k, 0);
     f.cdn.assign(k, 0);
     const Move best = Move(entry(b).best);
+    for (const Move m : f.moves) table_.prefetch(b.key_after(m));
     for (std::size_t i = 0; i < k; ++i) {
         const Move m = f.moves[i];
         std::uint64_t cp = 0, cd = 0;
@@ -759,6 +772,7 @@ void LengthSearch::and_node(B& b, int n, std::uint64_t thpn, std::uint64_t thdn,
         f.cdn.push_back(cd);
     };
     const std::size_t board_moves = f.moves.size();
+    for (const Move m : f.moves) table_.prefetch(b.key_after(m));
     for (std::size_t i = 0; i < board_moves; ++i) add(f.moves[i]);
     std::uint64_t cthpn = 0, cthdn = 0;
     for (;;) {

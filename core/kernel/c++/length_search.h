@@ -36,9 +36,9 @@ using dfpn::PHand;
 inline constexpr int kLenInf = 0xFFFF;        // "no bound": hi of an unproved entry, lo of a no-mate
 inline constexpr int kMaxQuestion = 3000;     // longest bound a question may carry
 
-// One table entry: what is proved about one (board, attacker hand).  40 bytes.
+// One table entry's body: what is proved about one (board, attacker hand); its board key (side
+// to move included, hands apart) is kept apart, in the table's key array.  28 bytes.
 struct LEntry {
-    std::uint64_t key;     // board key (side to move included, hands apart)
     PHand hand;            // the attacker's hand
     std::uint32_t best;    // OR: a move proving hi; AND: the last refutation (0: none)
     std::uint32_t pn, dn;  // of the unresolved question n (32-bit saturated, as tt.h)
@@ -48,6 +48,10 @@ struct LEntry {
     std::uint8_t flags;    // kUsed | kSeen | kTried
 };
 
+// Layout: two parallel arrays, the board keys (8 bytes a slot, 0 for an empty one; a key of 0 is
+// stored as 1, which has the same home) and the bodies.  A lookup scans the kWindow keys from the
+// key's home (two or three cache lines) and reads a body only where the key matches, instead of
+// kWindow whole entries (ten lines); every hand of one board lies in that window.
 class LengthTable {
 public:
     // kBusy: on the current search path (never the one a full window gives up).
@@ -66,6 +70,18 @@ public:
     LEntry& get(std::uint64_t key, PHand hand, int lo0);
     // Tighten e's bounds from the entries of the same board with comparable hands.
     void refresh(LEntry& e);
+    // Ask the memory system for a key's window (its keys and first body) ahead of its lookup.
+    void prefetch(std::uint64_t key) const {
+#if defined(__GNUC__) || defined(__clang__)
+        const std::size_t h = home(key);
+        __builtin_prefetch(keys_ + h);
+        __builtin_prefetch(data_ + h);
+#else
+        (void)key;
+#endif
+    }
+    // The board key of an entry of this table.
+    std::uint64_t key_of(const LEntry& e) const { return keys_[static_cast<std::size_t>(&e - data_)]; }
     // Grow while under the bound, or collect when nine tenths full (between nodes only).
     void maintain();
     std::size_t collect(double target);
@@ -75,10 +91,12 @@ public:
     std::size_t collections() const { return collections_; }
 
 private:
+    static std::uint64_t tag(std::uint64_t key) { return key != 0 ? key : 1; }
     std::size_t home(std::uint64_t key) const;
     void allocate(std::size_t capacity);
     void grow();
 
+    std::uint64_t* keys_ = nullptr;
     LEntry* data_ = nullptr;
     std::size_t capacity_ = 0, max_capacity_ = 0, entries_ = 0, collections_ = 0;
 };
