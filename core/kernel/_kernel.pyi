@@ -111,7 +111,12 @@ class LengthSearch:
 
     def __init__(self, sfen: str, memory_mb: int = 256, oracle_mb: int = 64, distance_rule: bool = True,
                  look_from: int = 4, look_nodes: int = 64, root_look_from: int = 4,
-                 root_look_nodes: int = 3000) -> None: ...
+                 root_look_nodes: int = 3000, oracle: DfPnSearch | LengthSearch | None = None,
+                 drops: str = "judged") -> None:
+        """``oracle``: the raw df-pn to share (a DfPnSearch, or another LengthSearch's).  ``drops``:
+        'judged' (the tsume rules), or a restricted game whose "no mate within n" bounds the
+        tsume-rule length from below: 'none' (no drop interposition) or 'effective' (only the drops
+        the oracle LengthSearch has judged to count)."""
     def question(self, sfen: str, or_node: bool, n: int, nodes: int = 0, stop_seconds: float = -1.0,
                  pause_seconds: float = -1.0) -> str:
         """Mate within n plies under tsume rules?  The GIL is released meanwhile."""
@@ -155,3 +160,6 @@ class LengthSearch:
     def collections(self) -> int: ...
     @property
     def attacker(self) -> int: ...
+    @property
+    def drops(self) -> str:
+        """'judged', 'none' or 'effective' (as given)."""

@@ -53,6 +53,21 @@ from how many plies asked inside a question, with how many nodes, and the same f
 from outside (one per 余詰 candidate).  From 10 plies: below that a look costs more than it saves
 (mate.tsv: 2.4 CPU s for all 1,040 answers, 13.9 s with looks from 4 plies as the Python search has)."""
 
+LOWER_ENV = "TSUME_LOWER_GAME"
+LOWER_GAMES = ("none", "effective", "off")
+
+
+def lower_game() -> str:
+    """The restricted game asked before each refutation of the tsume-rule search (``LengthSearch``'s
+    ``drops``): 'none' (the default: no drop interposition), 'effective' (only the drops the
+    tsume-rule search has judged to count) or 'off'; ``TSUME_LOWER_GAME`` chooses."""
+    got = os.environ.get(LOWER_ENV, "").strip().lower()
+    return got if got in LOWER_GAMES else "none"
+
+
+LOWER_RETRY_NODES = 20_000
+"""Nodes of a tsume-rule question between two tries of the 'effective' restricted game."""
+
 BYTES_PER_ENTRY = 40
 """Bytes of one entry of the kernel's length table (``LEntry`` in length_search.h)."""
 
@@ -142,15 +157,27 @@ class KernelLengthSearch(BoundedSearch):
     def __init__(self, root: cshogi.Board, *, deadline: float | None, cancel: Cancel | None,
                  node_limit: int | None, distance_rule: bool, memory_mb: int = 256,
                  oracle_mb: int = _DEFAULT_ORACLE_MB, clock: Callable[[], float] = time.monotonic,
-                 oracle: Any = None) -> None:
+                 oracle: Any = None, lower: str | None = None) -> None:
         if _KERNEL is None:
             raise RuntimeError("the kernel's length search is not built in this install")
         super().__init__(root, deadline=deadline, cancel=cancel, node_limit=node_limit,
                          distance_rule=distance_rule, clock=clock)
+        self._lower_spent = 0   # nodes of the restricted game's searches let go
+        self.lower_game = lower_game() if lower is None else lower
+        if self.lower_game not in LOWER_GAMES:
+            raise ValueError(f"lower must be one of {LOWER_GAMES}, got {self.lower_game!r}")
+        # The restricted game's table takes a quarter of the memory (none when it is off).
+        self._lower_mb = 0 if self.lower_game == "off" else max(1, memory_mb // 4)
         look_from, look_nodes, root_look_from, root_look_nodes = LOOKS
-        self.k = _KERNEL(root.sfen(), max(1, memory_mb), max(1, oracle_mb), distance_rule, look_from=look_from,
-                         look_nodes=look_nodes, root_look_from=root_look_from, root_look_nodes=root_look_nodes,
-                         oracle=oracle)
+        self._looks = dict(look_from=look_from, look_nodes=look_nodes, root_look_from=root_look_from,
+                           root_look_nodes=root_look_nodes)
+        self.k = _KERNEL(root.sfen(), max(1, memory_mb - self._lower_mb), max(1, oracle_mb), distance_rule,
+                         oracle=oracle, **self._looks)
+        # The restricted game's search (made at its first question; see lower_refutes) and the
+        # futility verdicts of self.k it was made with (an 'effective' game is made anew when they grew).
+        self.lower_k: Any = None
+        self._lower_made_at = -1
+        self.lower_questions = self.lower_refutations = 0
         self.kmate = _KernelMate(self)
         self.mate = self.kmate
         self.tt = _BoundsView(self)
@@ -163,25 +190,32 @@ class KernelLengthSearch(BoundedSearch):
         return entries, min(1.0, entries / max(1, int(self.k.capacity)))
 
     def _sync(self) -> None:
-        self.nodes = int(self.k.nodes) + self._ticks
+        self.nodes = int(self.k.nodes) + self._ticks + self._lower_nodes()
         self.futility_tests = int(self.k.futility_tests)
 
-    def _limits(self) -> tuple[int, float]:
-        """The kernel's node limit (absolute) and hard stop (seconds from now) for the next call."""
+    def _lower_nodes(self) -> int:
+        return self._lower_spent + (int(self.lower_k.nodes) if self.lower_k is not None else 0)
+
+    def _limits(self, k: Any = None) -> tuple[int, float]:
+        """The node limit (absolute, of kernel search ``k``: self.k by default) and hard stop
+        (seconds from now) for the next call."""
         self.check_stop()
+        k = self.k if k is None else k
         nodes = 0
         if self.node_limit is not None:
-            nodes = int(self.k.nodes) + max(1, self.node_limit - self.nodes)
+            nodes = int(k.nodes) + max(1, self.node_limit - self.nodes)
         stop = -1.0
         if self.deadline is not None:
             stop = max(0.0, self.deadline - self.clock())
         return nodes, stop
 
-    def _run(self, call: Callable[[int, float, float], Any]) -> Generator[Progress, None, Any]:
-        """Call the kernel in slices of :data:`_SLICE` seconds, yielding progress between them."""
+    def _run(self, call: Callable[[int, float, float], Any], k: Any = None) -> Generator[Progress, None, Any]:
+        """Call kernel search ``k`` (self.k by default) in slices of :data:`_SLICE` seconds,
+        yielding progress between them."""
+        k = self.k if k is None else k
         while True:
-            nodes, stop = self._limits()
-            before = int(self.k.nodes)
+            nodes, stop = self._limits(k)
+            before = int(k.nodes)
             got = call(nodes, stop, _SLICE)
             self._sync()
             status = got if isinstance(got, str) else got[0]
@@ -193,7 +227,7 @@ class KernelLengthSearch(BoundedSearch):
                 # The kernel stops on the wall clock; a deadline on another clock (CPU time on a
                 # loaded machine) may not have come yet: then the question goes on.
                 self.check_stop()
-                if int(self.k.nodes) == before:
+                if int(k.nodes) == before:
                     raise SearchAborted("stopped")
                 self.last_yield = time.monotonic()
                 yield self.progress()
@@ -252,9 +286,90 @@ class KernelLengthSearch(BoundedSearch):
         return 0 <= n <= bound
 
     def bounds(self, board: cshogi.Board) -> _Bounds:
-        lo, hi, best = self.k.bounds(board.sfen())
-        return _Bounds(INF if lo < 0 else int(lo), INF if hi < 0 else int(hi),
-                       board.move_from_usi(best) if best else 0)
+        """The table's bounds of ``board``; ``lo`` also from the restricted game's table, whose
+        "no mate within n" holds under the tsume rules (its ``hi`` never counts here)."""
+        sfen = board.sfen()
+        lo, hi, best = self.k.bounds(sfen)
+        lo = INF if lo < 0 else int(lo)
+        if self.lower_k is not None and lo < INF:
+            lower_lo = int(self.lower_k.bounds(sfen)[0])
+            lo = INF if lower_lo < 0 else max(lo, lower_lo)
+        return _Bounds(lo, INF if hi < 0 else int(hi), board.move_from_usi(best) if best else 0)
+
+    def _lower_search(self) -> Any:
+        """The restricted game's kernel search, sharing self.k's raw df-pn (made when first needed;
+        an 'effective' one made anew whenever self.k has judged more drops since)."""
+        tests = int(self.k.futility_tests)
+        if self.lower_k is not None and (self.lower_game != "effective" or tests == self._lower_made_at):
+            return self.lower_k
+        if self.lower_k is not None:
+            self._lower_spent += int(self.lower_k.nodes)
+            self.lower_k = None   # its mates (hi) may be stale now: the new game lets more drops count
+        self.lower_k = _KERNEL(self.board.sfen(), self._lower_mb, 1, self.distance_rule, oracle=self.k,
+                               drops=self.lower_game, **self._looks)
+        self._lower_made_at = tests
+        return self.lower_k
+
+    def lower_refutes(self, or_node: bool, d: int, budget: int = 0) -> Generator[Progress, None, bool]:
+        """True when the restricted game (:func:`lower_game`) proves that :attr:`board` has no mate
+        within ``d`` plies: then neither has it under the tsume rules (length_search.h, ``Drops``).
+        False when it mates there (the tsume-rule question must be asked), when ``budget`` nodes
+        (0: no budget of its own) ran out first, or when the game is off."""
+        if self.lower_game == "off" or d < (1 if or_node else 0) or d > int(self.k.max_question):
+            return False
+        k = self._lower_search()
+        sfen = self.board.sfen()
+        self.lower_questions += 1
+        if budget <= 0:
+            got = yield from self._run(lambda nodes, stop, pause: k.question(sfen, or_node, d, nodes, stop, pause), k)
+        else:
+            until = int(k.nodes) + budget
+            while True:
+                nodes, stop = self._limits(k)
+                got = k.question(sfen, or_node, d, min(nodes, until) if nodes else until, stop, _SLICE)
+                self._sync()
+                if got != "paused" and got != "stopped":
+                    break
+                self.last_yield = time.monotonic()
+                yield self.progress()
+                if got == "stopped" and int(k.nodes) >= until:
+                    return False
+        if got == "no":
+            self.lower_refutations += 1
+            return True
+        return False
+
+    def _refute(self, or_node: bool, d: int) -> Generator[Progress, None, bool]:
+        """Mate within ``d`` under the tsume rules?  With the 'effective' restricted game, that game
+        is tried again between the question's slices, on the drops judged to count so far, with
+        as many nodes as the question has spent since the last try: a refutation there answers no."""
+        if self.lower_game != "effective":
+            return (yield from self._ask(or_node, d))
+        if d < (1 if or_node else 0):
+            return False
+        if d > int(self.k.max_question):
+            raise SearchAborted("too deep")
+        sfen = self.board.sfen()
+        k = self.k
+        last = int(k.nodes)
+        while True:
+            nodes, stop = self._limits()
+            before = int(k.nodes)
+            got = k.question(sfen, or_node, d, nodes, stop, _SLICE)
+            self._sync()
+            if got == "yes" or got == "no":
+                return bool(got == "yes")
+            if got == "stopped":
+                self.check_stop()
+                if int(k.nodes) == before:
+                    raise SearchAborted("stopped")
+            self.last_yield = time.monotonic()
+            yield self.progress()
+            spent = int(k.nodes) - last
+            if spent >= LOWER_RETRY_NODES and int(k.futility_tests) != self._lower_made_at:
+                if (yield from self.lower_refutes(or_node, d, budget=spent)):
+                    return False
+                last = int(k.nodes)
 
     def _ask(self, or_node: bool, d: int) -> Generator[Progress, None, bool]:
         if d < (1 if or_node else 0):
@@ -292,7 +407,10 @@ class KernelLengthSearch(BoundedSearch):
                 d = cap if (cap - e.hi) % 2 == 0 else cap - 1
             if root:
                 self.asking = d
-            if not (yield from self._ask(or_node, d)):
+            if (yield from self.lower_refutes(or_node, d)):
+                e = self.bounds(b)   # lo = d + 2 now, from the restricted game's table
+                break
+            if not (yield from self._refute(or_node, d)):
                 e = self.bounds(b)
                 if e.hi > cap:
                     return None

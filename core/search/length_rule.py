@@ -22,6 +22,18 @@ interpositions only ever remove defences; a raw disproof means no mate at all.
 Exactness.  From an upper bound ``L`` (df-pn's proof) the search asks "mate
 within L - 2?" until it is refuted; the last success is the exact length.
 
+Lower bounds without futility.  Only drop interpositions are ever judged
+futile; every board move counts.  In the restricted game where the defender
+makes no drop (or only drops already judged to count at that node and bound),
+its defences are a subset of those that count under the tsume rules and the
+attacker's moves are the same, so its length is at most the tsume-rule
+length: "no mate within n" proved there holds here, with no judgement of
+futility at all.  The kernel's search asks that game first
+(:mod:`.kernel_length`, ``TSUME_LOWER_GAME``; the argument in full beside
+``Drops`` in core/kernel/c++/length_search.h) and the tsume-rule question
+only when the restricted game mates within n.  Its table is its own: only its
+``lo`` bounds are read as the tsume-rule length's.
+
 :class:`BoundedSearch` is what every length search offers the builder
 (:mod:`.builder`) and the check of a given line (:mod:`..check`): the
 Python search (:mod:`.length_search`, the reference and the fallback) and the

@@ -65,8 +65,15 @@ class LengthSearchBinding {
 public:
     LengthSearchBinding(const std::string& sfen, long long memory_mb, long long oracle_mb, bool distance_rule,
                         int look_from, long long look_nodes, int root_look_from, long long root_look_nodes,
-                        const py::object& oracle)
+                        const py::object& oracle, const std::string& drops)
         : root_(std::make_unique<Position>()) {
+        length::Drops mode = length::Drops::Judged;
+        if (drops == "none")
+            mode = length::Drops::None;
+        else if (drops == "effective")
+            mode = length::Drops::Effective;
+        else if (drops != "judged")
+            throw std::invalid_argument("drops must be 'judged', 'none' or 'effective', got '" + drops + "'");
         if (look_from < 0 || root_look_from < 0 || look_nodes < 0 || root_look_nodes < 0 ||
             look_nodes > (1LL << 40) || root_look_nodes > (1LL << 40))
             throw std::invalid_argument("the raw looks' plies and nodes must be between 0 and 2**40");
@@ -85,9 +92,28 @@ public:
         if (root_->king_square(~attacker_) == SQ_NONE)
             throw std::invalid_argument("the defender has no king: not a direct-mate problem");
         material_ = material(*root_);
+        if (py::isinstance<LengthSearchBinding>(oracle)) {
+            // Another length search of this problem: its raw df-pn is shared, and (drops
+            // 'effective') its futility verdicts are the judge of the restricted game.
+            auto& other = oracle.cast<LengthSearchBinding&>();
+            if (other.attacker_ != attacker_) throw std::invalid_argument("the oracle search has the other side attacking");
+            if (other.material_ != material_)
+                throw std::invalid_argument("the oracle search is of another problem: its pieces differ");
+            if (other.running_.load()) throw std::runtime_error("the oracle search is running");
+            peer_ = oracle;
+            peer_running_ = &other.running_;
+            oracle_running_ = other.oracle_running_;
+            search_ = std::make_unique<length::LengthSearch>(int(attacker_), static_cast<std::size_t>(memory_mb),
+                                                             other.search_->shared_oracle(), distance_rule, looks);
+            search_->restrict_drops(mode, other.search_.get());
+            return;
+        }
+        if (mode == length::Drops::Effective)
+            throw std::invalid_argument("drops 'effective' needs the tsume-rule LengthSearch as its oracle");
         if (oracle.is_none()) {
             search_ = std::make_unique<length::LengthSearch>(int(attacker_), static_cast<std::size_t>(memory_mb),
                                                              static_cast<std::size_t>(oracle_mb), distance_rule, looks);
+            search_->restrict_drops(mode, nullptr);
             return;
         }
         // The solve's df-pn as the oracle: its table (the root's proof) is shared, not searched again.
@@ -100,6 +126,7 @@ public:
         oracle_running_ = shared.running;
         search_ = std::make_unique<length::LengthSearch>(int(attacker_), static_cast<std::size_t>(memory_mb),
                                                          std::move(shared.searcher), distance_rule, looks);
+        search_->restrict_drops(mode, nullptr);
     }
 
     // (answer, ) of "mate within n plies under tsume rules?" for the position `sfen`.
@@ -136,6 +163,8 @@ public:
     py::tuple defences(const std::string& sfen, int value, std::uint64_t nodes, double stop_seconds,
                        double pause_seconds) {
         check_bound(value, "value");
+        if (search_->drops() != length::Drops::Judged)
+            throw std::invalid_argument("a search of the restricted game judges no drop: defences come from a tsume-rule search");
         auto pos = position(sfen, false);
         const length::CallLimits lim = call_limits(nodes, stop_seconds, pause_seconds);
         Guard guard(*this);
@@ -153,6 +182,15 @@ public:
             futile.append(py::make_tuple(f.square, drops, f.omitted, f.tests));
         }
         return py::make_tuple(answer_name(a), real, futile);
+    }
+
+    // 'judged' (the tsume rules), 'none' or 'effective' (the restricted game: length_search.h).
+    std::string drops() const {
+        switch (search_->drops()) {
+            case length::Drops::None: return "none";
+            case length::Drops::Effective: return "effective";
+            default: return "judged";
+        }
     }
 
     // One slice of the raw df-pn of the root: 'proven', 'disproven' or 'unknown'.
@@ -229,15 +267,23 @@ public:
 private:
     struct Guard {
         // This object's flag, and the shared oracle's (its DfPnSearch may not run meanwhile).
+        // A restricted game's search also holds the length search it shares its oracle with (whose
+        // verdicts it may read).
         explicit Guard(LengthSearchBinding& s) : self(s) {
             if (self.running_.exchange(true)) throw std::runtime_error("this search is already running");
+            if (self.peer_running_ != nullptr && self.peer_running_->exchange(true)) {
+                self.running_.store(false);
+                throw std::runtime_error("the oracle search is running");
+            }
             if (self.oracle_running_ && self.oracle_running_->exchange(true)) {
+                if (self.peer_running_ != nullptr) self.peer_running_->store(false);
                 self.running_.store(false);
                 throw std::runtime_error("the oracle search is running");
             }
         }
         ~Guard() {
             if (self.oracle_running_) self.oracle_running_->store(false);
+            if (self.peer_running_ != nullptr) self.peer_running_->store(false);
             self.running_.store(false);
         }
         LengthSearchBinding& self;
@@ -281,6 +327,8 @@ private:
     std::unique_ptr<length::LengthSearch> search_;
     std::atomic<bool> running_{false};
     std::shared_ptr<std::atomic<bool>> oracle_running_;   // a shared oracle's DfPnSearch's flag
+    py::object peer_;                                     // the LengthSearch whose oracle is shared (kept alive)
+    std::atomic<bool>* peer_running_ = nullptr;           // its flag
 };
 
 }  // namespace
@@ -290,12 +338,15 @@ void bind_length(py::module_& m) {
                                     "The length-aware tsume-rule search of one problem (SFEN, attacker to move), "
                                     "with its table of proved length bounds and its raw df-pn oracle.")
         .def(py::init<const std::string&, long long, long long, bool, int, long long, int, long long,
-                      const py::object&>(),
+                      const py::object&, const std::string&>(),
              py::arg("sfen"), py::arg("memory_mb") = 256, py::arg("oracle_mb") = 64, py::arg("distance_rule") = true,
              py::arg("look_from") = 4, py::arg("look_nodes") = 64, py::arg("root_look_from") = 4,
-             py::arg("root_look_nodes") = 3000, py::arg("oracle") = py::none(),
+             py::arg("root_look_nodes") = 3000, py::arg("oracle") = py::none(), py::arg("drops") = "judged",
              "oracle: a DfPnSearch with the same attacker (the solve's) whose table becomes the raw df-pn's "
-             "(shared, not copied; oracle_mb is then unused).")
+             "(shared, not copied; oracle_mb is then unused), or a LengthSearch of the same problem whose raw "
+             "df-pn is shared.  drops: 'judged' (the tsume rules), or the restricted game whose 'no mate within n' "
+             "bounds the tsume-rule length from below: 'none' (no drop interposition) or 'effective' (only drops "
+             "the oracle LengthSearch has judged to count).")
         .def("question", &LengthSearchBinding::question, py::arg("sfen"), py::arg("or_node"), py::arg("n"),
              py::arg("nodes") = 0, py::arg("stop_seconds") = -1.0, py::arg("pause_seconds") = -1.0,
              "'yes'/'no': mate within n plies of sfen under tsume rules; 'paused'/'stopped' at a limit.")
@@ -322,6 +373,7 @@ void bind_length(py::module_& m) {
         .def_property_readonly("capacity", &LengthSearchBinding::capacity)
         .def_property_readonly("collections", &LengthSearchBinding::collections)
         .def_property_readonly("attacker", &LengthSearchBinding::attacker)
+        .def_property_readonly("drops", &LengthSearchBinding::drops)
         .def_property_readonly_static("max_question", [](py::object) { return length::kMaxQuestion; });
 }
 

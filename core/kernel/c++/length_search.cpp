@@ -686,6 +686,37 @@ std::vector<std::string> LengthSearch::tests_of(B& b, const DropSquare& ds) {
     return out;
 }
 
+bool LengthSearch::counts_at(B& b, int square, int n) const {
+    const std::uint64_t key = poskey(b) ^ (static_cast<std::uint64_t>(square + 1) * 0xC2B2AE3D27D4EB4FULL);
+    const auto it = futility_.find(key);
+    return it != futility_.end() && n < it->second.futile_from && n <= it->second.counts_upto;
+}
+
+bool LengthSearch::restrict(B& b, Frame& f, int n) const {
+    bool left_out = false;
+    if (drops_ == Drops::Effective)
+        for (const DropSquare& ds : f.squares) {
+            if (judge_->counts_at(b, ds.square, n))
+                f.moves.insert(f.moves.end(), ds.moves.begin(), ds.moves.end());
+            else
+                left_out = true;
+        }
+    f.squares.clear();
+    return left_out;
+}
+
+void LengthSearch::restrict_drops(Drops mode, const LengthSearch* judge) {
+    if (nodes_ != 0 || questions_ != 0 || table_.entries() != 0)
+        throw std::invalid_argument("the game of a search is chosen before its first question");
+    if (mode == Drops::Effective) {
+        if (judge == nullptr || judge == this || judge->drops_ != Drops::Judged)
+            throw std::invalid_argument("the restricted game of effective drops needs a search under the tsume rules");
+        if (judge->attacker_ != attacker_) throw std::invalid_argument("the judge search has the other side attacking");
+    }
+    drops_ = mode;
+    judge_ = mode == Drops::Effective ? judge : nullptr;
+}
+
 bool LengthSearch::futile(B& b, const DropSquare& ds, int n, const std::vector<Move>& others, int longest) {
     const std::uint64_t key = poskey(b) ^ (static_cast<std::uint64_t>(ds.square + 1) * 0xC2B2AE3D27D4EB4FULL);
     if (const auto it = futility_.find(key); it != futility_.end()) {
@@ -756,9 +787,10 @@ void LengthSearch::and_node(B& b, int n, std::uint64_t thpn, std::uint64_t thdn,
         drop_squares(b, ml.moves, ml.size, f.squares);
     else
         f.squares.clear();
+    // The restricted game: no square waits for a judgement (see Drops in length_search.h).
+    bool used_futile = drops_ != Drops::Judged && restrict(b, f, n);
     std::size_t next_square = 0;   // squares wait, nearest first
     f.futile_at.assign(f.squares.size(), 0);
-    bool used_futile = false;
     f.cpn.clear();
     f.cdn.clear();
     const Move best = Move(entry(b).best);

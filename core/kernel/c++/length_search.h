@@ -144,6 +144,31 @@ struct RawLooks {
     std::uint64_t root_nodes = 3000;
 };
 
+// Which drop interpositions a search lets the defender make.
+//
+// Judged: the tsume rules (every drop square judged as above).  None and Effective: a restricted
+// game, a cheap LOWER bound of the tsume-rule length without any judgement of futility.
+//
+// Only drops are ever candidates for futility: every board move (king moves, captures, moved
+// interpositions) counts, and at a defender node, always in check, every drop is an interposition.
+// In the restricted game the defender makes no drop (None) or only the drops on squares that a
+// search under the tsume rules, the `judge`, has already judged to count at that node and bound
+// (Effective: its verdict memo says "counts up to n" and not "futile from n").  So at every node
+// and bound its defences are a subset of those that count under the tsume rules, the attacker's
+// moves are the same, and a proof of "mate within n" under the tsume rules, pruned of the defences
+// missing here, proves "mate within n" here: the restricted length is at most the tsume-rule one,
+// and "no mate within n" proved here holds under the tsume rules.  Its table is its own (this
+// search's; never mixed with the judge's): its `lo` bounds are lower bounds of the tsume-rule
+// length (refutations here; raw disproofs, which the tsume-rule search reads the same way; hand
+// dominance, which holds in both games); its `hi` bounds are only its own game's.  In None the
+// game does not depend on the bound, so a drop-only defence is mated (length 0) outright.  In
+// Effective it does (the judge's verdicts are per bound), so a defence proved with a drop left out
+// is recorded at n, as a futile one is; and since the judge learns more between questions (more
+// drops judged to count), a search of this mode is only ever asked while the judge's verdicts are
+// those it started with, or its mates (hi) may be stale: the caller makes a new one.
+// Repetition needs nothing here: every question is depth-bounded and both games share the rule.
+enum class Drops { Judged, None, Effective };
+
 class LengthSearch {
 public:
     using Oracle = dfpn::Searcher<dfpn::SearchBoard>;
@@ -182,6 +207,11 @@ public:
     // The smallest bound at which drop square `square` of `pos` was judged futile (kLenInf: never
     // judged so); a lookup of verdicts already reached, no search.
     int futile_from(Position& pos, int square);
+    // Make this search (new: nothing searched yet) one of the restricted game (`Drops` above);
+    // `judge`, a search of the same problem under the tsume rules, for Effective (kept by the caller).
+    void restrict_drops(Drops mode, const LengthSearch* judge);
+    Drops drops() const { return drops_; }
+    std::shared_ptr<Oracle> shared_oracle() const { return oracle_; }
     std::size_t entries() const { return table_.entries(); }
     std::size_t capacity() const { return table_.capacity(); }
     std::size_t collections() const { return table_.collections(); }
@@ -227,6 +257,11 @@ private:
     void and_node(B& b, int n, std::uint64_t thpn, std::uint64_t thdn, std::uint64_t& pn, std::uint64_t& dn);
     bool futile(B& b, const DropSquare& ds, int n, const std::vector<Move>& others, int longest);
     std::vector<std::string> tests_of(B& b, const DropSquare& ds);
+    // True when drop square `square` of b was judged to count at bound n (a lookup, no search).
+    bool counts_at(B& b, int square, int n) const;
+    // The restricted game's drops (Drops): the squares the defender may use go into f.moves as
+    // counted defences, f.squares is emptied; true when a square was left out for a bound reason.
+    bool restrict(B& b, Frame& f, int n) const;
     void drop_squares(B& b, const Move* legal, int count, std::vector<DropSquare>& out) const;
 
     Frame& frame(int depth);
@@ -234,6 +269,8 @@ private:
 
     int attacker_;
     bool distance_rule_;
+    Drops drops_ = Drops::Judged;
+    const LengthSearch* judge_ = nullptr;
     RawLooks looks_;
     LengthTable table_;
     std::shared_ptr<Oracle> oracle_;
