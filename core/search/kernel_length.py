@@ -162,6 +162,7 @@ class KernelLengthSearch(BoundedSearch):
             raise RuntimeError("the kernel's length search is not built in this install")
         super().__init__(root, deadline=deadline, cancel=cancel, node_limit=node_limit,
                          distance_rule=distance_rule, clock=clock)
+        self._root_sfen = root.sfen()
         self._lower_spent = 0   # nodes of the restricted game's searches let go
         self.lower_game = lower_game() if lower is None else lower
         if self.lower_game not in LOWER_GAMES:
@@ -305,7 +306,7 @@ class KernelLengthSearch(BoundedSearch):
         if self.lower_k is not None:
             self._lower_spent += int(self.lower_k.nodes)
             self.lower_k = None   # its mates (hi) may be stale now: the new game lets more drops count
-        self.lower_k = _KERNEL(self.board.sfen(), self._lower_mb, 1, self.distance_rule, oracle=self.k,
+        self.lower_k = _KERNEL(self._root_sfen, self._lower_mb, 1, self.distance_rule, oracle=self.k,
                                drops=self.lower_game, **self._looks)
         self._lower_made_at = tests
         return self.lower_k
