@@ -381,13 +381,24 @@ class KernelLengthSearch(BoundedSearch):
         got = yield from self._run(lambda nodes, stop, pause: self.k.question(sfen, or_node, d, nodes, stop, pause))
         return bool(got == "yes")
 
+    def _within(self, or_node: bool, d: int) -> Generator[Progress, None, bool]:
+        """The builder's questions (a check that mates in time? a defence shorter than the longest?),
+        many of them answered no: the 'none' restricted game first, unless the table answers."""
+        if self.lower_game == "none" and d >= (1 if or_node else 0):
+            e = self.bounds(self.board)
+            if e.hi <= d:
+                return True
+            if e.lo > d or (yield from self.lower_refutes(or_node, d)):
+                return False
+        return (yield from self._ask(or_node, d))
+
     def or_within(self, d: int) -> Generator[Progress, None, bool]:
         """Does the attacker to move in :attr:`board` mate within ``d`` plies (tsume rules)?"""
-        return (yield from self._ask(True, d))
+        return (yield from self._within(True, d))
 
     def and_within(self, d: int) -> Generator[Progress, None, bool]:
         """Is the defender to move in :attr:`board` mated within ``d`` plies (tsume rules)?"""
-        return (yield from self._ask(False, d))
+        return (yield from self._within(False, d))
 
     def exact(self, or_node: bool, cap: int = MAX_LENGTH) -> Generator[Progress, None, int | None]:
         """Exact tsume-rule length of :attr:`board`, or None beyond ``cap`` (as the Python search's)."""

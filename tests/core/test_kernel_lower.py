@@ -131,6 +131,26 @@ def test_the_solver_answers_the_same_whichever_game(monkeypatch: pytest.MonkeyPa
         assert result.extra["engine"] == "kernel" and result.extra["exact"] and result.length == length
 
 
+def _answer(sfen: str):   # type: ignore[no-untyped-def]
+    result = solve(Position.from_sfen(sfen), Limits(seconds=60), force=True)   # as tsume batch
+    proof = result.proof
+    assert proof is not None and result.extra["exact"]
+    return (proof.length, proof.main_line, proof.alternatives, proof.variations,
+            [(f.path, f.move, f.reason.english(), f.moves) for f in proof.futile])
+
+
+def test_the_whole_answer_is_the_same_with_the_restricted_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The builder's questions (mating checks, 余詰 candidates, longest defences, variations' lengths)
+    # go to the restricted game first: the proof, main line, 余詰, 無駄合 and all, is unchanged.
+    monkeypatch.setenv(kernel_length.CHOICE_ENV, "kernel")
+    rows = _rows()
+    for r in random.Random(7).sample(rows, 30) + [x for x in rows if x["id"] in ("tanuki-3-454", "tanuki-7-15")]:
+        monkeypatch.setenv(kernel_length.LOWER_ENV, "off")
+        before = _answer(r["sfen"])
+        monkeypatch.setenv(kernel_length.LOWER_ENV, "none")
+        assert _answer(r["sfen"]) == before, r["id"]
+
+
 def _run(gen):   # type: ignore[no-untyped-def]
     try:
         while True:
