@@ -38,20 +38,45 @@ attacker-side one whose defences :func:`raw_mated_within` lists itself.
 
 What each proves.  Tsume rules only ever remove defences (futile drop
 interpositions) from the raw ones, so the tsume-rule length is at most the
-raw length, and at least the length when the defender may drop nothing:
+raw length:
 
 * a raw mate within n is a tsume-rule mate within n: this settles 余詰,
   成不成非限定 and 早詰 claims outright;
 * a raw "no mate within n" is necessary for a 変長 (longer defence) claim
-  but does not prove it when the defence relies on an interposition that
-  tsume rules could judge futile.  :func:`survives_without_hand` tells
-  whether it does (the same search with the defender's hand emptied), and
-  the brute force settles the claim under tsume rules where it can.
+  but does not prove it when the defence relies on a drop that tsume rules
+  could judge futile.
+
+A 変長 is a tsume-rule "no mate within n", so what must be shown is a
+defence that lasts using only moves the rules count.  A game in which the
+defender has *fewer* moves than tsume rules count gives a sound bound: if the
+attacker cannot mate within n there, the same defence works under tsume rules
+(by induction on n: every move it plays counts, and where it has none, tsume
+rules have none either or only futile drops, which it treats alike).  Two such
+games are searched here by :class:`BoundedMate`, a depth-bounded df-pn of this
+module over cshogi's legal moves (every promotion choice; attacker moves are
+the legal moves that check):
+
+* the defender may not drop at all (:func:`no_drop_mate_within`);
+* the defender may drop only on squares shown to count
+  (:func:`counted_drops_mate_within`): every Kakinoki test position (the
+  checker captures, the piece goes back to the defender's hand) is shown, in
+  the no-drop game, not mated within the bound asked; squares 4 or more from
+  the king only behind a nearer square that counts, so that no distance rule
+  omits them.  Under any reading of futility that calls a drop futile only
+  when its test position is mated within the bound (Kakinoki's rule as the
+  tool reads it does), such a drop counts.
+
+Emptying the defender's hand at the claim's node is *not* such a game: the
+defender may still drop pieces it captures later, and those drops may be
+futile.  On 無双71番 after ``9f9g 8h7h`` the raw df-pn finds no mate within 23
+with the hand emptied, yet with no drops at all there is a mate within 23
+(it begins ``R*9h``): that defence needs drops.
 """
 
 from __future__ import annotations
 
 import csv
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,23 +147,6 @@ def raw_mated_within(board: cshogi.Board, n: int) -> bool | None:
     return verdict
 
 
-def without_defender_hand(board: cshogi.Board) -> cshogi.Board:
-    """The same position with the defender holding nothing."""
-    parts = board.sfen().split()
-    hand = parts[2]
-    defender_upper = board.turn == cshogi.WHITE   # the attacker is to move: the defender is the other side
-    kept, count = "", ""
-    for ch in hand if hand != "-" else "":
-        if ch.isdigit():
-            count += ch
-            continue
-        if ch.isupper() != defender_upper:
-            kept += count + ch
-        count = ""
-    parts[2] = kept or "-"
-    return cshogi.Board(" ".join(parts))
-
-
 @dataclass
 class Reproof:
     """What the other methods found for one claim (None: not decided within their budget)."""
@@ -147,15 +155,15 @@ class Reproof:
     bound: int                         # the n of "mate within n" the claim is about
     raw: bool | None                   # the raw question's answer
     tsume_brute: bool | None = None    # the brute force under tsume rules (None: too deep, not asked)
-    without_hand: bool | None = None   # 変長 only: raw mate within ``bound`` with the defender's hand emptied
+    no_drop: bool | None = None        # 変長 only: a mate within ``bound`` when the defender may not drop
 
     @property
     def contradicted(self) -> bool:
         """A method shows the claim false."""
         if self.claim.kind == "longer_defence":
             return self.raw is True or self.tsume_brute is True
-        return self.tsume_brute is False or (self.raw is False and self.tsume_brute is None
-                                             and self.claim.kind != "shorter_mate")
+        # A raw "no" does not contradict a mate: tsume rules may mate where raw rules do not (futile drops).
+        return self.tsume_brute is False
 
     def summary(self) -> str:
         """How the claim was re-proved, in words (for docs/benchmarks.md)."""
@@ -163,11 +171,10 @@ class Reproof:
         if self.claim.kind == "longer_defence":
             parts = [f"raw df-pn: {'no mate' if self.raw is False else 'MATE' if self.raw else 'undecided'} "
                      f"within {n}"]
-            if self.without_hand is not None:
-                parts.append("with the defender's hand emptied: "
-                             + ("still no mate" if self.without_hand is False else
-                                "mate (the defence needs interpositions from hand)" if self.without_hand
-                                else "undecided"))
+            if self.no_drop is not None:
+                parts.append("the defender not dropping: "
+                             + ("still no mate (a tsume-rule re-proof)" if self.no_drop is False else
+                                "mate (the defence needs drops)" if self.no_drop else "undecided"))
         else:
             what = "mated" if self.claim.kind != "shorter_mate" else "mate"
             parts = [f"raw df-pn: {what} within {n}: "
@@ -190,7 +197,7 @@ def reprove(claim: Claim, published: int) -> Reproof:
         if n <= BRUTE_MAX:
             out.tsume_brute = bruteforce.BruteForce(True).mates(board, n)
         if raw is False:
-            out.without_hand = raw_mate_within(without_defender_hand(board), n)
+            out.no_drop = no_drop_mate_within(board, n)
         return out
     if claim.kind in ("alternative", "promotion_choice"):
         # The other attacker move mates within the plies the line has left.
@@ -223,11 +230,231 @@ def kernel_no_mate_within(board: cshogi.Board, n: int, nodes: int = 30_000_000) 
 
 def reference_mate_within(board: cshogi.Board, n: int) -> bool:
     """Tsume rules, attacker to move: a mate within ``n`` plies, by the Python length search (the reference)."""
+    return _reference_within(board, None, n)
+
+
+def reference_mated_within(before: cshogi.Board, move: str, n: int) -> bool:
+    """Tsume rules: after the attacker's ``move`` from ``before``, the defender is mated within ``n`` plies
+    (the Python length search, asked as the builder asks it)."""
+    return _reference_within(before, move, n)
+
+
+def _reference_within(root: cshogi.Board, move: str | None, n: int) -> bool:
     from tsume_studio.core.search.contract import drive
     from tsume_studio.core.search.dfpn import DfPn
     from tsume_studio.core.search.length_search import LengthSearch
 
-    search = LengthSearch(board.copy(), DfPn(board.turn, memory_mb=256), deadline=None, cancel=None,
+    search = LengthSearch(root.copy(), DfPn(root.turn, memory_mb=256), deadline=None, cancel=None,
                           node_limit=None, distance_rule=True, memory_mb=4096)
-    length = drive(search.exact(True, cap=n))
+    if move is not None:
+        search.board.push_usi(move)
+    length = drive(search.exact(move is None, cap=n))
     return length is not None and length <= n
+
+
+INF = 10**9
+
+
+class BoundedMate:
+    """"Mate within n plies?" by a depth-bounded df-pn; the defender plays its board moves only.
+
+    Written for these tests, apart from the tool's searches: cshogi's legal
+    moves (every promotion choice), the attacker's moves those that check,
+    and a table per position of the least bound a mate is proved within and
+    the greatest bound no mate is proved within (a mate within n is one within
+    every larger bound), with proof and disproof numbers per (position,
+    bound).  Positions repeated on a path are searched as any other: the bound
+    falls at every ply, so the search ends, and a repetition the real rules
+    forbid could only take attacker moves away, which no "no mate" rests on.
+    Subclasses add drops (:meth:`drops`).
+    """
+
+    def __init__(self, node_limit: int = 20_000_000) -> None:
+        self.node_limit = node_limit
+        self.nodes = 0
+        self.numbers: dict[tuple[int, int], tuple[int, int]] = {}
+        self.proved: dict[int, int] = {}
+        self.refuted: dict[int, int] = {}
+
+    def checks(self, b: cshogi.Board) -> list[int]:
+        out = []
+        for m in b.legal_moves:
+            b.push(m)
+            if b.is_check():
+                out.append(m)
+            b.pop()
+        return out
+
+    def defences(self, b: cshogi.Board, n: int) -> list[int]:
+        legal = list(b.legal_moves)
+        return [m for m in legal if not cshogi.move_is_drop(m)] + self.drops(b, n, legal)
+
+    def drops(self, b: cshogi.Board, n: int, legal: list[int]) -> list[int]:
+        """The drops the defender may play with ``n`` plies asked (none here)."""
+        return []
+
+    def mates(self, b: cshogi.Board, n: int) -> bool | None:
+        """Attacker to move: a mate within ``n``; None when the node budget ran out."""
+        return self._ask(b, True, n)
+
+    def mated(self, b: cshogi.Board, n: int) -> bool | None:
+        """Defender to move: mated within ``n``; None when the node budget ran out."""
+        return self._ask(b, False, n)
+
+    def _ask(self, b: cshogi.Board, or_node: bool, n: int) -> bool | None:
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 20 * n + 2000))
+        try:
+            pn, dn = self._mid(b.copy(), or_node, n, INF, INF)
+        finally:
+            sys.setrecursionlimit(old)
+        return True if pn == 0 else False if dn == 0 else None
+
+    def _look(self, b: cshogi.Board, n: int) -> tuple[int, int]:
+        z = b.zobrist_hash()
+        if self.proved.get(z, INF) <= n:
+            return 0, INF
+        if self.refuted.get(z, -1) >= n:
+            return INF, 0
+        return self.numbers.get((z, n), (1, 1))
+
+    def _mid(self, b: cshogi.Board, or_node: bool, n: int, thpn: int, thdn: int) -> tuple[int, int]:
+        self.nodes += 1
+        z = b.zobrist_hash()
+        got = self._look(b, n)
+        if got[0] == 0 or got[1] == 0:
+            return got
+        if or_node:
+            moves = self.checks(b) if n >= 1 else []
+            if not moves:
+                return self._refute(z, n)
+        else:
+            moves = self.defences(b, n)
+            if not moves:
+                return self._prove(z, n)
+            if n < 2:
+                return self._refute(z, n)
+        cpn: list[int] = []
+        cdn: list[int] = []
+        for m in moves:
+            b.push(m)
+            pn, dn = self._look(b, n - 1)
+            b.pop()
+            cpn.append(pn)
+            cdn.append(dn)
+        while True:
+            if or_node:
+                pn, dn, least = min(cpn), min(INF, sum(cdn)), cpn
+            else:
+                pn, dn, least = min(INF, sum(cpn)), min(cdn), cdn
+            if pn == 0:
+                return self._prove(z, n)
+            if dn == 0:
+                return self._refute(z, n)
+            if pn >= thpn or dn >= thdn or self.nodes >= self.node_limit:
+                self.numbers[(z, n)] = (pn, dn)
+                return pn, dn
+            i1 = min(range(len(least)), key=least.__getitem__)
+            second = min((least[j] for j in range(len(least)) if j != i1), default=INF)
+            if or_node:
+                c_thpn, c_thdn = min(thpn, second + 1), min(INF, thdn - dn + cdn[i1])
+            else:
+                c_thpn, c_thdn = min(INF, thpn - pn + cpn[i1]), min(thdn, second + 1)
+            b.push(moves[i1])
+            cpn[i1], cdn[i1] = self._mid(b, not or_node, n - 1, c_thpn, c_thdn)
+            b.pop()
+
+    def _prove(self, z: int, n: int) -> tuple[int, int]:
+        if n < self.proved.get(z, INF):
+            self.proved[z] = n
+        return 0, INF
+
+    def _refute(self, z: int, n: int) -> tuple[int, int]:
+        if n > self.refuted.get(z, -1):
+            self.refuted[z] = n
+        return INF, 0
+
+
+class CountedDrops(BoundedMate):
+    """:class:`BoundedMate` where the defender also drops on squares shown to count (module docstring)."""
+
+    def __init__(self, node_limit: int = 20_000_000) -> None:
+        super().__init__(node_limit)
+        self.no_drop = BoundedMate(node_limit)
+        self.verdicts: dict[tuple[int, int], tuple[int, int]] = {}
+
+    def drops(self, b: cshogi.Board, n: int, legal: list[int]) -> list[int]:
+        by_square: dict[int, list[int]] = {}
+        for m in legal:
+            if cshogi.move_is_drop(m):
+                by_square.setdefault(cshogi.move_to(m), []).append(m)
+        kf, kr = divmod(b.king_square(b.turn), 9)
+
+        def dist(sq: int) -> int:
+            f, r = divmod(sq, 9)
+            return max(abs(f - kf), abs(r - kr))
+
+        out: list[int] = []
+        for sq in sorted(by_square, key=dist):
+            if dist(sq) >= 4 and not out:
+                break
+            if self.counts(b, by_square[sq][0], n):
+                out.extend(by_square[sq])
+        return out
+
+    def counts(self, b: cshogi.Board, drop: int, n: int) -> bool:
+        """Every Kakinoki test position of ``drop`` is not mated within ``n`` (no drops: a sound bound)."""
+        key = (b.zobrist_hash(), cshogi.move_to(drop))
+        lo, hi = self.verdicts.get(key, (-1, INF))
+        if n <= lo:
+            return True
+        if n >= hi:
+            return False
+        tests = kakinoki_tests(b, drop)
+        verdict = all(self.no_drop.mated(t, n) is False for t in tests)
+        self.verdicts[key] = (max(lo, n), hi) if verdict else (lo, min(hi, n))
+        return verdict
+
+
+def kakinoki_tests(b: cshogi.Board, drop: int) -> list[cshogi.Board]:
+    """The positions after the checker captures the piece ``drop`` interposes, the piece handed back."""
+    to = cshogi.move_to(drop)
+    kf, kr = divmod(b.king_square(b.turn), 9)
+    tf, tr = divmod(to, 9)
+    step = ((tf > kf) - (tf < kf), (tr > kr) - (tr < kr))
+    f, r = tf + step[0], tr + step[1]
+    checker = None
+    while 0 <= f < 9 and 0 <= r < 9:
+        if b.pieces[f * 9 + r]:
+            checker = f * 9 + r
+            break
+        f, r = f + step[0], r + step[1]
+    hands = b.sfen().split()[2]
+    b.push(drop)
+    out = []
+    for c in list(b.legal_moves):
+        if not cshogi.move_is_drop(c) and cshogi.move_from(c) == checker and cshogi.move_to(c) == to:
+            b.push(c)
+            parts = b.sfen().split()
+            b.pop()
+            parts[2] = hands
+            out.append(cshogi.Board(" ".join(parts)))
+    b.pop()
+    return out
+
+
+def no_drop_mate_within(board: cshogi.Board, n: int, nodes: int = 5_000_000) -> bool | None:
+    """Attacker to move: a mate within ``n`` when the defender may not drop (None: out of nodes)."""
+    return BoundedMate(nodes).mates(board, n)
+
+
+def counted_drops_mate_within(board: cshogi.Board, n: int, nodes: int = 5_000_000) -> bool | None:
+    """Attacker to move: a mate within ``n`` when the defender drops only where the drop counts."""
+    return CountedDrops(nodes).mates(board, n)
+
+
+class RawMate(BoundedMate):
+    """:class:`BoundedMate` under raw rules: the defender plays every drop (to check the search itself)."""
+
+    def drops(self, b: cshogi.Board, n: int, legal: list[int]) -> list[int]:
+        return [m for m in legal if cshogi.move_is_drop(m)]

@@ -1,11 +1,14 @@
 """将棋無双: every discrepancy the official answer reports on a published solution, re-proved by other means.
 
 ``CLAIMS`` lists what ``tsume batch tests/data/musou.tsv`` reports (see
-docs/benchmarks.md for the run and the rows it did not decide).  Each claim
-is re-proved without the tool's searches (``musou_reproof``: the line
-replayed by cshogi, cshogi's depth-limited df-pn under raw rules, the brute
-force under tsume rules where short), and a second test asks the tool again,
-so that the list stays the tool's.
+docs/benchmarks.md for the runs and the rows they did not decide).  Each
+claim is re-proved without the tool's searches (``musou_reproof``): the line
+replayed by cshogi, cshogi's depth-limited df-pn and the kernel's raw df-pn
+under raw rules, and under tsume rules a depth-bounded df-pn of the tests'
+own in a game where the defender has no more moves than the rules count (no
+drops, or only drops shown to count), the brute force where short, the
+reference search (the Python length search) beyond.  A second test asks the
+tool again, so that the list stays the tool's.
 """
 
 from __future__ import annotations
@@ -13,15 +16,20 @@ from __future__ import annotations
 import cshogi
 import pytest
 
+import bruteforce
 from musou_reproof import (
-    BRUTE_MAX, Claim, kernel_no_mate_within, musou_rows, raw_mate_within, reference_mate_within, replay, reprove,
-    without_defender_hand,
+    BRUTE_MAX, Claim, counted_drops_mate_within, kernel_no_mate_within, musou_rows, no_drop_mate_within,
+    raw_mate_within, reference_mate_within, reference_mated_within, replay, reprove,
 )
+
 from tsume_studio.core.check import check_solution
 from tsume_studio.core.search.contract import Limits
 from tsume_studio.core.shogi.position import Position
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("engine")]
+
+BRUTE_DEEPEST = 11
+"""Deepest 変長 question put to the brute force when no smaller game settles it (9 CPU s on 47番)."""
 
 
 def _c(row: str, kind: str, ply: int, line: str) -> Claim:
@@ -142,6 +150,32 @@ CLAIMS: tuple[Claim, ...] = (
        "P*8c 8b7a P*7b 7a7b N*8d 7b8c B*7b 8c8d S*8e 8d8e 4i4e 8e8d 4e8e 7c8e 4c8c 8d9d 8c3c 9d8d 3c8c 8d9d "
        "8c6c+ 9d8d 7b8c+ 8d9e 8c9d 9e9d N*8f 9d8d 6f7e 7d7e 6c5d 8d7c 5d7d 7c6b S*6c 6b5c 7d5d 5c4b P*4c "
        "4b4a 5d5a 4a5a B*4b 5a4a 4b3a+ 4a3a L*3c 3a4a 3c3b+ 4a5a 4c4b+"),
+    # 44番 (published 25; the tool: 25)
+    _c("musou-044", "alternative", 3, "N*4g 5e6d 7h6h"),
+    _c("musou-044", "alternative", 3, "N*4g 5e6d 7h6i"),
+    # 47番 (published 13; the tool: 19)
+    _c("musou-047", "longer_defence", 2, "S*5e 6f5g"),
+    _c("musou-047", "alternative", 11, "S*5e 7c5e 8d6d 5e6d 4d5e 6f5e 3c4d 5e6f 4d5e 6f5e B*1a"),
+    _c("musou-047", "alternative", 11, "S*5e 7c5e 8d6d 5e6d 4d5e 6f5e 3c4d 5e6f 4d5e 6f5e B*2b"),
+    # 50番 (published 17; the tool: 21)
+    _c("musou-050", "longer_defence", 14, "S*1g 2f1e 1g2f 1e2f S*1e 1d1e 1i1e 2f1e 4b1b+ 1e2f S*1g 2g1g 1b1f 2f1f"),
+    # 51番 (published 33; the tool: 33)
+    _c("musou-051", "alternative", 17,
+       "6d7e 8f7e 5e6d 7e8f R*2f 2e2f 6d7e 8f7e R*2e 5h2e G*7f 7e7d 7f6e 7d6c 6e5d 6c5b 5d4c"),
+    _c("musou-051", "alternative", 17,
+       "6d7e 8f7e 5e6d 7e8f R*2f 2e2f 6d7e 8f7e R*2e 5h2e G*7f 7e7d 7f6e 7d6c 6e5d 6c5b 5d6c"),
+    _c("musou-051", "alternative", 33,
+       "6d7e 8f7e 5e6d 7e8f R*2f 2e2f 6d7e 8f7e R*2e 5h2e G*7f 7e7d 7f6e 7d6c 6e5d 6c5b 5d5c 5b5a 5c5b 5a5b 9h4c "
+       "5b4a N*3c 4a3a 4c2a 3a4b 4d4c+ 4b5a 3c4a+ 5a4a 2a3b 4a5a 4c4b"),
+    # 53番 (published 37; the tool: 43)
+    _c("musou-053", "longer_defence", 28,
+       "9g9f 9e8d 7c9c+ 9b9c S*9e 8d8c 8e7c+ 7a7c 4c6a P*7b 6a7b 8c7d 7b6c 7d8c 6c7b 8c7d 7b8c 7d8e P*8f 8e7f 8c6e "
+       "7f6g P*6h 6g6f 4i4f 6f6e G*6d 6e6d"),
+    # 74番 (published 15; the tool: 27)
+    _c("musou-074", "longer_defence", 2, "B*2g 1h1g"),
+    _c("musou-074", "longer_defence", 4, "B*2g 1h2h L*2i 2h3i"),
+    _c("musou-074", "longer_defence", 8, "B*2g 1h2h L*2i 1i2i 6g3g 2h3g 4d4f 5f4f"),
+    _c("musou-074", "longer_defence", 10, "B*2g 1h2h L*2i 1i2i 6g3g 2h3g 4d4f 3g4f S*5e 4f3g"),
 )
 
 
@@ -163,16 +197,28 @@ def test_each_claim_is_reproved_independently(claim: Claim) -> None:
         if got.bound <= BRUTE_MAX:
             # Tsume rules, futile interpositions not counted (the brute force's own judgement).
             assert got.tsume_brute is False, got.summary()
+        board = replay(row["sfen"], claim.line)
         if got.bound >= 3:
             # The kernel's raw df-pn (every legal move generated) agrees: no mate within the bound.
-            board = replay(row["sfen"], claim.line)
             assert kernel_no_mate_within(board, got.bound) is True
-            if got.without_hand is not False and claim not in REFERENCE_OUT_OF_REACH:
-                # The defence needs interpositions from hand (or the raw search was not asked without
-                # them): under tsume rules the reference search must find no mate within the bound either.
+        # Tsume rules: no mate within the bound in a game where the defender has at most the moves
+        # the rules count (musou_reproof's docstring), or by the brute force, or by the reference search.
+        if claim in TSUME_OUT_OF_REACH:
+            # Not re-proved under tsume rules: the defence needs drops (docs/benchmarks.md).
+            assert got.no_drop is True, got.summary()
+        elif got.no_drop is not False and got.tsume_brute is not False \
+                and counted_drops_mate_within(board, got.bound) is not False:
+            # The defence needs drops the game with counted drops does not allow: the brute force
+            # (its own judgement of futility) where it reaches, else the reference search.
+            if got.bound <= BRUTE_DEEPEST:
+                assert bruteforce.BruteForce(True).mates(board, got.bound) is False
+            else:
                 assert reference_mate_within(board, got.bound) is False
-    else:
-        assert got.raw is True or got.tsume_brute is True, got.summary()
+    elif got.raw is not True and got.tsume_brute is not True:
+        # A mate only under tsume rules, beyond the brute force: the reference search.
+        assert claim.kind != "shorter_mate", got.summary()
+        before = replay(row["sfen"], claim.line[:-1])
+        assert reference_mated_within(before, claim.line[-1], got.bound) is True, got.summary()
 
 
 @pytest.mark.parametrize("row_id", sorted({c.row for c in CLAIMS}))
@@ -185,9 +231,10 @@ def test_the_tool_reports_exactly_these(row_id: str) -> None:
 
 
 CSHOGI_MISSES = _c("musou-071", "longer_defence", 2, "9f9g 8h7h")
-# The reference search runs out of its table (a 4 GB bound) before it answers: the claim rests on raw
-# rules and the tool's own judgement of futility (docs/benchmarks.md).
-REFERENCE_OUT_OF_REACH = {_c("musou-043", "longer_defence", 22,
+# Not re-proved under tsume rules: the defence needs drops, the game with counted drops only is out of
+# this module's reach at 25 plies, and the reference search runs out of its table (a 4 GB bound) before
+# it answers: the claim rests on raw rules and the tool's own judgement of futility (docs/benchmarks.md).
+TSUME_OUT_OF_REACH = {_c("musou-043", "longer_defence", 22,
                              "N*6f 6e6f L*5e 4d5e 5f5e 5d5e P*5f 5e5d 3f4e 1e4e 5f5e 4e5e B*4e 5e4e 3d4e 5d4c "
                              "R*4d 4c5b 7f6d 5b6a 6d7b+ 6a5b")}
 
@@ -209,13 +256,30 @@ def test_cshogi_mate_on_71_misses_a_defence() -> None:
     assert raw_mate_within(promoted, 11) is True
 
 
-def test_71_ply_2_by_the_kernel_and_the_reference() -> None:
-    """71番, ply 2 (8h7h), re-proved without cshogi: the kernel's raw df-pn, which generates the rook's
-    non-promoting capture cshogi's leaves out, finds no mate within the 23 plies the published line has
-    left, also with the defender's hand emptied (so no drop from that hand is needed: the tsume-rule
-    claim holds but for drops of pieces captured later).  The reference tsume-rule search does not
-    finish this question within a 4 GB table, so it is not asked here."""
+def test_71_ply_2_what_is_reproved() -> None:
+    """71番, ply 2 (8h7h): the tool says the defender lasts beyond the 23 plies the published line has
+    left (the tool: mate in 25 from here, 27 in all).
+
+    What the tsume-rule claim needs: a defence lasting beyond 23 plies that uses only moves tsume
+    rules count.  A game in which the defender has *fewer* moves than the rules count bounds it
+    soundly (no mate within n there, so none under tsume rules: the same defence works); a game with
+    more moves (raw rules, every drop counted) bounds it only the other way.
+
+    * Raw rules: the kernel's raw df-pn, which generates the rook's non-promoting capture cshogi's
+      leaves out, finds no mate within 23.  Necessary, not sufficient.
+    * The defender not dropping at all: the attacker mates within 23.  So the defence needs drops,
+      and whether they count is the question of futility the claim rests on.  (The former argument,
+      "no mate within 23 with the defender's hand emptied", was no such bound: the defender may still
+      drop what it captures later.)
+    * The defender dropping only where every Kakinoki test position is not mated within the bound
+      (the no-drop game shows it), which every such drop counts under: no mate within 11.  So under
+      tsume rules the defence lasts at least 13 plies here; this search does not reach 23.
+    * The reference tsume-rule search does not finish the question within a 4 GB table.
+
+    So 71番 ply 2 rests, under tsume rules, on the tool's judgement of futility (docs/benchmarks.md).
+    """
     row = musou_rows()["musou-071"]
     board = replay(row["sfen"], CSHOGI_MISSES.line)
     assert kernel_no_mate_within(board, 23) is True
-    assert kernel_no_mate_within(without_defender_hand(board), 23) is True
+    assert no_drop_mate_within(board, 23) is True
+    assert counted_drops_mate_within(board, 11) is False
