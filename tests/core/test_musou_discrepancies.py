@@ -176,6 +176,9 @@ CLAIMS: tuple[Claim, ...] = (
     _c("musou-074", "longer_defence", 4, "B*2g 1h2h L*2i 2h3i"),
     _c("musou-074", "longer_defence", 8, "B*2g 1h2h L*2i 1i2i 6g3g 2h3g 4d4f 5f4f"),
     _c("musou-074", "longer_defence", 10, "B*2g 1h2h L*2i 1i2i 6g3g 2h3g 4d4f 3g4f S*5e 4f3g"),
+    # 78番 (published 13; the tool: 19)
+    _c("musou-078", "longer_defence", 8, "3f4g 3h2g 4g3f 2g3h 3f2g 3h4g 2g3h 4g5g"),
+    _c("musou-078", "longer_defence", 12, "3f4g 3h2g 4g3f 2g3h 3f2g 3h4g 2g3h 4g3h 3b3g+ 3h3g R*4g 3g3h"),
 )
 
 
