@@ -179,6 +179,28 @@ CLAIMS: tuple[Claim, ...] = (
     # 78番 (published 13; the tool: 19)
     _c("musou-078", "longer_defence", 8, "3f4g 3h2g 4g3f 2g3h 3f2g 3h4g 2g3h 4g5g"),
     _c("musou-078", "longer_defence", 12, "3f4g 3h2g 4g3f 2g3h 3f2g 3h4g 2g3h 4g3h 3b3g+ 3h3g R*4g 3g3h"),
+    # 59番 (published 45; the tool: 45)
+    _c("musou-059", "alternative", 9, "R*6f 7f7e 6f6e 7e7f 6e7e 7f7e 5i4h 7e7d 7h6f"),
+    _c("musou-059", "promotion_choice", 31,
+       "R*6f 7f7e 6f6e 7e7f 6e7e 7f7e 5i4h 7e7d 4h7e 7d7e 7i5g 7e7d 7h6f 7d7e 6f7d 7e7d G*7e 7d7c 7e8d 7c8b 9c9b+ "
+       "8b7b L*7i 7b6b 8d7c 6b5a 7c6b 5a6b 5g8d 6b6a 4c5b"),
+    _c("musou-059", "promotion_choice", 39,
+       "R*6f 7f7e 6f6e 7e7f 6e7e 7f7e 5i4h 7e7d 4h7e 7d7e 7i5g 7e7d 7h6f 7d7e 6f7d 7e7d G*7e 7d7c 7e8d 7c8b 9c9b+ "
+       "8b7b L*7i 7b6b 8d7c 6b5a 7c6b 5a6b 5g8d 6b6a 4c5b+ 6a5b 5f4d 5b4a 8d5a 4a5a S*5b 5a4b 5d4c+"),
+    _c("musou-059", "longer_defence", 40,
+       "R*6f 7f7e 6f6e 7e7f 6e7e 7f7e 5i4h 7e7d 4h7e 7d7e 7i5g 7e7d 7h6f 7d7e 6f7d 7e7d G*7e 7d7c 7e8d 7c8b 9c9b+ "
+       "8b7b L*7i 7b6b 8d7c 6b5a 7c6b 5a6b 5g8d 6b6a 4c5b+ 6a5b 5f4d 5b4a 8d5a 4a5a S*5b 5a4b 5d4c 4b5c"),
+    _c("musou-059", "alternative", 45,
+       "R*6f 7f7e 6f6e 7e7f 6e7e 7f7e 5i4h 7e7d 4h7e 7d7e 7i5g 7e7d 7h6f 7d7e 6f7d 7e7d G*7e 7d7c 7e8d 7c8b 9c9b+ "
+       "8b7b L*7i 7b6b 8d7c 6b5a 7c6b 5a6b 5g8d 6b6a 4c5b+ 6a5b 5f4d 5b4a 8d5a 4a5a S*5b 5a4b 5d4c 4b3a 5b4a+ 3a4a "
+       "4d5b+ 4a3a 4c4b+"),
+    # 61番 (published 39; the tool: 39)
+    _c("musou-061", "alternative", 35,
+       "9d7f 7e7f 6g6f 6e5d 6f5e 6d5e 6h6d 5d4e 6d5e 4e3f 5e4e 3f4e G*4f 4e5d 4f5e 5d6c 5e6d 6c5b 4a5a 6a5a P*5c "
+       "5b6a 7c5a+ 6a7a G*6b 7b6b 5a6b 7a6b 8f7d 6b7a P*7b 7a7b G*7c 7b7a 7d6b+"),
+    _c("musou-061", "alternative", 39,
+       "9d7f 7e7f 6g6f 6e5d 6f5e 6d5e 6h6d 5d4e 6d5e 4e3f 5e4e 3f4e G*4f 4e5d 4f5e 5d6c 5e6d 6c5b 4a5a 6a5a P*5c "
+       "5b6a 7c5a+ 6a7a G*6b 7b6b 5a6b 7a6b 8f7d 6b7a P*7b 7a7b G*7c 7b7a 7d8b+ 7a6a 8b7b 6a5a 7c6b"),
 )
 
 
