@@ -201,6 +201,9 @@ CLAIMS: tuple[Claim, ...] = (
     _c("musou-061", "alternative", 39,
        "9d7f 7e7f 6g6f 6e5d 6f5e 6d5e 6h6d 5d4e 6d5e 4e3f 5e4e 3f4e G*4f 4e5d 4f5e 5d6c 5e6d 6c5b 4a5a 6a5a P*5c "
        "5b6a 7c5a+ 6a7a G*6b 7b6b 5a6b 7a6b 8f7d 6b7a P*7b 7a7b G*7c 7b7a 7d8b+ 7a6a 8b7b 6a5a 7c6b"),
+    # 62番 (published 23; the tool: 23)
+    _c("musou-062", "alternative", 1, "S*4g"),
+    _c("musou-062", "alternative", 7, "G*4g 3f4g 3h4g 5f6e G*5e 4e5e 7g5e"),
 )
 
 
