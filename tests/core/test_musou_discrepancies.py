@@ -215,7 +215,7 @@ def test_each_claim_is_reproved_independently(claim: Claim) -> None:
     replay(row["sfen"], row["pv"].split())
     assert claim.line[:claim.ply - 1] == tuple(row["pv"].split()[:claim.ply - 1])
     if claim == CSHOGI_MISSES:
-        pytest.skip("cshogi's df-pn misses a defence here: see test_71_ply_2_by_the_kernel_and_the_reference")
+        pytest.skip("cshogi's df-pn misses a defence here: see test_71_ply_2_what_is_reproved")
     got = reprove(claim, published)
     assert not got.contradicted, got.summary()
     if claim.kind == "longer_defence":
