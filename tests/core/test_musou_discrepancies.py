@@ -204,6 +204,8 @@ CLAIMS: tuple[Claim, ...] = (
     # 62番 (published 23; the tool: 23)
     _c("musou-062", "alternative", 1, "S*4g"),
     _c("musou-062", "alternative", 7, "G*4g 3f4g 3h4g 5f6e G*5e 4e5e 7g5e"),
+    # 82番 (published 21; the tool: 25)
+    _c("musou-082", "longer_defence", 10, "S*6i 5h6i 5f4g 2i4g S*5h 6i5h 7g4g 5h6h L*6i 6h7h"),
 )
 
 
