@@ -206,6 +206,13 @@ CLAIMS: tuple[Claim, ...] = (
     _c("musou-062", "alternative", 7, "G*4g 3f4g 3h4g 5f6e G*5e 4e5e 7g5e"),
     # 82番 (published 21; the tool: 25)
     _c("musou-082", "longer_defence", 10, "S*6i 5h6i 5f4g 2i4g S*5h 6i5h 7g4g 5h6h L*6i 6h7h"),
+    # 93番 (published 35; the tool: 35)
+    _c("musou-093", "promotion_choice", 27,
+       "7i6h 5i6h 8h7i 6h5i 7i6h 5i6h 9i6i 6h5g 6i6h 6g6h+ 5e4f 5g6g 4f5f 6g7f N*8h 7f8e 9g9f 8e9d P*9e 9d9c G*9d "
+       "9c9b 8c8b+ 9b8b 9d8c 8b8c 2e6a"),
+    _c("musou-093", "alternative", 35,
+       "7i6h 5i6h 8h7i 6h5i 7i6h 5i6h 9i6i 6h5g 6i6h 6g6h+ 5e4f 5g6g 4f5f 6g7f N*8h 7f8e 9g9f 8e9d P*9e 9d9c G*9d "
+       "9c9b 8c8b+ 9b8b 9d8c 8b8c 2e6a+ 8c9b 7d7c+ 9b9a 5f9b 9a9b 6a8c 9b8a 8c8b"),
 )
 
 
