@@ -213,6 +213,29 @@ CLAIMS: tuple[Claim, ...] = (
     _c("musou-093", "alternative", 35,
        "7i6h 5i6h 8h7i 6h5i 7i6h 5i6h 9i6i 6h5g 6i6h 6g6h+ 5e4f 5g6g 4f5f 6g7f N*8h 7f8e 9g9f 8e9d P*9e 9d9c G*9d "
        "9c9b 8c8b+ 9b8b 9d8c 8b8c 2e6a+ 8c9b 7d7c+ 9b9a 5f9b 9a9b 6a8c 9b8a 8c8b"),
+    # 64番 (published 19; the tool: 25)
+    _c("musou-064", "longer_defence", 2, "6g5f P*7g"),
+    _c("musou-064", "longer_defence", 2, "6g5f L*7g"),
+    _c("musou-064", "longer_defence", 6, "6g5f 5g4f 8g4g 4f3e S*2f 3e3d"),
+    _c("musou-064", "longer_defence", 6, "6g5f 5g4f 8g4g 4f3e S*2f 3e4d"),
+    _c("musou-064", "longer_defence", 16,
+       "6g5f 5g4f 8g4g 4f3e S*2f 2d2f 4g4f 3e4d B*3e 4d3c 3e2d 3c4d 4f5e 4e5e 2d3e 4d3c"),
+    # 66番 (published 29; the tool: 29)
+    _c("musou-066", "alternative", 19,
+       "G*5i 4h5i 1d1i 5i6h 1i7i 6h5g 3e4f 5e4f 7i5i 5g6f 5i5e 6f5e 8d6d 5e6d G*6e 6d7c 8i8c+ 7c6b 2e2f"),
+    _c("musou-066", "alternative", 29,
+       "G*5i 4h5i 1d1i 5i6h 1i7i 6h5g 3e4f 5e4f 7i5i 5g6f 5i5e 6f5e 8d6d 5e6d G*6e 6d7c 8i8c+ 7c6b 2e3e 6b6a 3e7a "
+       "6a7a 9c8b 7a6b 8b7b 6b5b 5d4c+ 5b6c 7b7c"),
+    # 86番 (published 15; the tool: 21)
+    _c("musou-086", "longer_defence", 6, "2e4g 2i3i 2a2i+ 3i4h 6f5g 4h4g"),
+    _c("musou-086", "longer_defence", 8, "2e4g 2i3i 2a2i+ 3i4h 6f5g 4h5g 1b5f+ 5g6h"),
+    _c("musou-086", "longer_defence", 12, "2e4g 2i3i 2a2i+ 3i4h 6f5g 4h5g 1b5f+ 5g4h G*4i 6i4i 2i3i 4h3i"),
+    _c("musou-086", "longer_defence", 12, "2e4g 2i3i 2a2i+ 3i4h 6f5g 4h5g 1b5f+ 5g4h G*4i 6i4i 2i3i 4h5i"),
+    # 98番 (published 61; the tool: 61)
+    _c("musou-098", "promotion_choice", 1, "5d4c"),
+    _c("musou-098", "promotion_choice", 33,
+       "5d4c+ 4b4c 3e2c 3b2a P*2b 2a2b 3g3c+ 2b2a 2c3a+ 4a3a P*2b 3a2b 3c2b 2a2b R*2c 2b3a P*3b 3a3b 2c3c 3b4b 6f5d "
+       "4b5b 3c3b 5b6c 3b6b 6c7d G*7e 7d8c P*8d 8c7c 7e6d 7c8d 6b8b"),
 )
 
 
