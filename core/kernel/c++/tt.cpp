@@ -54,14 +54,17 @@ TranspositionTable::TranspositionTable(std::size_t memory_mb) {
 
 // Zeroed memory for n buckets (every key 0: empty), 64-byte aligned.  On Linux the array is its
 // own mapping, its pages faulted in by the one mmap call (MAP_POPULATE): the table's hashing touches
-// every page of a new array within its first rehash anyway, and one call costs the kernel less than
-// a fault per page (on tail 151 of Microcosmos: 0.27 s of system time instead of 0.45 s).  Huge
+// every page of a grown array within its rehash anyway, and one call costs the kernel less than
+// a fault per page (on tail 151 of Microcosmos: 0.27 s of system time instead of 0.45 s).  The first
+// array is not populated: most searches are short and touch a few of its pages (populating it cost
+// mate.tsv's 1,040 searches 0.9 s of system time).  Huge
 // pages were measured and not taken (docs/benchmarks.md).  Elsewhere, or when mmap fails, calloc
 // with one bucket more to align.
 void TranspositionTable::allocate_raw(std::size_t n) {
     const std::size_t bytes = n * sizeof(TTBucket);
 #if defined(__linux__) && defined(MAP_POPULATE)
-    void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    const int populate = n > kInitialEntries / kWindow ? MAP_POPULATE : 0;
+    void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | populate, -1, 0);
     if (m != MAP_FAILED) {
         raw_ = m;
         raw_len_ = bytes;
