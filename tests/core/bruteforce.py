@@ -118,34 +118,10 @@ class BruteForce:
 
     def futile(self, board: cshogi.Board, m: int, d: int, others: list[int]) -> bool:
         """Kakinoki's rule for the drop ``m`` with ``d`` plies asked (see :meth:`counted`)."""
-        to = cshogi.move_to(m)
-        king = board.king_square(board.turn)
-        kf, kr = _file_rank(king)
-        tf, tr = _file_rank(to)
-        step = ((tf > kf) - (tf < kf), (tr > kr) - (tr < kr))
-        # The checker: the first piece beyond the drop square, away from the king.
-        f, r = tf + step[0], tr + step[1]
-        checker = None
-        while 0 <= f < 9 and 0 <= r < 9:
-            if board.pieces[f * 9 + r]:
-                checker = f * 9 + r
-                break
-            f, r = f + step[0], r + step[1]
-        if checker is None:
+        tests = kakinoki_tests(board, m)
+        if not tests:
             return False
-        before = board.sfen().split()
-        board.push(m)
-        tests = []
-        for c in list(board.legal_moves):
-            if not cshogi.move_is_drop(c) and cshogi.move_from(c) == checker and cshogi.move_to(c) == to:
-                board.push(c)
-                parts = board.sfen().split()
-                board.pop()
-                parts[2] = before[2]
-                tests.append(" ".join(parts))
-        board.pop()
-        for t in tests:
-            test = cshogi.Board(t)
+        for test in tests:
             k = next((k for k in range(0, d + 1, 2) if self.mated(test, k)), None)
             if k is None:
                 continue
@@ -158,6 +134,37 @@ class BruteForce:
                 if longer:
                     return True
         return False
+
+
+def kakinoki_tests(b: cshogi.Board, drop: int) -> list[cshogi.Board]:
+    """The positions after the checker captures the piece ``drop`` interposes, the piece handed
+    back to the attacker's hand as it was (Kakinoki's test positions; none without a checker)."""
+    to = cshogi.move_to(drop)
+    kf, kr = _file_rank(b.king_square(b.turn))
+    tf, tr = _file_rank(to)
+    step = ((tf > kf) - (tf < kf), (tr > kr) - (tr < kr))
+    # The checker: the first piece beyond the drop square, away from the king.
+    f, r = tf + step[0], tr + step[1]
+    checker = None
+    while 0 <= f < 9 and 0 <= r < 9:
+        if b.pieces[f * 9 + r]:
+            checker = f * 9 + r
+            break
+        f, r = f + step[0], r + step[1]
+    if checker is None:
+        return []
+    hands = b.sfen().split()[2]
+    b.push(drop)
+    out = []
+    for c in list(b.legal_moves):
+        if not cshogi.move_is_drop(c) and cshogi.move_from(c) == checker and cshogi.move_to(c) == to:
+            b.push(c)
+            parts = b.sfen().split()
+            b.pop()
+            parts[2] = hands
+            out.append(cshogi.Board(" ".join(parts)))
+    b.pop()
+    return out
 
 
 def raw_length(sfen: str, max_depth: int) -> int | None:

@@ -410,37 +410,10 @@ class CountedDrops(BoundedMate):
             return True
         if n >= hi:
             return False
-        tests = kakinoki_tests(b, drop)
+        tests = bruteforce.kakinoki_tests(b, drop)
         verdict = all(self.no_drop.mated(t, n) is False for t in tests)
         self.verdicts[key] = (max(lo, n), hi) if verdict else (lo, min(hi, n))
         return verdict
-
-
-def kakinoki_tests(b: cshogi.Board, drop: int) -> list[cshogi.Board]:
-    """The positions after the checker captures the piece ``drop`` interposes, the piece handed back."""
-    to = cshogi.move_to(drop)
-    kf, kr = divmod(b.king_square(b.turn), 9)
-    tf, tr = divmod(to, 9)
-    step = ((tf > kf) - (tf < kf), (tr > kr) - (tr < kr))
-    f, r = tf + step[0], tr + step[1]
-    checker = None
-    while 0 <= f < 9 and 0 <= r < 9:
-        if b.pieces[f * 9 + r]:
-            checker = f * 9 + r
-            break
-        f, r = f + step[0], r + step[1]
-    hands = b.sfen().split()[2]
-    b.push(drop)
-    out = []
-    for c in list(b.legal_moves):
-        if not cshogi.move_is_drop(c) and cshogi.move_from(c) == checker and cshogi.move_to(c) == to:
-            b.push(c)
-            parts = b.sfen().split()
-            b.pop()
-            parts[2] = hands
-            out.append(cshogi.Board(" ".join(parts)))
-    b.pop()
-    return out
 
 
 def no_drop_mate_within(board: cshogi.Board, n: int, nodes: int = 5_000_000) -> bool | None:
