@@ -849,8 +849,8 @@ private:
     int max_depth_ = 0;
     std::uint64_t root_pn_ = 1, root_dn_ = 1;
     std::vector<std::unique_ptr<NodeState>> states_;
-    PathMap onpath_;
-    std::vector<Mate1Entry> mate1_cache_ = std::vector<Mate1Entry>(std::size_t{1} << kMate1CacheBits);   // path key -> depth of each position on the current path
+    PathMap onpath_;   // path key -> depth of each position on the current path
+    std::vector<Mate1Entry> mate1_cache_ = std::vector<Mate1Entry>(std::size_t{1} << kMate1CacheBits);   // see mate1()
     Move chain_buf_[B::kMaxMoves];     // scratch of split_moves and expand (never on the recursion path)
     Move evasion_buf_[B::kMaxMoves];
     mutable std::mutex snap_mutex_;
