@@ -176,7 +176,7 @@ IMAGE_FILE_FILTER = "PNG (*.png);;SVG (*.svg)"
 
 MIN_SQUARE = 26   # px: the smallest square the board gives way to (800×600 fits); the docks shrink first
 # Dock widths: (share of the window's width by default, minimum, maximum) in px.
-DOCK_WIDTHS = {"search": (0.24, 130, 560), "right": (0.28, 210, 640)}
+DOCK_WIDTHS = {"search": (0.24, 130, 560), "right": (0.30, 210, 640)}
 _RIGHT_DOCKS = ("result", "proof", "futile", "alternatives")
 
 

@@ -58,6 +58,11 @@ _ROLE_TEXT = {Role.MAIN: "main line", Role.VARIATION: "variation", Role.FUTILE: 
 _TWIN_TEXT = "promotion choice (成不成非限定)"
 
 
+def common_role_texts() -> list[str]:
+    """The role column's usual words (main line, variation, futile), translated: what it is sized to."""
+    return [tr(_ROLE_TEXT[r]) for r in (Role.MAIN, Role.VARIATION, Role.FUTILE)]
+
+
 def number_text(n: int) -> str:
     """pn/dn for display: ``∞`` for the solver's infinity."""
     return "∞" if n >= INFINITY else str(n)
@@ -569,6 +574,8 @@ class ProofTreeModel(_TreeModel):
     def _extra_data(self, node: _Node, col: int, role: int) -> object:
         if role == ROLE_ROLE:
             return node.role
+        if role == Qt.ItemDataRole.ToolTipRole and col == COL_ROLE:   # the role in full where it is elided
+            return " — ".join(t for t in (self._extra_display(node, col), node.comment) if t)
         if role == Qt.ItemDataRole.ToolTipRole and node.comment:
             return node.comment
         if node.role is Role.MAIN:

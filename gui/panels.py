@@ -24,7 +24,8 @@ from ..core.search.contract import Progress, SearchPhase, SolveResult, SolveStat
 from ..core.shogi.types import KANJI_MOVE, LETTER_TYPES
 from . import i18n
 from .i18n import add_translations, tr
-from .models import COL_DN, COL_MOVE, COL_PN, COL_ROLE, ProofTreeModel, SearchTreeModel, compact_number, move_texts
+from .models import (COL_DN, COL_MOVE, COL_PN, COL_ROLE, ProofTreeModel, SearchTreeModel, common_role_texts,
+                     compact_number, move_texts)
 
 add_translations("ja", {
     "Result": "結果",
@@ -639,6 +640,8 @@ class _TreePanel(QWidget):
     """
 
     positionRequested = Signal(object, object)
+    # Digits the pn and dn columns show before a number is written compactly ("12k").
+    NUMBER_DIGITS = 6
 
     def __init__(self, model: SearchTreeModel | ProofTreeModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -659,7 +662,7 @@ class _TreePanel(QWidget):
         header.setStretchLastSection(False)
         header.setSectionResizeMode(COL_MOVE, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionsMovable(False)
-        width = self.fontMetrics().horizontalAdvance("000000")
+        width = self.fontMetrics().horizontalAdvance("0" * self.NUMBER_DIGITS)
         for col in range(1, model.columnCount()):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
         self._fit_number_columns()
@@ -692,13 +695,15 @@ class _TreePanel(QWidget):
 
     @Slot(str)
     def _fit_number_columns(self, _lang: str = "") -> None:
-        """Width of six digits, or of the header's text if that is wider."""
+        """Width of NUMBER_DIGITS digits (the usual roles' words for the role), or of the header's text if wider."""
         header = self.view.header()
         metrics = header.fontMetrics()
-        digits = metrics.horizontalAdvance("000000")
+        digits = metrics.horizontalAdvance("0" * self.NUMBER_DIGITS)
+        # The usual roles in full; a rarer, longer one (余詰, 成不成) is elided, its tooltip whole.
+        role = max(metrics.horizontalAdvance(text) for text in common_role_texts()) + 16
         for col in range(1, self.model.columnCount()):
             title = str(self.model.headerData(col, Qt.Orientation.Horizontal) or "")
-            base = 2 * digits if col == COL_ROLE else digits
+            base = role if col == COL_ROLE else digits
             header.resizeSection(col, max(base, metrics.horizontalAdvance(title) + 16))
 
     def select(self, index: QModelIndex) -> None:
@@ -721,6 +726,9 @@ class _TreePanel(QWidget):
 
 class ProofTreePanel(_TreePanel):
     """The proof-tree browser: every defence with its answer, pn/dn, role."""
+
+    # A proof's pn/dn are mostly 0 and ∞: narrow columns leave the moves their room.
+    NUMBER_DIGITS = 3
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(ProofTreeModel(), parent)
