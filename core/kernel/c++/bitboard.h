@@ -137,7 +137,7 @@ inline Bitboard horse_attacks(Square s, const Bitboard& occ) { return bishop_att
 inline Bitboard dragon_attacks(Square s, const Bitboard& occ) { return rook_attacks(s, occ) | bb::KING_ATK[s]; }
 
 // The squares a piece of type pt and colour c on s attacks.
-inline Bitboard attacks_from(PieceType pt, Color c, Square s, const Bitboard& occ) {
+TSUME_INLINE Bitboard attacks_from(PieceType pt, Color c, Square s, const Bitboard& occ) {
     switch (pt) {
     case PAWN: return bb::PAWN_ATK[c][s];
     case LANCE: return lance_attacks(c, s, occ);

@@ -120,7 +120,7 @@ inline bool visit_board_answers(const Position& pos, Square ksq, Square checker,
     return false;
 }
 
-inline bool king_safe(const Position& pos, Color us, Square to, const Bitboard& occ_without_king) {
+TSUME_INLINE bool king_safe(const Position& pos, Color us, Square to, const Bitboard& occ_without_king) {
     return !pos.attacked(~us, to, occ_without_king);
 }
 

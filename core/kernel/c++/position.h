@@ -110,11 +110,11 @@ inline Bitboard Position::attackers_to(Color c, Square s, const Bitboard& occ) c
     return b & mine;
 }
 
-inline bool Position::attacked(Color c, Square s, const Bitboard& occ) const {
+TSUME_INLINE bool Position::attacked(Color c, Square s, const Bitboard& occ) const {
     return attacked_by(by_color_[c], c, s, occ);
 }
 
-inline bool Position::attacked_by(const Bitboard& mine, Color c, Square s, const Bitboard& occ) const {
+TSUME_INLINE bool Position::attacked_by(const Bitboard& mine, Color c, Square s, const Bitboard& occ) const {
     const Color t = ~c;
     if (((bb::PAWN_ATK[t][s] & by_type_[PAWN]) | (bb::KNIGHT_ATK[t][s] & by_type_[KNIGHT]) |
          (bb::SILVER_ATK[t][s] & by_type_[SILVER]) | (bb::GOLD_ATK[t][s] & golds()) |
