@@ -59,9 +59,21 @@ struct Bitboard {
     constexpr uint64_t merge() const { return p[0] | p[1]; }
 };
 
-constexpr Bitboard square_bb(Square s) {
+namespace detail {
+constexpr Bitboard compute_square_bb(int s) {
     return s < 63 ? Bitboard(1ULL << s, 0) : Bitboard(0, 1ULL << (s - 63));
 }
+struct SquareTable {
+    Bitboard b[SQ_NB];
+    constexpr SquareTable() : b{} {
+        for (int s = 0; s < SQ_NB; ++s) b[s] = compute_square_bb(s);
+    }
+};
+// One load where the computation took a comparison and two shifts (filled at compile time).
+inline constexpr SquareTable SQUARE_TABLE{};
+}  // namespace detail
+
+constexpr Bitboard square_bb(Square s) { return detail::SQUARE_TABLE.b[s]; }
 constexpr bool test(const Bitboard& b, Square s) {
     return s < 63 ? ((b.p[0] >> s) & 1) != 0 : ((b.p[1] >> (s - 63)) & 1) != 0;
 }
