@@ -65,6 +65,11 @@ def lower_game() -> str:
     return got if got in LOWER_GAMES else "none"
 
 
+LOWER_FLOOR_NODES = 100_000
+"""Nodes the restricted game may spend on the root's lower bound, asked from below once its
+refutation of "mate within L - 2" failed (:meth:`KernelLengthSearch.exact`): what a stopped
+answer reports as "at least"."""
+
 LOWER_RETRY_NODES = 20_000
 """Nodes of a tsume-rule question between two tries of the 'effective' restricted game."""
 
@@ -311,16 +316,18 @@ class KernelLengthSearch(BoundedSearch):
         self._lower_made_at = tests
         return self.lower_k
 
-    def lower_refutes(self, or_node: bool, d: int, budget: int = 0) -> Generator[Progress, None, bool]:
+    def lower_refutes(self, or_node: bool, d: int, budget: int = 0,
+                      count: bool = True) -> Generator[Progress, None, bool]:
         """True when the restricted game (:func:`lower_game`) proves that :attr:`board` has no mate
         within ``d`` plies: then neither has it under the tsume rules (length_search.h, ``Drops``).
         False when it mates there (the tsume-rule question must be asked), when ``budget`` nodes
-        (0: no budget of its own) ran out first, or when the game is off."""
+        (0: no budget of its own) ran out first, or when the game is off.  ``count``: in
+        :attr:`lower_questions` and :attr:`lower_refutations` (not the root's floor)."""
         if self.lower_game == "off" or d < (1 if or_node else 0) or d > int(self.k.max_question):
             return False
         k = self._lower_search()
         sfen = self.board.sfen()
-        self.lower_questions += 1
+        self.lower_questions += count
         if budget <= 0:
             got = yield from self._run(lambda nodes, stop, pause: k.question(sfen, or_node, d, nodes, stop, pause), k)
         else:
@@ -336,9 +343,26 @@ class KernelLengthSearch(BoundedSearch):
                 if got == "stopped" and int(k.nodes) >= until:
                     return False
         if got == "no":
-            self.lower_refutations += 1
+            self.lower_refutations += count
             return True
         return False
+
+    def _lower_floor(self, cap: int) -> Generator[Progress, None, None]:
+        """Raise the proved lower bound of :attr:`board` (attacker to move) by the restricted game
+        asked from below ("mate within 1? 3? ...", each "no" a tsume-rule bound), up to ``cap``
+        plies and :data:`LOWER_FLOOR_NODES` nodes.  The bounds go into that game's table, which
+        :meth:`bounds` reads."""
+        if self.lower_game == "off":
+            return
+        k = self._lower_search()
+        until = int(k.nodes) + LOWER_FLOOR_NODES
+        d = self.bounds(self.board).lo
+        d += 1 - d % 2   # the attacker's lengths are odd
+        while d < cap:
+            left = until - int(k.nodes)
+            if left <= 0 or not (yield from self.lower_refutes(True, d, budget=left, count=False)):
+                return
+            d += 2
 
     def _refute(self, or_node: bool, d: int) -> Generator[Progress, None, bool]:
         """Mate within ``d`` under the tsume rules?  With the 'effective' restricted game, that game
@@ -405,6 +429,7 @@ class KernelLengthSearch(BoundedSearch):
         b = self.board
         e = self.bounds(b)
         root = self.phase == "search"   # the root's length search: its bounds are progress to report
+        floored = False
         while e.lo < e.hi:
             if root:
                 self.root_lo, self.root_hi = e.lo, e.hi
@@ -422,6 +447,11 @@ class KernelLengthSearch(BoundedSearch):
             if (yield from self.lower_refutes(or_node, d)):
                 e = self.bounds(b)   # lo = d + 2 now, from the restricted game's table
                 break
+            if root and or_node and not floored:
+                floored = True
+                yield from self._lower_floor(d)
+                e = self.bounds(b)
+                self.root_lo = e.lo
             if not (yield from self._refute(or_node, d)):
                 e = self.bounds(b)
                 if e.hi > cap:

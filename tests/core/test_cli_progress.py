@@ -57,7 +57,11 @@ def test_plain_solve_prints_each_question_and_the_result_keeps_the_bounds(
     assert code == 0
     lines = [line.split("s  ", 1)[1] for line in err.splitlines() if "s  " in line]
     assert lines[0] == "proving mate"
-    assert "proving the shortest: mate within 29? (proved: at most 31 plies)" in lines
+    # The lower bound is the restricted game's, asked from below once it mates within 29 (91番 is 31).
+    asked = [re.fullmatch(r"proving the shortest: mate within 29\? \(proved: at most 31 plies, at least (\d+)\)", line)
+             for line in lines]
+    floors = [int(m[1]) for m in asked if m is not None]
+    assert floors and all(1 < f <= 31 for f in floors), lines
     status = out.splitlines()[0]
     if "not proved shortest" in status:   # the usual case within 2 CPU s
         assert "; proved: at most" in status
@@ -103,6 +107,8 @@ def test_the_batch_bar_shows_the_question_being_asked(tmp_path: Path) -> None:
             proc.terminate()
             proc.wait(timeout=30)
             os.close(master)
-    asked = re.search(rb"m61: proving the shortest: mate within (\d+)\? \(proved: at most (\d+) plies\)", seen)
+    asked = re.search(
+        rb"m61: proving the shortest: mate within (\d+)\? \(proved: at most (\d+) plies(?:, at least (\d+))?\)", seen)
     assert asked is not None, seen[-400:]
     assert int(asked[1]) < int(asked[2])
+    assert asked[3] is None or 1 < int(asked[3]) <= 61   # the tail's length is 61

@@ -192,3 +192,23 @@ def test_bad_input_raises() -> None:
     with pytest.raises(ValueError):   # the adapter refuses an unknown game
         KernelLengthSearch(cshogi.Board(CHUUAI), deadline=None, cancel=None, node_limit=None,
                            distance_rule=True, lower="sometimes")
+
+
+# ---- the root's lower bound from below (what a stopped answer reports) -------------------------
+
+def test_the_lower_floor_is_the_restricted_length() -> None:
+    # From below, each "no" of the 'none' game is a tsume-rule bound: it stops at that game's length.
+    rows = {r["id"]: r for r in _rows()}
+    for rid in ("tanuki-3-454", "tanuki-7-15", "tanuki-5-38"):
+        sfen = rows[rid]["sfen"]
+        t = _kernel(sfen, memory_mb=16, oracle_mb=16)
+        assert t.prove_root() == "proven"
+        got, length = t.exact(sfen, True, 61)
+        assert got == "yes"
+        none_length = _kernel(sfen, memory_mb=16, oracle=t, drops="none").exact(sfen, True, 61)[1]
+        s = KernelLengthSearch(cshogi.Board(sfen), deadline=None, cancel=None, node_limit=None,
+                               distance_rule=True, memory_mb=32, lower="none")
+        assert _run(s.settle_root()) == "proven"
+        _run(s._lower_floor(length + 2))
+        lo = s.bounds(s.board).lo
+        assert lo == none_length <= length, (rid, lo, none_length, length)
