@@ -112,11 +112,13 @@ class LengthSearch:
     def __init__(self, sfen: str, memory_mb: int = 256, oracle_mb: int = 64, distance_rule: bool = True,
                  look_from: int = 4, look_nodes: int = 64, root_look_from: int = 4,
                  root_look_nodes: int = 3000, oracle: DfPnSearch | LengthSearch | None = None,
-                 drops: str = "judged") -> None:
+                 drops: str = "judged", nested_lower_mb: int = 0) -> None:
         """``oracle``: the raw df-pn to share (a DfPnSearch, or another LengthSearch's).  ``drops``:
         'judged' (the tsume rules), or a restricted game whose "no mate within n" bounds the
         tsume-rule length from below: 'none' (no drop interposition) or 'effective' (only the drops
-        the oracle LengthSearch has judged to count)."""
+        the oracle LengthSearch has judged to count).  ``nested_lower_mb``: a table of that size for
+        a 'none' game of the search's own that answers first the "no" questions of its futility
+        tests (0: none)."""
     def question(self, sfen: str, or_node: bool, n: int, nodes: int = 0, stop_seconds: float = -1.0,
                  pause_seconds: float = -1.0) -> str:
         """Mate within n plies under tsume rules?  The GIL is released meanwhile."""
@@ -152,6 +154,11 @@ class LengthSearch:
     def questions(self) -> int: ...
     @property
     def futility_tests(self) -> int: ...
+    @property
+    def nested_lower_refutations(self) -> int: ...
+    @property
+    def futility_nodes(self) -> int:
+        """Nodes spent inside the outermost futility tests (nested questions and games)."""
     @property
     def entries(self) -> int: ...
     @property

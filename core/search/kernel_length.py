@@ -65,6 +65,16 @@ def lower_game() -> str:
     return got if got in LOWER_GAMES else "none"
 
 
+NESTED_ENV = "TSUME_NESTED_LOWER"
+
+
+def nested_lower() -> bool:
+    """Whether the tsume-rule search answers its futility tests' "no" questions by a restricted
+    game of its own first (``LengthSearch``'s ``nested_lower_mb``): off by default (on 将棋無双
+    it made no row exact that was not, docs/benchmarks.md), ``TSUME_NESTED_LOWER=1`` switches it on."""
+    return os.environ.get(NESTED_ENV, "").strip().lower() in ("1", "on", "yes", "true")
+
+
 LOWER_FLOOR_NODES = 100_000
 """Nodes the restricted game may spend on the root's lower bound, asked from below once its
 refutation of "mate within L - 2" failed (:meth:`KernelLengthSearch.exact`): what a stopped
@@ -162,7 +172,7 @@ class KernelLengthSearch(BoundedSearch):
     def __init__(self, root: cshogi.Board, *, deadline: float | None, cancel: Cancel | None,
                  node_limit: int | None, distance_rule: bool, memory_mb: int = 256,
                  oracle_mb: int = _DEFAULT_ORACLE_MB, clock: Callable[[], float] = time.monotonic,
-                 oracle: Any = None, lower: str | None = None) -> None:
+                 oracle: Any = None, lower: str | None = None, nested: bool | None = None) -> None:
         if _KERNEL is None:
             raise RuntimeError("the kernel's length search is not built in this install")
         super().__init__(root, deadline=deadline, cancel=cancel, node_limit=node_limit,
@@ -174,11 +184,13 @@ class KernelLengthSearch(BoundedSearch):
             raise ValueError(f"lower must be one of {LOWER_GAMES}, got {self.lower_game!r}")
         # The restricted game's table takes a quarter of the memory (none when it is off).
         self._lower_mb = 0 if self.lower_game == "off" else max(1, memory_mb // 4)
+        # The futility tests' own restricted game (length_search.h, nested_lower): an eighth.
+        nested_mb = max(1, memory_mb // 8) if (nested_lower() if nested is None else nested) else 0
         look_from, look_nodes, root_look_from, root_look_nodes = LOOKS
         self._looks = dict(look_from=look_from, look_nodes=look_nodes, root_look_from=root_look_from,
                            root_look_nodes=root_look_nodes)
-        self.k = _KERNEL(root.sfen(), max(1, memory_mb - self._lower_mb), max(1, oracle_mb), distance_rule,
-                         oracle=oracle, **self._looks)
+        self.k = _KERNEL(root.sfen(), max(1, memory_mb - self._lower_mb - nested_mb), max(1, oracle_mb),
+                         distance_rule, oracle=oracle, nested_lower_mb=nested_mb, **self._looks)
         # The restricted game's search (made at its first question; see lower_refutes) and the
         # futility verdicts of self.k it was made with (an 'effective' game is made anew when they grew).
         self.lower_k: Any = None

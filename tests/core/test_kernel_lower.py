@@ -194,6 +194,68 @@ def test_bad_input_raises() -> None:
                            distance_rule=True, lower="sometimes")
 
 
+# ---- the futility tests' own restricted game (nested_lower) -----------------------------------
+
+def _exact_and_verdicts(sfen: str, nested_mb: int) -> tuple[str, int, list[object], int]:
+    """(answer, length, the root's defences as judged at that length, nested refutations)."""
+    t = _kernel(sfen, memory_mb=16, oracle_mb=16, nested_lower_mb=nested_mb)
+    assert t.prove_root() == "proven"
+    got, length = t.exact(sfen, True, 61)
+    verdicts: list[object] = []
+    if got == "yes" and length >= 3:
+        # Every check of the root, its defences judged at the length less one.
+        board = cshogi.Board(sfen)
+        for m in board.legal_moves:
+            board.push(m)
+            if board.is_check() and not board.is_game_over():
+                verdicts.append(t.defences(board.sfen(), length - 1)[1:])
+            board.pop()
+    return got, length, verdicts, int(t.nested_lower_refutations)
+
+
+def _nested_sample(rows: list[dict[str, str]]) -> None:
+    refuted = 0
+    for r in rows:
+        off = _exact_and_verdicts(r["sfen"], 0)
+        on = _exact_and_verdicts(r["sfen"], 4)
+        assert on[:3] == off[:3], r["id"]
+        assert off[3] == 0
+        refuted += on[3]
+    assert refuted > 0   # the nested game did answer some futility test
+
+
+def test_nested_game_answers_as_the_tsume_rules_on_a_sample() -> None:
+    rows = _rows()
+    # tanuki-5-232: a Kakinoki test whose capture promotes out of the line leaves the defender not
+    # in check; the nested game stays out of such a position (its argument needs a check).
+    _nested_sample(random.Random(11).sample(rows, 40) +
+                   [x for x in rows if x["id"] in ("tanuki-3-454", "tanuki-7-15", "tanuki-5-38", "tanuki-5-232")])
+
+
+@pytest.mark.slow
+def test_nested_game_answers_as_the_tsume_rules_on_mate_tsv() -> None:
+    _nested_sample(_rows())
+
+
+def test_the_whole_answer_is_the_same_with_the_nested_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(kernel_length.CHOICE_ENV, "kernel")
+    rows = _rows()
+    for r in random.Random(8).sample(rows, 25) + [x for x in rows if x["id"] in ("tanuki-3-454", "tanuki-7-15")]:
+        monkeypatch.setenv(kernel_length.NESTED_ENV, "0")
+        before = _answer(r["sfen"])
+        monkeypatch.setenv(kernel_length.NESTED_ENV, "1")
+        assert _answer(r["sfen"]) == before, r["id"]
+
+
+def test_nested_game_bad_input() -> None:
+    with pytest.raises(ValueError):
+        _kernel(CHUUAI, nested_lower_mb=-1)
+    with pytest.raises(ValueError):   # a restricted game has no futility test to answer
+        _kernel(CHUUAI, oracle=_kernel(CHUUAI), drops="none", nested_lower_mb=4)
+    t = _kernel(CHUUAI, nested_lower_mb=4)
+    assert t.exact(CHUUAI, True, 9) == ("yes", 5)
+
+
 # ---- the root's lower bound from below (what a stopped answer reports) -------------------------
 
 def test_the_lower_floor_is_the_restricted_length() -> None:

@@ -65,8 +65,20 @@ class LengthSearchBinding {
 public:
     LengthSearchBinding(const std::string& sfen, long long memory_mb, long long oracle_mb, bool distance_rule,
                         int look_from, long long look_nodes, int root_look_from, long long root_look_nodes,
-                        const py::object& oracle, const std::string& drops)
+                        const py::object& oracle, const std::string& drops, long long nested_lower_mb)
         : root_(std::make_unique<Position>()) {
+        if (nested_lower_mb < 0 || nested_lower_mb > kMaxMemoryMb)
+            throw std::invalid_argument("nested_lower_mb must be between 0 and 1 TB, got " + std::to_string(nested_lower_mb));
+        if (nested_lower_mb != 0 && drops != "judged")
+            throw std::invalid_argument("only a search under the tsume rules (drops 'judged') has a nested restricted game");
+        make(sfen, memory_mb, oracle_mb, distance_rule, look_from, look_nodes, root_look_from, root_look_nodes, oracle,
+             drops);
+        search_->nested_lower(static_cast<std::size_t>(nested_lower_mb));
+    }
+
+    void make(const std::string& sfen, long long memory_mb, long long oracle_mb, bool distance_rule, int look_from,
+              long long look_nodes, int root_look_from, long long root_look_nodes, const py::object& oracle,
+              const std::string& drops) {
         length::Drops mode = length::Drops::Judged;
         if (drops == "none")
             mode = length::Drops::None;
@@ -259,6 +271,8 @@ public:
     std::uint64_t oracle_nodes() const { return search_->oracle_nodes(); }
     std::uint64_t questions() const { return search_->questions(); }
     std::uint64_t futility_tests() const { return search_->futility_tests(); }
+    std::uint64_t nested_lower_refutations() const { return search_->nested_lower_refutations(); }
+    std::uint64_t futility_nodes() const { return search_->futility_nodes(); }
     std::size_t entries() const { return search_->entries(); }
     std::size_t capacity() const { return search_->capacity(); }
     std::size_t collections() const { return search_->collections(); }
@@ -338,15 +352,18 @@ void bind_length(py::module_& m) {
                                     "The length-aware tsume-rule search of one problem (SFEN, attacker to move), "
                                     "with its table of proved length bounds and its raw df-pn oracle.")
         .def(py::init<const std::string&, long long, long long, bool, int, long long, int, long long,
-                      const py::object&, const std::string&>(),
+                      const py::object&, const std::string&, long long>(),
              py::arg("sfen"), py::arg("memory_mb") = 256, py::arg("oracle_mb") = 64, py::arg("distance_rule") = true,
              py::arg("look_from") = 4, py::arg("look_nodes") = 64, py::arg("root_look_from") = 4,
              py::arg("root_look_nodes") = 3000, py::arg("oracle") = py::none(), py::arg("drops") = "judged",
+             py::arg("nested_lower_mb") = 0,
              "oracle: a DfPnSearch with the same attacker (the solve's) whose table becomes the raw df-pn's "
              "(shared, not copied; oracle_mb is then unused), or a LengthSearch of the same problem whose raw "
              "df-pn is shared.  drops: 'judged' (the tsume rules), or the restricted game whose 'no mate within n' "
              "bounds the tsume-rule length from below: 'none' (no drop interposition) or 'effective' (only drops "
-             "the oracle LengthSearch has judged to count).")
+             "the oracle LengthSearch has judged to count).  nested_lower_mb: a table of that size for a "
+             "restricted game ('none') of the search's own that answers first the 'no' questions of its futility "
+             "tests (0: none).")
         .def("question", &LengthSearchBinding::question, py::arg("sfen"), py::arg("or_node"), py::arg("n"),
              py::arg("nodes") = 0, py::arg("stop_seconds") = -1.0, py::arg("pause_seconds") = -1.0,
              "'yes'/'no': mate within n plies of sfen under tsume rules; 'paused'/'stopped' at a limit.")
@@ -369,6 +386,8 @@ void bind_length(py::module_& m) {
         .def_property_readonly("oracle_nodes", &LengthSearchBinding::oracle_nodes)
         .def_property_readonly("questions", &LengthSearchBinding::questions)
         .def_property_readonly("futility_tests", &LengthSearchBinding::futility_tests)
+        .def_property_readonly("nested_lower_refutations", &LengthSearchBinding::nested_lower_refutations)
+        .def_property_readonly("futility_nodes", &LengthSearchBinding::futility_nodes)
         .def_property_readonly("entries", &LengthSearchBinding::entries)
         .def_property_readonly("capacity", &LengthSearchBinding::capacity)
         .def_property_readonly("collections", &LengthSearchBinding::collections)

@@ -330,7 +330,7 @@ void LengthSearch::release_path() {
 
 void LengthSearch::budget() {
     next_check_ = nodes_ + kCheckEvery;
-    if (cancel_.load(std::memory_order_relaxed)) throw Stop{};
+    if (cancelled()) throw Stop{};
     if (lim_.nodes != 0 && nodes_ >= lim_.nodes) throw Stop{};
     const double now = dfpn::wall_seconds();
     if (lim_.stop_at >= 0.0 && now >= lim_.stop_at) throw Stop{};
@@ -399,7 +399,7 @@ bool LengthSearch::raw_disproof(B& b, std::uint64_t nodes) {
     sl.nodes = oracle_->nodes() + nodes;
     if (lim_.stop_at >= 0.0) sl.seconds = std::max(0.0, lim_.stop_at - dfpn::wall_seconds());
     const dfpn::Outcome o = oracle_->search(b, false, sl);
-    if (cancel_.load(std::memory_order_relaxed)) throw Stop{};
+    if (cancelled()) throw Stop{};
     if (lim_.stop_at >= 0.0 && dfpn::wall_seconds() >= lim_.stop_at) throw Stop{};
     return o == dfpn::Outcome::Disproven;
 }
@@ -451,7 +451,7 @@ bool LengthSearch::exact_now(B& b, bool or_node, int cap, int& value) {
             continue;
         }
         const int d = hi - 2;
-        if (!ask(b, or_node, d)) {
+        if (lower_refutes(b, or_node, d) || !ask(b, or_node, d)) {
             lo = std::max(lo, d + 2);
             merge();
             break;
@@ -705,6 +705,57 @@ bool LengthSearch::restrict(B& b, Frame& f, int n) const {
     return left_out;
 }
 
+void LengthSearch::nested_lower(std::size_t memory_mb) {
+    if (nodes_ != 0 || questions_ != 0 || table_.entries() != 0)
+        throw std::invalid_argument("the nested restricted game is chosen before the first question");
+    if (memory_mb != 0 && drops_ != Drops::Judged)
+        throw std::invalid_argument("only a search under the tsume rules has a nested restricted game");
+    lower_mb_ = memory_mb;
+    lower_.reset();
+}
+
+bool LengthSearch::lower_refutes(B& b, bool or_node, int n) {
+    // The restricted game's argument needs every drop of a defender node to be an interposition:
+    // a defender not in check (a Kakinoki test whose capture promotes out of the line) is left
+    // to the tsume-rule question.
+    if (lower_mb_ == 0 || n < (or_node ? 1 : 0) || (!or_node && !b.in_check())) return false;
+    {
+        const LEntry& e = entry(b);
+        if (e.lo > n) return true;
+        if (e.hi <= n) return false;
+    }
+    if (!lower_) {
+        lower_ = std::make_unique<LengthSearch>(attacker_, lower_mb_, oracle_, distance_rule_, looks_);
+        lower_->drops_ = Drops::None;
+        lower_->outer_cancel_ = &cancel_;
+    }
+    LengthSearch& g = *lower_;
+    // The game runs inside this search's call: the same stop limits (its nodes counted here), no
+    // pause (a nested question never pauses), and none of the raw look of a question from outside.
+    g.lim_ = lim_;
+    g.lim_.pause_at = -1.0;
+    if (lim_.nodes != 0) g.lim_.nodes = g.nodes_ + (lim_.nodes > nodes_ ? lim_.nodes - nodes_ : 1);
+    g.next_check_ = g.nodes_;
+    g.depth_ = g.test_level_ = 0;
+    g.nested_ = 1;
+    const std::uint64_t before = g.nodes_;
+    bool mates = false;
+    try {
+        mates = g.ask(b, or_node, n);
+    } catch (...) {
+        g.release_path();
+        nodes_ += g.nodes_ - before;
+        throw;
+    }
+    nodes_ += g.nodes_ - before;
+    if (mates) return false;
+    ++lower_refutations_;
+    LEntry& e = entry(b);
+    const int lo = after_refuted(n, or_node);
+    if (lo > e.lo) e.lo = len16(lo);
+    return true;
+}
+
 void LengthSearch::restrict_drops(Drops mode, const LengthSearch* judge) {
     if (nodes_ != 0 || questions_ != 0 || table_.entries() != 0)
         throw std::invalid_argument("the game of a search is chosen before its first question");
@@ -724,6 +775,8 @@ bool LengthSearch::futile(B& b, const DropSquare& ds, int n, const std::vector<M
         if (n <= it->second.counts_upto) return false;
     }
     ++futility_tests_;
+    const std::uint64_t nodes_before = nodes_;
+    const bool outermost = test_level_ == 0;
     bool verdict = false;
     const int cap = std::min(n, longest);
     const std::vector<std::string> tests = tests_of(b, ds);
@@ -731,7 +784,7 @@ bool LengthSearch::futile(B& b, const DropSquare& ds, int n, const std::vector<M
     for (const std::string& sfen : tests) {
         B& t = test_board(test_level_, sfen);
         Depth level(test_level_);
-        if (!ask(t, false, cap)) continue;
+        if (lower_refutes(t, false, cap) || !ask(t, false, cap)) continue;
         int k = 0;
         if (!exact_now(t, false, cap, k)) continue;
         if (k == 0) {
@@ -740,7 +793,7 @@ bool LengthSearch::futile(B& b, const DropSquare& ds, int n, const std::vector<M
         }
         for (const Move m : counted) {
             b.do_move(m);
-            const bool shorter = ask(b, true, k - 3);
+            const bool shorter = !lower_refutes(b, true, k - 3) && ask(b, true, k - 3);
             b.undo_move(m);
             if (!shorter) {   // that defence lasts as long as the capture's mate: the drop gains nothing
                 verdict = true;
@@ -749,6 +802,7 @@ bool LengthSearch::futile(B& b, const DropSquare& ds, int n, const std::vector<M
         }
         if (verdict) break;
     }
+    if (outermost) futility_nodes_ += nodes_ - nodes_before;
     if (futility_.size() > kFutilityMemo) futility_.clear();
     Tested& memo = futility_[key];
     if (verdict)

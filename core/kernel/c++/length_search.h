@@ -210,6 +210,15 @@ public:
     // Make this search (new: nothing searched yet) one of the restricted game (`Drops` above);
     // `judge`, a search of the same problem under the tsume rules, for Effective (kept by the caller).
     void restrict_drops(Drops mode, const LengthSearch* judge);
+    // Give this search (under the tsume rules, nothing searched yet) a restricted game of its own
+    // (Drops::None, a table of `memory_mb`, the same raw df-pn) that answers first the "no"
+    // questions of its futility tests: is a capture mated within the bound, does a counted defence
+    // last as long as the capture.  Its refutations hold under the tsume rules (Drops above); its
+    // nodes count as this search's.  0 MB: none (the default).
+    void nested_lower(std::size_t memory_mb);
+    std::uint64_t nested_lower_refutations() const { return lower_refutations_; }
+    // Nodes spent inside the outermost futility tests (their nested questions and games).
+    std::uint64_t futility_nodes() const { return futility_nodes_; }
     Drops drops() const { return drops_; }
     std::shared_ptr<Oracle> shared_oracle() const { return oracle_; }
     std::size_t entries() const { return table_.entries(); }
@@ -256,6 +265,9 @@ private:
     void or_node(B& b, int n, std::uint64_t thpn, std::uint64_t thdn, std::uint64_t& pn, std::uint64_t& dn);
     void and_node(B& b, int n, std::uint64_t thpn, std::uint64_t thdn, std::uint64_t& pn, std::uint64_t& dn);
     bool futile(B& b, const DropSquare& ds, int n, const std::vector<Move>& others, int longest);
+    // True when the nested restricted game (nested_lower) proves no mate within n at b; the bound
+    // then goes into this search's table too.  False when it mates there or there is none.
+    bool lower_refutes(B& b, bool or_node, int n);
     std::vector<std::string> tests_of(B& b, const DropSquare& ds);
     // True when drop square `square` of b was judged to count at bound n (a lookup, no search).
     bool counts_at(B& b, int square, int n) const;
@@ -271,10 +283,18 @@ private:
     bool distance_rule_;
     Drops drops_ = Drops::Judged;
     const LengthSearch* judge_ = nullptr;
+    std::size_t lower_mb_ = 0;                  // nested_lower's table (0: no nested game)
+    std::unique_ptr<LengthSearch> lower_;       // made at its first question
+    std::uint64_t lower_refutations_ = 0, futility_nodes_ = 0;
     RawLooks looks_;
     LengthTable table_;
     std::shared_ptr<Oracle> oracle_;
     std::atomic<bool> cancel_{false};
+    const std::atomic<bool>* outer_cancel_ = nullptr;   // a nested game's: the cancel flag of its search
+    bool cancelled() const {
+        return cancel_.load(std::memory_order_relaxed) ||
+               (outer_cancel_ != nullptr && outer_cancel_->load(std::memory_order_relaxed));
+    }
     std::uint64_t nodes_ = 0, next_check_ = 0, questions_ = 0, futility_tests_ = 0;
     CallLimits lim_;
     int nested_ = 0, depth_ = 0, test_level_ = 0;
