@@ -6,21 +6,24 @@
 // answers every hand with at most those pieces; an unresolved entry answers
 // its own hand only ([ComShogi ch. 9]).
 //
-// Layout, after the fixed-size clustered tables of [KomoringHeights]: an array of 256-byte
-// buckets on 64-byte boundaries, a bucket per home (the high word of key * buckets).  A bucket
-// holds kWindow entries: their eight board keys together in its first cache line, their bodies
-// (24 bytes: pn, dn, hand, amount, move, depth, length) in the three lines after.  A probe reads
-// the key line (prefetched when the child's key is known) and a body only where a key matches,
-// so a board the table does not hold (two probes in three) costs one line, not four.  Every
-// hand of one board lives in its bucket and is found by that one scan.  A store into a full
-// bucket replaces its cheapest entry (least search amount, a proof weighing 16 times its amount
-// and a disproof twice: see cost() in tt.cpp).  When the table is nine tenths full, collect()
-// drops the cheapest entries by the same measure until seven tenths remain.  The table starts at 64k
-// entries (2 MB, cache-friendly for short problems) and grows four times over, rehashing,
-// whenever it is half full or buckets keep overflowing, up to what the memory bound allows (a
-// bucket lost to replacement costs far more search than the growth); the bound is taken so
-// that the old and the new array together stay inside it while it grows.  An entry costs 32
-// bytes (kBytesPerEntry: its key and body).
+// Layout, after the fixed-size clustered tables of [KomoringHeights]: an array of 512-byte
+// buckets on 128-byte boundaries, a bucket per home (the high word of key * buckets).  A bucket
+// holds kWindow (16) entries: their board keys together in its first two cache lines, their
+// bodies (24 bytes: pn, dn, hand, amount, move, depth, length) in the six lines after.  A probe
+// reads the key lines (prefetched when the child's key is known) and a body only where a key
+// matches.  Every hand of one board lives in its bucket and is found by that one scan.  A store
+// into a full bucket replaces its cheapest entry (least search amount, a proof weighing 16 times
+// its amount and a disproof twice: see cost() in tt.cpp).  When the table is nine tenths full,
+// collect() drops the cheapest entries by the same measure until seven tenths remain.  The table
+// starts at 64k entries (2 MB, cache-friendly for short problems) and doubles, rehashing, whenever
+// it is half full or buckets keep overflowing, up to what the memory bound allows; the last growth
+// goes straight to the bound from at most a quarter of it, so that the old and the new array
+// together stay inside the bound.  Sixteen entries a bucket rather than eight, and doubling rather
+// than quadrupling, keep the table dense: at half full a 16-entry bucket overflows about one time
+// in 250 where an 8-entry one overflows one time in ten, so the table need not grow far past what
+// it holds (Microcosmos tail 151: 128 MB for 1.4 M entries, where it was 617 MB), and a denser
+// table costs fewer page walks per probe (docs/benchmarks.md).  An entry costs 32 bytes
+// (kBytesPerEntry: its key and body).
 #pragma once
 
 #include <cstddef>
@@ -46,13 +49,13 @@ struct TTEntry {
 };
 static_assert(sizeof(TTEntry) == 24, "an entry's body is 24 bytes");
 
-inline constexpr std::size_t kBucketEntries = 8;
+inline constexpr std::size_t kBucketEntries = 16;
 
-struct alignas(64) TTBucket {
+struct alignas(128) TTBucket {
     std::uint64_t key[kBucketEntries];   // 0: an empty slot (a board key of 0 is stored as 1)
     TTEntry e[kBucketEntries];
 };
-static_assert(sizeof(TTBucket) == 256, "a bucket is four cache lines");
+static_assert(sizeof(TTBucket) == 512, "a bucket is eight cache lines: two of keys, six of bodies");
 
 inline constexpr std::uint32_t kInf32 = 0xFFFFFFFFu;
 
@@ -83,10 +86,12 @@ public:
     // unresolved entries); used when dominance is switched off.
     const TTEntry* probe_exact(std::uint64_t key, PHand hand) const;
     bool has_key(std::uint64_t key) const;
-    // Ask the memory system for a key's key line ahead of its probe.
+    // Ask the memory system for a key's two key lines ahead of its probe.
     void prefetch(std::uint64_t key) const {
 #if defined(__GNUC__) || defined(__clang__)
-        __builtin_prefetch(bucket(key));
+        const TTBucket* b = bucket(key);
+        __builtin_prefetch(b->key);
+        __builtin_prefetch(b->key + 8);
 #else
         (void)key;
 #endif
@@ -139,7 +144,7 @@ private:
     static void free_raw(void* raw, std::size_t len);
     void grow();
 
-    TTBucket* buckets_ = nullptr;    // 64-byte aligned inside raw_
+    TTBucket* buckets_ = nullptr;    // 128-byte aligned inside raw_
     void* raw_ = nullptr;
     std::size_t raw_len_ = 0;        // the mapping's length when raw_ is a mapping, else 0 (calloc)
     std::size_t nbuckets_ = 0;
