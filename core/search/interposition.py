@@ -105,7 +105,9 @@ def capture_and_return(board: cshogi.Board, drop: int) -> list[cshogi.Board]:
     drops.  Each returned board is the position after the checker captures on
     the drop square (one board per legal promotion choice) with the captured
     piece handed straight back: both hands as they were before the drop, the
-    defender to move.  Empty when the checker cannot legally capture.
+    defender to move.  Only captures that give check: the attacker of a mate
+    checks with every move, and a lance that promotes as it captures may not.
+    Empty when the checker cannot legally capture with check.
     """
     to = cshogi.move_to(drop)
     king = board.king_square(board.turn)
@@ -121,6 +123,9 @@ def capture_and_return(board: cshogi.Board, drop: int) -> list[cshogi.Board]:
             if cshogi.move_is_drop(m) or cshogi.move_from(m) != checker or cshogi.move_to(m) != to:
                 continue
             board.push(m)
+            if not board.is_check():   # a lance that promotes on the capture no longer checks
+                board.pop()
+                continue
             parts = board.sfen().split()
             board.pop()
             parts[2] = _hand_text(saved)

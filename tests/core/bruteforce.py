@@ -137,8 +137,8 @@ class BruteForce:
 
 
 def kakinoki_tests(b: cshogi.Board, drop: int) -> list[cshogi.Board]:
-    """The positions after the checker captures the piece ``drop`` interposes, the piece handed
-    back to the attacker's hand as it was (Kakinoki's test positions; none without a checker)."""
+    """The positions after the checker captures the piece ``drop`` interposes with check, the piece
+    handed back to the attacker's hand as it was (Kakinoki's test positions; none without a checker)."""
     to = cshogi.move_to(drop)
     kf, kr = _file_rank(b.king_square(b.turn))
     tf, tr = _file_rank(to)
@@ -159,6 +159,9 @@ def kakinoki_tests(b: cshogi.Board, drop: int) -> list[cshogi.Board]:
     for c in list(b.legal_moves):
         if not cshogi.move_is_drop(c) and cshogi.move_from(c) == checker and cshogi.move_to(c) == to:
             b.push(c)
+            if not b.is_check():   # a lance promoting as it captures: no longer a check, no move of a mate
+                b.pop()
+                continue
             parts = b.sfen().split()
             b.pop()
             parts[2] = hands

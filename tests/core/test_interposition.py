@@ -63,6 +63,16 @@ def test_capture_and_return_offers_both_promotion_choices() -> None:
     assert boards == ["4+R3k/6G2/8P/9/9/9/9/9/9", "4R3k/6G2/8P/9/9/9/9/9/9"]
 
 
+def test_capture_and_return_only_captures_that_check() -> None:
+    # A lance checks along file 5; taking the pawn on 5c it may promote, but a promoted lance there
+    # no longer reaches the king on 5a: only the capture that checks is a test position.
+    b = cshogi.Board("4k4/9/9/9/9/9/9/9/4L4 w r2b4g4s4n3l18p 1")
+    assert b.is_check()
+    tests = capture_and_return(b, b.move_from_usi("P*5c"))
+    assert [t.sfen().split()[0] for t in tests] == ["4k4/9/4L4/9/9/9/9/9/9"]
+    assert all(t.is_check() for t in tests)
+
+
 def test_drop_squares_nearest_first_pawn_first() -> None:
     b = after(CLASSIC, "9c9a+")
     squares = drop_squares(b)

@@ -676,6 +676,10 @@ std::vector<std::string> LengthSearch::tests_of(B& b, const DropSquare& ds) {
     for (const Move m : ml) {
         if (is_drop(m) || int(move_from(m)) != ds.checker || int(move_to(m)) != ds.square) continue;
         b.do_move(m);
+        if (!pos.in_check()) {   // a lance that promotes on the capture no longer checks: no move of a mate
+            b.undo_move(m);
+            continue;
+        }
         std::istringstream parts(pos.sfen());
         std::string board, side, hand, ply;
         parts >> board >> side >> hand >> ply;
