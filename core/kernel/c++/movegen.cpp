@@ -206,7 +206,18 @@ void generate_legal(const Position& pos, MoveList& out) {
     add_drops(pos, out, ~occ, nullptr);
 }
 
-void generate_checks(const Position& pos, MoveList& out) {
+namespace {
+
+// The checks of generate_checks, in its order; when `free` is a square next to their king, not
+// holding one of their pieces, that no piece of ours attacks (their king off the board), leaves
+// out checks that cannot mate: a check mates only if it takes that square from the king, and a
+// move takes it only by attacking it with the moved piece, by landing on it, or by opening a
+// line onto it through the square it leaves (as the only blocker between it and a slider of
+// ours; a piece landing anywhere only blocks).  So a drop, or a move of a piece that is not the
+// first one met on a line out of `free`, must land where its piece (promoted or not) attacks
+// `free` on an empty board, or on `free`.  What is left is a subsequence of the full list that
+// holds every mate in it.
+void checks_within(const Position& pos, MoveList& out, Square free) {
     const Color us = pos.side_to_move(), them = ~us;
     const Square ek = pos.king_square(them);
     if (ek == SQ_NONE) return;
@@ -239,6 +250,33 @@ void generate_checks(const Position& pos, MoveList& out) {
     for (PieceType pt : {GOLD, PRO_PAWN, PRO_LANCE, PRO_KNIGHT, PRO_SILVER}) check_sq.set(pt, gold);
     check_sq.set(HORSE, bishop | bb::KING_ATK[ek]);
     check_sq.set(DRAGON, rook | bb::KING_ATK[ek]);
+    // limited: check_sq cut to the squares that also take the free square f (see above);
+    // f_lines: the first squares occupied on each line out of f (their king off the board): only
+    // a piece there can open a line onto f by leaving, so only those pieces keep check_sq.
+    CheckSquares limited;
+    const CheckSquares* lim = &check_sq;
+    Bitboard f_lines;
+    if (free != SQ_NONE) {
+        lim = &limited;
+        limited.set(NO_PIECE_TYPE, Bitboard());
+        limited.set(KING, Bitboard());
+        const Square f = free;
+        const Bitboard fb = square_bb(f);
+        const Bitboard occ_no_ek = occ ^ square_bb(ek);
+        const Bitboard gold_f = bb::GOLD_ATK[them][f] | fb, bishop_f = bb::BISHOP_EMPTY[f] | fb,
+                       rook_f = bb::ROOK_EMPTY[f] | fb;
+        f_lines = bishop_attacks(f, occ_no_ek) | rook_attacks(f, occ_no_ek);
+        limited.set(PAWN, check_sq[PAWN] & (bb::PAWN_ATK[them][f] | fb));
+        limited.set(LANCE, check_sq[LANCE] & (bb::LANCE_EMPTY[them][f] | fb));
+        limited.set(KNIGHT, check_sq[KNIGHT] & (bb::KNIGHT_ATK[them][f] | fb));
+        limited.set(SILVER, check_sq[SILVER] & (bb::SILVER_ATK[them][f] | fb));
+        const Bitboard g = gold & gold_f;
+        for (PieceType pt : {GOLD, PRO_PAWN, PRO_LANCE, PRO_KNIGHT, PRO_SILVER}) limited.set(pt, g);
+        limited.set(BISHOP, bishop & bishop_f);
+        limited.set(ROOK, rook & rook_f);
+        limited.set(HORSE, check_sq[HORSE] & (bishop_f | bb::KING_ATK[f]));
+        limited.set(DRAGON, check_sq[DRAGON] & (rook_f | bb::KING_ATK[f]));
+    }
 
     Bitboard pieces = own;
     if (ksq != SQ_NONE) {
@@ -271,11 +309,16 @@ void generate_checks(const Position& pos, MoveList& out) {
             to &= bb::LINE[ek][from];
             if (!to) continue;
         }
-        const Bitboard promo_ok = can_promote(pt) ? check_sq[promoted(pt)] : Bitboard();
-        add_checking_moves(out, us, pt, pc, from, to, check_sq[pt], promo_ok);
+        const CheckSquares& cs = test(f_lines, from) ? check_sq : *lim;
+        const Bitboard promo_ok = can_promote(pt) ? cs[promoted(pt)] : Bitboard();
+        add_checking_moves(out, us, pt, pc, from, to, cs[pt], promo_ok);
     }
-    add_drops(pos, out, ~occ, &check_sq);
+    add_drops(pos, out, ~occ, lim);
 }
+
+}  // namespace
+
+void generate_checks(const Position& pos, MoveList& out) { checks_within(pos, out, SQ_NONE); }
 
 bool is_legal(const Position& pos, Move m) {
     MoveList all;
@@ -351,8 +394,27 @@ bool has_evasion(const Position& pos) {
 }
 
 Move mate_in_one(Position& pos) {
+    const Color us = pos.side_to_move(), them = ~us;
+    const Square ek = pos.king_square(them);
+    if (ek == SQ_NONE) return MOVE_NONE;
+    // A free square of their king: next to it, not holding its own piece, attacked by nothing of
+    // ours (with the king off the board, as it would be stepping).  Only the checks that can take
+    // it are generated (checks_within), in the order of generate_checks, so the mate returned is
+    // the first one of that list, as if every check had been tried.
+    Square free = SQ_NONE;
+    if (!pos.in_check()) {
+        const Bitboard mine = pos.pieces(us);
+        const Bitboard occ_no_king = pos.pieces() ^ square_bb(ek);
+        for (Bitboard s = bb::KING_ATK[ek].andnot(pos.pieces(them)); s;) {
+            const Square q = s.pop();
+            if (!pos.attacked_by(mine, us, q, occ_no_king)) {
+                free = q;
+                break;
+            }
+        }
+    }
     MoveList checks;
-    generate_checks(pos, checks);
+    checks_within(pos, checks, free);
     for (Move m : checks) {
         // A king step out answers most checks: found without playing the move.
         if (king_steps_out_after(pos, m)) continue;
