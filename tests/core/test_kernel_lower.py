@@ -139,16 +139,22 @@ def _answer(sfen: str):   # type: ignore[no-untyped-def]
             [(f.path, f.move, f.reason.english(), f.moves) for f in proof.futile])
 
 
+def _same_answer_either_way(monkeypatch: pytest.MonkeyPatch, env: str, off: str, on: str, seed: int,
+                            count: int) -> None:
+    """The whole answer of a sample of mate.tsv is the same with ``env`` set to ``off`` and to ``on``."""
+    monkeypatch.setenv(kernel_length.CHOICE_ENV, "kernel")
+    rows = _rows()
+    for r in random.Random(seed).sample(rows, count) + [x for x in rows if x["id"] in ("tanuki-3-454", "tanuki-7-15")]:
+        monkeypatch.setenv(env, off)
+        before = _answer(r["sfen"])
+        monkeypatch.setenv(env, on)
+        assert _answer(r["sfen"]) == before, r["id"]
+
+
 def test_the_whole_answer_is_the_same_with_the_restricted_game(monkeypatch: pytest.MonkeyPatch) -> None:
     # The builder's questions (mating checks, 余詰 candidates, longest defences, variations' lengths)
     # go to the restricted game first: the proof, main line, 余詰, 無駄合 and all, is unchanged.
-    monkeypatch.setenv(kernel_length.CHOICE_ENV, "kernel")
-    rows = _rows()
-    for r in random.Random(7).sample(rows, 30) + [x for x in rows if x["id"] in ("tanuki-3-454", "tanuki-7-15")]:
-        monkeypatch.setenv(kernel_length.LOWER_ENV, "off")
-        before = _answer(r["sfen"])
-        monkeypatch.setenv(kernel_length.LOWER_ENV, "none")
-        assert _answer(r["sfen"]) == before, r["id"]
+    _same_answer_either_way(monkeypatch, kernel_length.LOWER_ENV, "off", "none", 7, 30)
 
 
 def _run(gen):   # type: ignore[no-untyped-def]
@@ -226,8 +232,8 @@ def _nested_sample(rows: list[dict[str, str]]) -> None:
 
 def test_nested_game_answers_as_the_tsume_rules_on_a_sample() -> None:
     rows = _rows()
-    # tanuki-5-232: a Kakinoki test whose capture promotes out of the line leaves the defender not
-    # in check; the nested game stays out of such a position (its argument needs a check).
+    # tanuki-5-232: a lance that promotes as it takes the interposed piece no longer checks; such a
+    # capture is no test position, and the nested game stays out of unchecked positions anyway.
     _nested_sample(random.Random(11).sample(rows, 40) +
                    [x for x in rows if x["id"] in ("tanuki-3-454", "tanuki-7-15", "tanuki-5-38", "tanuki-5-232")])
 
@@ -238,13 +244,7 @@ def test_nested_game_answers_as_the_tsume_rules_on_mate_tsv() -> None:
 
 
 def test_the_whole_answer_is_the_same_with_the_nested_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(kernel_length.CHOICE_ENV, "kernel")
-    rows = _rows()
-    for r in random.Random(8).sample(rows, 25) + [x for x in rows if x["id"] in ("tanuki-3-454", "tanuki-7-15")]:
-        monkeypatch.setenv(kernel_length.NESTED_ENV, "0")
-        before = _answer(r["sfen"])
-        monkeypatch.setenv(kernel_length.NESTED_ENV, "1")
-        assert _answer(r["sfen"]) == before, r["id"]
+    _same_answer_either_way(monkeypatch, kernel_length.NESTED_ENV, "0", "1", 8, 25)
 
 
 def test_nested_game_bad_input() -> None:
