@@ -133,17 +133,7 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
     root = position.board().copy()
     attacker = root.turn
     # Replay first: a bad line is the user's mistake, whatever the search finds.
-    b = root.copy()
-    moves: list[int] = []
-    for i, text in enumerate(given):
-        legal = {cshogi.move_to_usi(m): m for m in (b.check_moves if b.turn == attacker else b.legal_moves)}
-        if text not in legal:
-            what = "a check" if b.turn == attacker else "a legal reply"
-            raise CheckError(f"move {i + 1} of the solution, {text!r}, is not {what} in {b.sfen()!r}")
-        moves.append(legal[text])
-        b.push(legal[text])
-    if len(given) % 2 == 0:
-        raise CheckError(f"the solution has {len(given)} plies: a mate ends with the attacker's move")
+    moves = _replay(root, given)
     clock = limits.clock()
     deadline = clock() + limits.seconds if limits.seconds is not None else None
     s: BoundedSearch
@@ -179,6 +169,56 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
                            reused=reused, engine=_engine(s))
     return CheckResult(not out and len(moves) == length, length, tuple(given), tuple(out),
                        nodes=_nodes(s) - start, reused=reused, engine=_engine(s))
+
+
+def check_below_bound(position: Position, given: list[str] | tuple[str, ...], at_most: int,
+                      limits: Limits = Limits(seconds=60), cancel: Cancel | None = None) -> CheckResult:
+    """The check of a line where only an upper bound ``at_most`` of the length is proved.
+
+    Without the exact length the line cannot be compared move by move, but a
+    mate within ``at_most`` plies, fewer than the line's, is a shorter mate
+    (早詰) all the same: the result carries it at ply 1, with an attacker move
+    that mates within the bound (asked of a length search of its own, within
+    ``limits``), and is not ``complete``; with no discrepancy when the limits
+    run out first.
+
+    Raises:
+        CheckError: as :func:`check_solution` (a bad line, or no mate).
+        ValueError: ``at_most`` is not below the line's length.
+    """
+    if at_most >= len(given):
+        raise ValueError(f"a bound of {at_most} plies is not below the line's {len(given)}")
+    root = position.board().copy()
+    _replay(root, given)
+    clock = limits.clock()
+    deadline = clock() + limits.seconds if limits.seconds is not None else None
+    fresh = _fresh_search(root, limits, deadline, cancel, clock)
+    if not isinstance(fresh, BoundedSearch):
+        return CheckResult(False, None, tuple(given), complete=False, nodes=fresh[0], engine=fresh[1])
+    fresh.board = root.copy()
+    try:
+        first = _first_mate(fresh, at_most)
+    except SearchAborted:
+        return CheckResult(False, None, tuple(given), complete=False, nodes=_nodes(fresh), engine=_engine(fresh))
+    return CheckResult(False, None, tuple(given), (Discrepancy("shorter_mate", 1, (cshogi.move_to_usi(first),)),),
+                       complete=False, nodes=_nodes(fresh), engine=_engine(fresh))
+
+
+def _replay(root: cshogi.Board, given: list[str] | tuple[str, ...]) -> list[int]:
+    """The moves of ``given`` from ``root``; CheckError for an illegal move, a non-check or an even length."""
+    attacker = root.turn
+    b = root.copy()
+    moves: list[int] = []
+    for i, text in enumerate(given):
+        legal = {cshogi.move_to_usi(m): m for m in (b.check_moves if b.turn == attacker else b.legal_moves)}
+        if text not in legal:
+            what = "a check" if b.turn == attacker else "a legal reply"
+            raise CheckError(f"move {i + 1} of the solution, {text!r}, is not {what} in {b.sfen()!r}")
+        moves.append(legal[text])
+        b.push(legal[text])
+    if len(given) % 2 == 0:
+        raise CheckError(f"the solution has {len(given)} plies: a mate ends with the attacker's move")
+    return moves
 
 
 def _fresh_search(root: cshogi.Board, limits: Limits, deadline: float | None, cancel: Cancel | None,

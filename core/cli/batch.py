@@ -191,12 +191,15 @@ def solve_row(row: dict[str, str], options: dict[str, Any],
             data["length"] < expected if data.get("exact") is False else data["length"] != expected):
         line["mismatch"] = True
     if "pv" in row and options.get("check", True):
-        reason = skip_reason(row["pv"], status=data["status"], exact=bool(data.get("exact")),
-                             raw=options["raw"], helpmate=options["helpmate"])
+        exact = bool(data.get("exact"))
+        at_most = data.get("at_most") if not exact else None
+        reason = skip_reason(row["pv"], status=data["status"], exact=exact, raw=options["raw"],
+                             helpmate=options["helpmate"], at_most=at_most)
         if reason is not None:
             line["check_skipped"] = reason
         else:
-            line.update(check_fields(position, row["pv"], Limits(**options["limits"]), session, cancel))
+            line.update(check_fields(position, row["pv"], Limits(**options["limits"]), session, cancel,
+                                     at_most=at_most))
     line["_no_length_column"] = "length" not in row
     return line
 

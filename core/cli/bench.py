@@ -188,11 +188,12 @@ def run_bench(args: argparse.Namespace) -> int:
                 rec["length_matches"] = (result.status == SolveStatus.MATE and expected is not None
                                          and result.length == expected)
                 if "pv" in row:
-                    reason = skip_reason(row["pv"], status=result.status.value, exact=rec["exact"])
+                    at_most = data.get("at_most") if not rec["exact"] else None
+                    reason = skip_reason(row["pv"], status=result.status.value, exact=rec["exact"], at_most=at_most)
                     if reason is not None:
                         rec["check_skipped"] = reason
                     else:
-                        rec.update(check_fields(position, row["pv"], limits, session))
+                        rec.update(check_fields(position, row["pv"], limits, session, at_most=at_most))
                 view.add(rec)
             misses = 0 if ok else misses + 1
             if ok:

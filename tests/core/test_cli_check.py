@@ -12,6 +12,7 @@ import pytest
 from tsume_studio.core.cli.check import check_solution
 from tsume_studio.core.cli.errors import UserError
 from tsume_studio.core.cli.main import main
+from tsume_studio.core.search.contract import Limits
 from tsume_studio.core.search.length_search import solve_official
 from tsume_studio.core.shogi.position import Position
 
@@ -51,6 +52,27 @@ def test_counting_a_futile_drop_is_reported() -> None:
     for d in result.discrepancies:
         assert replays(CLASSIC, d.line)
     assert bruteforce.tsume_length(CLASSIC, 3) == 1   # the shorter mate, re-proved
+
+
+def test_a_bound_below_the_line_is_a_shorter_mate() -> None:
+    """Only "at most 1" proved (no exact length): the 3-ply line is reported 早詰 at ply 1, not confirmed."""
+    from tsume_studio.core.check import check_below_bound
+    from tsume_studio.core.cli.check import check_fields, skip_reason
+
+    line = ["9c9a+", "P*2a", "9a2a"]
+    result = check_below_bound(Position.from_sfen(CLASSIC), line, 1)
+    assert not result.confirmed and not result.complete and result.length is None
+    assert [(d.kind, d.ply, d.line) for d in result.discrepancies] == [("shorter_mate", 1, ("9c9a+",))]
+    assert bruteforce.tsume_length(CLASSIC, 3) == 1   # the shorter mate, re-proved
+    # The row of a batch: checked below the bound, skipped at or above it.
+    assert skip_reason(" ".join(line), status="mate", exact=False, at_most=1) is None
+    assert skip_reason(" ".join(line), status="mate", exact=False, at_most=3) is not None
+    fields = check_fields(Position.from_sfen(CLASSIC), " ".join(line), Limits(seconds=30), at_most=1)
+    assert fields["check"] == {"confirmed": False, "complete": False,
+                               "discrepancies": [{"kind": "shorter_mate", "ply": 1, "line": ["9c9a+"]}]}
+    with pytest.raises(ValueError):
+        check_below_bound(Position.from_sfen(CLASSIC), line, 3)
+    assert "check_error" in check_fields(Position.from_sfen(CLASSIC), "9c9a+ P*2a", Limits(seconds=30), at_most=1)
 
 
 def test_yozume_is_reported() -> None:
