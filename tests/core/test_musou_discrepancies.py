@@ -41,6 +41,23 @@ PRE49 = "G*8e 9d8e 6d6c 7e7d 6c6b 4g4a 5c6d+ 7d8c P*8d 8c7b 6d5d 7b7a 6b6a+ 4a6a
 PRE42 = ("L*5e 5d5e N*4g 5e5f 9g5g 5f4e 5g4f 4e3d 4f3e 3d4c 3e4d 4c3b 4d4b 3b2c 4b2b 2c3d 2b2d 3d4e 2d3e 4e5f "
          "3e5e 5f6g 5e5g 6g7f 5g7g 7f6e 6i5g 6e5d 5h4f 5d4c 4g3e 4c3b 3f2d")
 PRE36 = "1b1c 2a1c 6e2e 1c2e 2g3e 2c2b G*2c 2b1a P*1b 1a2a"
+# The shared openings of rows with several claims.
+PRE41 = ("6a5b+ 6c7b 5b6a 7b8a 6a7b 8a7b 7d7c+ 7b8a P*8b 9c8b 7c8b 8a8b 4b6b 8b9c 6b8b 9c8b S*7c 8b8c G*8d "
+         "9e8d 7c8d+ 8c7b 8d7c 7b6a S*6b 6a5b 6e5c+ 5b4a 6b5a+ 2d5a N*3c 5a3c 2b3b 4a3b 3d3c+ 3b2a")
+PRE43 = ("N*6f 6e6f L*5e 4d5e 5f5e 5d5e P*5f 5e5d 3f4e 1e4e 5f5e 4e5e B*4e 5e4e 3d4e 5d4c R*4d 4c5b 7f6d "
+         "5b6a 6d7b+")
+PRE51 = "6d7e 8f7e 5e6d 7e8f R*2f 2e2f 6d7e 8f7e R*2e 5h2e G*7f 7e7d 7f6e 7d6c 6e5d 6c5b"
+PRE60 = ("N*5g 4g5g N*3g 4e4d P*4e 5d4e 2b3c 4d3e P*3f 4e3f 3c2d 3e4d 2d3c 4d3e N*2g 3f2g 3c2d 3e4d 2d3e "
+         "4d3e P*3f 3e4d P*4e 4d3c 6e4c 3c2d 1f2f 2g2f P*2e 2f2e 4c3c 2d3c 3g2e 3c4b G*3c 4b3a 1a2a 3a2a "
+         "1c1b+ 2c1b 1i1b+ 2a1b")
+PRE61 = ("9d7f 7e7f 6g6f 6e5d 6f5e 6d5e 6h6d 5d4e 6d5e 4e3f 5e4e 3f4e G*4f 4e5d 4f5e 5d6c 5e6d 6c5b 4a5a "
+         "6a5a P*5c 5b6a 7c5a+ 6a7a G*6b 7b6b 5a6b 7a6b 8f7d 6b7a P*7b 7a7b G*7c 7b7a")
+PRE66 = "G*5i 4h5i 1d1i 5i6h 1i7i 6h5g 3e4f 5e4f 7i5i 5g6f 5i5e 6f5e 8d6d 5e6d G*6e 6d7c 8i8c+ 7c6b"
+PRE93 = ("7i6h 5i6h 8h7i 6h5i 7i6h 5i6h 9i6i 6h5g 6i6h 6g6h+ 5e4f 5g6g 4f5f 6g7f N*8h 7f8e 9g9f 8e9d P*9e "
+         "9d9c G*9d 9c9b 8c8b+ 9b8b 9d8c 8b8c")
+PRE97 = ("P*8c 8b7a P*7b 7a7b N*8d 7b8c B*7b 8c8d S*8e 8d8e 4i4e 8e8d 4e8e 7c8e 4c8c 8d9d 8c3c 9d8d 3c8c "
+         "8d9d 8c6c+ 9d8d 7b8c+ 8d9e 8c9d 9e9d N*8f 9d8d 6f7e 7d7e 6c5d 8d7c 5d7d 7c6b S*6c 6b5c 7d5d 5c4b "
+         "P*4c 4b4a 5d5a 4a5a B*4b 5a4a 4b3a+ 4a3a")
 CLAIMS: tuple[Claim, ...] = (
     # 9番 (published 29, confirmed length): 成不成非限定 at ply 3
     _c("musou-009", "promotion_choice", 3, "L*7b 7a7b 9b8c"),
@@ -84,33 +101,19 @@ CLAIMS: tuple[Claim, ...] = (
     _c("musou-055", "longer_defence", 4, "9h9g 9f8e 9g9f 8e9d"),
     _c("musou-055", "longer_defence", 10, "9h9g 9f8e 9g9f 8e9f 6e7d 7c7d N*8h 9f8e 7g7e 8e9d"),
     # 41番 (published 47, confirmed length; 60 CPU s): 余詰 at ply 37 and another mate on the last move
-    _c("musou-041", "alternative", 37,
-       "6a5b+ 6c7b 5b6a 7b8a 6a7b 8a7b 7d7c+ 7b8a P*8b 9c8b 7c8b 8a8b 4b6b 8b9c 6b8b 9c8b S*7c 8b8c G*8d "
-       "9e8d 7c8d+ 8c7b 8d7c 7b6a S*6b 6a5b 6e5c+ 5b4a 6b5a+ 2d5a N*3c 5a3c 2b3b 4a3b 3d3c+ 3b2a B*1b"),
-    _c("musou-041", "alternative", 47,
-       "6a5b+ 6c7b 5b6a 7b8a 6a7b 8a7b 7d7c+ 7b8a P*8b 9c8b 7c8b 8a8b 4b6b 8b9c 6b8b 9c8b S*7c 8b8c G*8d "
-       "9e8d 7c8d+ 8c7b 8d7c 7b6a S*6b 6a5b 6e5c+ 5b4a 6b5a+ 2d5a N*3c 5a3c 2b3b 4a3b 3d3c+ 3b2a B*3b 2a1a "
-       "3c2b 1a2b 1e2c+ 2b1a 3b2a+ 1a2a 3i3b+ 2a1a 2c2b"),
+    _c("musou-041", "alternative", 37, PRE41 + " B*1b"),
+    _c("musou-041", "alternative", 47, PRE41 + " "
+       "B*3b 2a1a 3c2b 1a2b 1e2c+ 2b1a 3b2a+ 1a2a 3i3b+ 2a1a 2c2b"),
     # 43番 (published 47; the tool: 55, 60 CPU s): 変長 at plies 22, 34 and 40
-    _c("musou-043", "longer_defence", 22,
-       "N*6f 6e6f L*5e 4d5e 5f5e 5d5e P*5f 5e5d 3f4e 1e4e 5f5e 4e5e B*4e 5e4e 3d4e 5d4c R*4d 4c5b 7f6d 5b6a "
-       "6d7b+ 6a5b"),
-    _c("musou-043", "longer_defence", 34,
-       "N*6f 6e6f L*5e 4d5e 5f5e 5d5e P*5f 5e5d 3f4e 1e4e 5f5e 4e5e B*4e 5e4e 3d4e 5d4c R*4d 4c5b 7f6d 5b6a "
-       "6d7b+ 6a5a 7b6b 5a6b S*6c 6b6a 6c7b+ 6a5a P*5b 5a5b 4e6c 5b6c 7d7c+ 7i7c"),
-    _c("musou-043", "longer_defence", 40,
-       "N*6f 6e6f L*5e 4d5e 5f5e 5d5e P*5f 5e5d 3f4e 1e4e 5f5e 4e5e B*4e 5e4e 3d4e 5d4c R*4d 4c5b 7f6d 5b6a "
-       "6d7b+ 6a5a 7b6b 5a6b S*6c 6b6a 6c7b+ 6a5a P*5b 5a5b 4e6c 5b6c 7d7c+ 7i7c+ 7b7c 6c7c 5g6e 7c6b P*6c "
-       "6b7a"),
+    _c("musou-043", "longer_defence", 22, PRE43 + " 6a5b"),
+    _c("musou-043", "longer_defence", 34, PRE43 + " "
+       "6a5a 7b6b 5a6b S*6c 6b6a 6c7b+ 6a5a P*5b 5a5b 4e6c 5b6c 7d7c+ 7i7c"),
+    _c("musou-043", "longer_defence", 40, PRE43 + " "
+       "6a5a 7b6b 5a6b S*6c 6b6a 6c7b+ 6a5a P*5b 5a5b 4e6c 5b6c 7d7c+ 7i7c+ 7b7c 6c7c 5g6e 7c6b"
+       " P*6c 6b7a"),
     # 60番 (published 45, confirmed length; 60 CPU s): 余詰 at ply 43 and another mate on the last move
-    _c("musou-060", "alternative", 43,
-       "N*5g 4g5g N*3g 4e4d P*4e 5d4e 2b3c 4d3e P*3f 4e3f 3c2d 3e4d 2d3c 4d3e N*2g 3f2g 3c2d 3e4d 2d3e 4d3e "
-       "P*3f 3e4d P*4e 4d3c 6e4c 3c2d 1f2f 2g2f P*2e 2f2e 4c3c 2d3c 3g2e 3c4b G*3c 4b3a 1a2a 3a2a 1c1b+ 2c1b "
-       "1i1b+ 2a1b S*2c"),
-    _c("musou-060", "alternative", 45,
-       "N*5g 4g5g N*3g 4e4d P*4e 5d4e 2b3c 4d3e P*3f 4e3f 3c2d 3e4d 2d3c 4d3e N*2g 3f2g 3c2d 3e4d 2d3e 4d3e "
-       "P*3f 3e4d P*4e 4d3c 6e4c 3c2d 1f2f 2g2f P*2e 2f2e 4c3c 2d3c 3g2e 3c4b G*3c 4b3a 1a2a 3a2a 1c1b+ 2c1b "
-       "1i1b+ 2a1b S*1c 1b2a 3c2b"),
+    _c("musou-060", "alternative", 43, PRE60 + " S*2c"),
+    _c("musou-060", "alternative", 45, PRE60 + " S*1c 1b2a 3c2b"),
     # 87番 (published 57, confirmed length; 60 CPU s): 成不成非限定 at ply 45
     _c("musou-087", "promotion_choice", 45,
        "G*8h 8i8h 7h7c 8h9g 4h8h 9g8h 6g7h 8h9h 9f8g 9h9g N*8i 9i8i P*9h 9g8f 7h7g 8f8e 8c7d 8e8d P*8e 8d7d "
@@ -118,38 +121,14 @@ CLAIMS: tuple[Claim, ...] = (
        "R*5a 4a4b P*4c 4b3b 5a5b"),
     # 97番 (published 51, confirmed length; 60 CPU s): 余詰 at ply 47 (a lance drop on any of six squares,
     # mates because the defender's only drops are futile), at ply 49, and on the last move
-    _c("musou-097", "alternative", 47,
-       "P*8c 8b7a P*7b 7a7b N*8d 7b8c B*7b 8c8d S*8e 8d8e 4i4e 8e8d 4e8e 7c8e 4c8c 8d9d 8c3c 9d8d 3c8c 8d9d "
-       "8c6c+ 9d8d 7b8c+ 8d9e 8c9d 9e9d N*8f 9d8d 6f7e 7d7e 6c5d 8d7c 5d7d 7c6b S*6c 6b5c 7d5d 5c4b P*4c "
-       "4b4a 5d5a 4a5a B*4b 5a4a 4b3a+ 4a3a L*3d"),
-    _c("musou-097", "alternative", 47,
-       "P*8c 8b7a P*7b 7a7b N*8d 7b8c B*7b 8c8d S*8e 8d8e 4i4e 8e8d 4e8e 7c8e 4c8c 8d9d 8c3c 9d8d 3c8c 8d9d "
-       "8c6c+ 9d8d 7b8c+ 8d9e 8c9d 9e9d N*8f 9d8d 6f7e 7d7e 6c5d 8d7c 5d7d 7c6b S*6c 6b5c 7d5d 5c4b P*4c "
-       "4b4a 5d5a 4a5a B*4b 5a4a 4b3a+ 4a3a L*3e"),
-    _c("musou-097", "alternative", 47,
-       "P*8c 8b7a P*7b 7a7b N*8d 7b8c B*7b 8c8d S*8e 8d8e 4i4e 8e8d 4e8e 7c8e 4c8c 8d9d 8c3c 9d8d 3c8c 8d9d "
-       "8c6c+ 9d8d 7b8c+ 8d9e 8c9d 9e9d N*8f 9d8d 6f7e 7d7e 6c5d 8d7c 5d7d 7c6b S*6c 6b5c 7d5d 5c4b P*4c "
-       "4b4a 5d5a 4a5a B*4b 5a4a 4b3a+ 4a3a L*3f"),
-    _c("musou-097", "alternative", 47,
-       "P*8c 8b7a P*7b 7a7b N*8d 7b8c B*7b 8c8d S*8e 8d8e 4i4e 8e8d 4e8e 7c8e 4c8c 8d9d 8c3c 9d8d 3c8c 8d9d "
-       "8c6c+ 9d8d 7b8c+ 8d9e 8c9d 9e9d N*8f 9d8d 6f7e 7d7e 6c5d 8d7c 5d7d 7c6b S*6c 6b5c 7d5d 5c4b P*4c "
-       "4b4a 5d5a 4a5a B*4b 5a4a 4b3a+ 4a3a L*3g"),
-    _c("musou-097", "alternative", 47,
-       "P*8c 8b7a P*7b 7a7b N*8d 7b8c B*7b 8c8d S*8e 8d8e 4i4e 8e8d 4e8e 7c8e 4c8c 8d9d 8c3c 9d8d 3c8c 8d9d "
-       "8c6c+ 9d8d 7b8c+ 8d9e 8c9d 9e9d N*8f 9d8d 6f7e 7d7e 6c5d 8d7c 5d7d 7c6b S*6c 6b5c 7d5d 5c4b P*4c "
-       "4b4a 5d5a 4a5a B*4b 5a4a 4b3a+ 4a3a L*3h"),
-    _c("musou-097", "alternative", 47,
-       "P*8c 8b7a P*7b 7a7b N*8d 7b8c B*7b 8c8d S*8e 8d8e 4i4e 8e8d 4e8e 7c8e 4c8c 8d9d 8c3c 9d8d 3c8c 8d9d "
-       "8c6c+ 9d8d 7b8c+ 8d9e 8c9d 9e9d N*8f 9d8d 6f7e 7d7e 6c5d 8d7c 5d7d 7c6b S*6c 6b5c 7d5d 5c4b P*4c "
-       "4b4a 5d5a 4a5a B*4b 5a4a 4b3a+ 4a3a L*3i"),
-    _c("musou-097", "alternative", 49,
-       "P*8c 8b7a P*7b 7a7b N*8d 7b8c B*7b 8c8d S*8e 8d8e 4i4e 8e8d 4e8e 7c8e 4c8c 8d9d 8c3c 9d8d 3c8c 8d9d "
-       "8c6c+ 9d8d 7b8c+ 8d9e 8c9d 9e9d N*8f 9d8d 6f7e 7d7e 6c5d 8d7c 5d7d 7c6b S*6c 6b5c 7d5d 5c4b P*4c "
-       "4b4a 5d5a 4a5a B*4b 5a4a 4b3a+ 4a3a L*3c 3a4a 2c3b"),
-    _c("musou-097", "alternative", 51,
-       "P*8c 8b7a P*7b 7a7b N*8d 7b8c B*7b 8c8d S*8e 8d8e 4i4e 8e8d 4e8e 7c8e 4c8c 8d9d 8c3c 9d8d 3c8c 8d9d "
-       "8c6c+ 9d8d 7b8c+ 8d9e 8c9d 9e9d N*8f 9d8d 6f7e 7d7e 6c5d 8d7c 5d7d 7c6b S*6c 6b5c 7d5d 5c4b P*4c "
-       "4b4a 5d5a 4a5a B*4b 5a4a 4b3a+ 4a3a L*3c 3a4a 3c3b+ 4a5a 4c4b+"),
+    _c("musou-097", "alternative", 47, PRE97 + " L*3d"),
+    _c("musou-097", "alternative", 47, PRE97 + " L*3e"),
+    _c("musou-097", "alternative", 47, PRE97 + " L*3f"),
+    _c("musou-097", "alternative", 47, PRE97 + " L*3g"),
+    _c("musou-097", "alternative", 47, PRE97 + " L*3h"),
+    _c("musou-097", "alternative", 47, PRE97 + " L*3i"),
+    _c("musou-097", "alternative", 49, PRE97 + " L*3c 3a4a 2c3b"),
+    _c("musou-097", "alternative", 51, PRE97 + " L*3c 3a4a 3c3b+ 4a5a 4c4b+"),
     # 44番 (published 25; the tool: 25)
     _c("musou-044", "alternative", 3, "N*4g 5e6d 7h6h"),
     _c("musou-044", "alternative", 3, "N*4g 5e6d 7h6i"),
@@ -160,13 +139,10 @@ CLAIMS: tuple[Claim, ...] = (
     # 50番 (published 17; the tool: 21)
     _c("musou-050", "longer_defence", 14, "S*1g 2f1e 1g2f 1e2f S*1e 1d1e 1i1e 2f1e 4b1b+ 1e2f S*1g 2g1g 1b1f 2f1f"),
     # 51番 (published 33; the tool: 33)
-    _c("musou-051", "alternative", 17,
-       "6d7e 8f7e 5e6d 7e8f R*2f 2e2f 6d7e 8f7e R*2e 5h2e G*7f 7e7d 7f6e 7d6c 6e5d 6c5b 5d4c"),
-    _c("musou-051", "alternative", 17,
-       "6d7e 8f7e 5e6d 7e8f R*2f 2e2f 6d7e 8f7e R*2e 5h2e G*7f 7e7d 7f6e 7d6c 6e5d 6c5b 5d6c"),
-    _c("musou-051", "alternative", 33,
-       "6d7e 8f7e 5e6d 7e8f R*2f 2e2f 6d7e 8f7e R*2e 5h2e G*7f 7e7d 7f6e 7d6c 6e5d 6c5b 5d5c 5b5a 5c5b 5a5b 9h4c "
-       "5b4a N*3c 4a3a 4c2a 3a4b 4d4c+ 4b5a 3c4a+ 5a4a 2a3b 4a5a 4c4b"),
+    _c("musou-051", "alternative", 17, PRE51 + " 5d4c"),
+    _c("musou-051", "alternative", 17, PRE51 + " 5d6c"),
+    _c("musou-051", "alternative", 33, PRE51 + " "
+       "5d5c 5b5a 5c5b 5a5b 9h4c 5b4a N*3c 4a3a 4c2a 3a4b 4d4c+ 4b5a 3c4a+ 5a4a 2a3b 4a5a 4c4b"),
     # 53番 (published 37; the tool: 43)
     _c("musou-053", "longer_defence", 28,
        "9g9f 9e8d 7c9c+ 9b9c S*9e 8d8c 8e7c+ 7a7c 4c6a P*7b 6a7b 8c7d 7b6c 7d8c 6c7b 8c7d 7b8c 7d8e P*8f 8e7f 8c6e "
@@ -195,24 +171,16 @@ CLAIMS: tuple[Claim, ...] = (
        "8b7b L*7i 7b6b 8d7c 6b5a 7c6b 5a6b 5g8d 6b6a 4c5b+ 6a5b 5f4d 5b4a 8d5a 4a5a S*5b 5a4b 5d4c 4b3a 5b4a+ 3a4a "
        "4d5b+ 4a3a 4c4b+"),
     # 61番 (published 39; the tool: 39)
-    _c("musou-061", "alternative", 35,
-       "9d7f 7e7f 6g6f 6e5d 6f5e 6d5e 6h6d 5d4e 6d5e 4e3f 5e4e 3f4e G*4f 4e5d 4f5e 5d6c 5e6d 6c5b 4a5a 6a5a P*5c "
-       "5b6a 7c5a+ 6a7a G*6b 7b6b 5a6b 7a6b 8f7d 6b7a P*7b 7a7b G*7c 7b7a 7d6b+"),
-    _c("musou-061", "alternative", 39,
-       "9d7f 7e7f 6g6f 6e5d 6f5e 6d5e 6h6d 5d4e 6d5e 4e3f 5e4e 3f4e G*4f 4e5d 4f5e 5d6c 5e6d 6c5b 4a5a 6a5a P*5c "
-       "5b6a 7c5a+ 6a7a G*6b 7b6b 5a6b 7a6b 8f7d 6b7a P*7b 7a7b G*7c 7b7a 7d8b+ 7a6a 8b7b 6a5a 7c6b"),
+    _c("musou-061", "alternative", 35, PRE61 + " 7d6b+"),
+    _c("musou-061", "alternative", 39, PRE61 + " 7d8b+ 7a6a 8b7b 6a5a 7c6b"),
     # 62番 (published 23; the tool: 23)
     _c("musou-062", "alternative", 1, "S*4g"),
     _c("musou-062", "alternative", 7, "G*4g 3f4g 3h4g 5f6e G*5e 4e5e 7g5e"),
     # 82番 (published 21; the tool: 25)
     _c("musou-082", "longer_defence", 10, "S*6i 5h6i 5f4g 2i4g S*5h 6i5h 7g4g 5h6h L*6i 6h7h"),
     # 93番 (published 35; the tool: 35)
-    _c("musou-093", "promotion_choice", 27,
-       "7i6h 5i6h 8h7i 6h5i 7i6h 5i6h 9i6i 6h5g 6i6h 6g6h+ 5e4f 5g6g 4f5f 6g7f N*8h 7f8e 9g9f 8e9d P*9e 9d9c G*9d "
-       "9c9b 8c8b+ 9b8b 9d8c 8b8c 2e6a"),
-    _c("musou-093", "alternative", 35,
-       "7i6h 5i6h 8h7i 6h5i 7i6h 5i6h 9i6i 6h5g 6i6h 6g6h+ 5e4f 5g6g 4f5f 6g7f N*8h 7f8e 9g9f 8e9d P*9e 9d9c G*9d "
-       "9c9b 8c8b+ 9b8b 9d8c 8b8c 2e6a+ 8c9b 7d7c+ 9b9a 5f9b 9a9b 6a8c 9b8a 8c8b"),
+    _c("musou-093", "promotion_choice", 27, PRE93 + " 2e6a"),
+    _c("musou-093", "alternative", 35, PRE93 + " 2e6a+ 8c9b 7d7c+ 9b9a 5f9b 9a9b 6a8c 9b8a 8c8b"),
     # 64番 (published 19; the tool: 25)
     _c("musou-064", "longer_defence", 2, "6g5f P*7g"),
     _c("musou-064", "longer_defence", 2, "6g5f L*7g"),
@@ -221,11 +189,9 @@ CLAIMS: tuple[Claim, ...] = (
     _c("musou-064", "longer_defence", 16,
        "6g5f 5g4f 8g4g 4f3e S*2f 2d2f 4g4f 3e4d B*3e 4d3c 3e2d 3c4d 4f5e 4e5e 2d3e 4d3c"),
     # 66番 (published 29; the tool: 29)
-    _c("musou-066", "alternative", 19,
-       "G*5i 4h5i 1d1i 5i6h 1i7i 6h5g 3e4f 5e4f 7i5i 5g6f 5i5e 6f5e 8d6d 5e6d G*6e 6d7c 8i8c+ 7c6b 2e2f"),
-    _c("musou-066", "alternative", 29,
-       "G*5i 4h5i 1d1i 5i6h 1i7i 6h5g 3e4f 5e4f 7i5i 5g6f 5i5e 6f5e 8d6d 5e6d G*6e 6d7c 8i8c+ 7c6b 2e3e 6b6a 3e7a "
-       "6a7a 9c8b 7a6b 8b7b 6b5b 5d4c+ 5b6c 7b7c"),
+    _c("musou-066", "alternative", 19, PRE66 + " 2e2f"),
+    _c("musou-066", "alternative", 29, PRE66 + " "
+       "2e3e 6b6a 3e7a 6a7a 9c8b 7a6b 8b7b 6b5b 5d4c+ 5b6c 7b7c"),
     # 86番 (published 15; the tool: 21)
     _c("musou-086", "longer_defence", 6, "2e4g 2i3i 2a2i+ 3i4h 6f5g 4h4g"),
     _c("musou-086", "longer_defence", 8, "2e4g 2i3i 2a2i+ 3i4h 6f5g 4h5g 1b5f+ 5g6h"),
@@ -294,9 +260,7 @@ CSHOGI_MISSES = _c("musou-071", "longer_defence", 2, "9f9g 8h7h")
 # Not re-proved under tsume rules: the defence needs drops, the game with counted drops only is out of
 # this module's reach at 25 plies, and the reference search runs out of its table (a 4 GB bound) before
 # it answers: the claim rests on raw rules and the tool's own judgement of futility (docs/benchmarks.md).
-TSUME_OUT_OF_REACH = {_c("musou-043", "longer_defence", 22,
-                             "N*6f 6e6f L*5e 4d5e 5f5e 5d5e P*5f 5e5d 3f4e 1e4e 5f5e 4e5e B*4e 5e4e 3d4e 5d4c "
-                             "R*4d 4c5b 7f6d 5b6a 6d7b+ 6a5b")}
+TSUME_OUT_OF_REACH = {_c("musou-043", "longer_defence", 22, PRE43 + " 6a5b")}
 
 
 def test_cshogi_mate_on_71_misses_a_defence() -> None:
