@@ -79,13 +79,10 @@ def check_fields(position: Position, pv: str, limits: Limits,
     start, cpu = time.monotonic(), time.process_time()
     try:
         if at_most is not None:   # only a bound proved, below the line's length: its shorter mate
-            try:
-                result = _check_core.check_below_bound(position, pv.split(), at_most, limits, cancel)
-            except CheckError as exc:
-                raise UserError(str(exc)) from exc
+            result = _check_core.check_below_bound(position, pv.split(), at_most, limits, cancel)
         else:
             result = check_solution(position, pv.split(), limits, session, cancel)
-    except UserError as exc:
+    except (UserError, CheckError) as exc:
         return {"check_error": str(exc)}
     return {"check": result.check_json(), "check_length": result.length,
             "check_seconds": round(time.monotonic() - start, 4), "check_cpu": round(time.process_time() - cpu, 4),
