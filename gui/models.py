@@ -63,6 +63,14 @@ def common_role_texts() -> list[str]:
     return [tr(_ROLE_TEXT[r]) for r in (Role.MAIN, Role.VARIATION, Role.FUTILE)]
 
 
+def common_move_texts() -> list[str]:
+    """The usual longest moves (a promotion, a drop, 同 with a two-character piece): what the live tree keeps room for.
+
+    A rarer, longer one (``▲３二銀不成``) may be cut at the tree's edge; its tooltip has it whole.
+    """
+    return ["▲９一飛成", "▲９九金打", "△同　成銀"]
+
+
 def number_text(n: int) -> str:
     """pn/dn for display: ``∞`` for the solver's infinity."""
     return "∞" if n >= INFINITY else str(n)

@@ -8,6 +8,7 @@ what the board does with it.  No solver logic here.
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelection, QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView, QApplication, QHBoxLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem, QStyle,
     QPushButton, QStyledItemDelegate, QStyleOptionViewItem, QToolButton, QTreeView, QVBoxLayout, QWidget,
@@ -24,8 +25,8 @@ from ..core.search.contract import Progress, SearchPhase, SolveResult, SolveStat
 from ..core.shogi.types import KANJI_MOVE, LETTER_TYPES
 from . import i18n
 from .i18n import add_translations, tr
-from .models import (COL_DN, COL_MOVE, COL_PN, COL_ROLE, ProofTreeModel, SearchTreeModel, common_role_texts,
-                     compact_number, move_texts)
+from .models import (COL_DN, COL_MOVE, COL_PN, COL_ROLE, ProofTreeModel, SearchTreeModel, common_move_texts,
+                     common_role_texts, compact_number, move_texts)
 
 add_translations("ja", {
     "Result": "結果",
@@ -749,6 +750,10 @@ class ProofTreePanel(_TreePanel):
 class SearchTreePanel(_TreePanel):
     """The live pn/dn tree of a running search."""
 
+    # Plies of the current path kept open at most, and at least however narrow the panel.
+    FOLLOW_DEPTH = 12
+    MIN_FOLLOW_DEPTH = 2
+
     def __init__(self, parent: QWidget | None = None) -> None:
         self._after_proof: Progress | None = None
         super().__init__(SearchTreeModel(), parent)
@@ -772,7 +777,7 @@ class SearchTreePanel(_TreePanel):
         self._show_phase()
 
     def update_progress(self, progress: Progress) -> None:
-        """Merge a snapshot; with ``follow`` the current path stays open.
+        """Merge a snapshot; with ``follow`` the current path stays open (as deep as :meth:`follow_depth`).
 
         After df-pn's proof the tree no longer changes: the note below it says
         what runs instead (the phase, its question and bounds, nodes, time).
@@ -787,8 +792,29 @@ class SearchTreePanel(_TreePanel):
             self.set_note(None)
         if self.follow:
             path = model.current_path()
-            for n in range(1, min(len(path), 12) + 1):
+            for n in range(1, min(len(path), self.follow_depth()) + 1):
                 self.view.expand(model.index_of_path(path[:n]))
+
+    def follow_depth(self) -> int:
+        """Plies of the current path to open: as many as leave its deepest row's move readable.
+
+        Each ply indents a row; past the depth where a usual long move
+        (``common_move_texts``, bold as on the path) no longer fits between
+        pn/dn and the panel's right edge, the moves would be cut there.  So
+        the tree opens the path that deep (FOLLOW_DEPTH at most, MIN_FOLLOW_DEPTH
+        at least); deeper nodes are one click away.  A few font measurements a
+        snapshot: the move column itself still sizes to its contents.
+        """
+        view = self.view
+        font = QFont(view.font())
+        font.setBold(True)
+        metrics = QFontMetrics(font)
+        margin = view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1
+        move = max(metrics.horizontalAdvance(text) for text in common_move_texts()) + 2 * margin
+        # A row at depth d (the root's children at 1) starts d indents into the move column.
+        room = view.viewport().width() - view.header().sectionPosition(COL_MOVE) - move
+        deepest_row = room // max(view.indentation(), 1)
+        return max(self.MIN_FOLLOW_DEPTH, min(self.FOLLOW_DEPTH, deepest_row - 1))
 
     def search_ended(self) -> None:
         """The search ended: no note of what it is doing any more."""

@@ -302,3 +302,86 @@ def test_about_dialog_opens(qtbot: QtBot) -> None:
     assert "バージョン" in dialog.text() and "ライセンス" in dialog.text()
     assert ("アルゴリズムの出典" in dialog.text()) == bool(links)
     dialog.reject()
+
+
+@pytest.fixture
+def app_font() -> Iterator[None]:
+    """The application's font as ``tsume-studio`` sets it (the bundled Japanese font for the moves)."""
+    from PySide6.QtWidgets import QApplication
+
+    from tsume_studio.gui.resources import register_fonts
+
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    saved = app.font()
+    font = app.font()
+    font.setFamilies([font.family(), register_fonts()])
+    app.setFont(font)
+    yield
+    app.setFont(saved)
+
+
+@pytest.mark.usefixtures("app_font")
+@pytest.mark.parametrize("size, opened", [((1280, 820), 9), ((1024, 700), 5)])
+def test_live_tree_opens_the_path_only_as_deep_as_its_moves_show_whole(qtbot: QtBot, size: tuple[int, int],
+                                                                       opened: int) -> None:
+    """Every row the live tree opens shows its move whole, beside pn/dn, without scrolling sideways.
+
+    Rows indent 12 px a ply: a 12-ply path opened in the search dock pushed its deepest moves past
+    the dock's edge.  The tree now opens the path as deep as a usual long move still fits.
+    """
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    from tsume_studio.core.search.contract import ChildInfo, PathEntry, Progress
+    from tsume_studio.gui.models import COL_MOVE
+
+    window = shown_window(qtbot, *size)   # the default size, and a small laptop's
+    window.reset_layout()                 # the docks' default widths, whatever an earlier window saved
+    qtbot.wait(20)
+    panel = window.search_panel
+    view = panel.view
+    panel.reset(Position.from_sfen("4k4/9/9/9/9/9/9/9/9 b 4G4S4N4L2r2b18p 1"))
+    # A 20-ply line of the usual widths: a piece dropped (▲９九金打), the king stepping aside (△４一玉).
+    drops = [f"{'GSNL'[k % 4]}*{9 - k}i" for k in range(9)] + ["G*1i"]
+    moves = [m for k, drop in enumerate(drops) for m in (drop, "5a4a" if k % 2 == 0 else "4a5a")]
+
+    def snapshot() -> Progress:
+        path = tuple(PathEntry(m, 117, 142_000, ()) for m in moves)
+        return Progress(nodes=1, nps=1.0, elapsed=0.1, root_pn=117, root_dn=142_000, path=path,
+                        root_children=(ChildInfo(moves[0], 117, 142_000), ChildInfo("R*5b", 200, 3)),
+                        table_fill=0.1, table_entries=1)
+
+    def shown_rows() -> list[tuple[str, int]]:
+        """(move, x of its right end) for every row the tree shows, from the top."""
+        option = QStyleOptionViewItem()
+        view.initViewItemOption(option)
+        out = []
+        index = panel.model.index(0, COL_MOVE)
+        while index.isValid():
+            index = index.siblingAtColumn(COL_MOVE)
+            hint = view.itemDelegateForIndex(index).sizeHint(option, index).width()   # bold on the path
+            out.append((index.data(), view.visualRect(index).left() + hint))
+            index = view.indexBelow(index)
+        return out
+
+    panel.update_progress(snapshot())
+    qtbot.wait(20)
+    view.horizontalScrollBar().setValue(0)
+    rows = shown_rows()
+    assert len(rows) >= 1 + opened + 1     # the path is still followed, as far as fits
+    assert [text for text, _ in rows[:3]] == ["▲９九金打", "△４一玉", "▲８九銀打"]
+    cut = [(text, right) for text, right in rows if right > view.viewport().width()]
+    assert not cut, f"moves past the tree's right edge ({view.viewport().width()} px): {cut}"
+    assert view.horizontalScrollBar().maximum() == 0    # nothing to scroll sideways for
+
+    # Given the room, the tree opens the path as deep as before (12 plies, then the 13th's row).
+    window.resize(1600, size[1])
+    qtbot.wait(20)
+    window.resizeDocks([window.docks["search"]], [420], Qt.Orientation.Horizontal)
+    qtbot.wait(20)
+    assert window.docks["search"].width() >= 400
+    panel.update_progress(snapshot())
+    qtbot.wait(20)
+    rows = shown_rows()
+    assert len(rows) == 1 + 13     # the root's other child, and the path down to ply 13
+    assert not [text for text, right in rows if right > view.viewport().width()]
