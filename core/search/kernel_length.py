@@ -80,6 +80,24 @@ LOWER_FLOOR_NODES = 100_000
 refutation of "mate within L - 2" failed (:meth:`KernelLengthSearch.exact`): what a stopped
 answer reports as "at least"."""
 
+RULE_FLOOR_AFTER = 200_000
+"""Nodes the root's refutation of "mate within L - 2" may spend before the tsume-rule questions
+are asked from below (:meth:`KernelLengthSearch._rule_floor`); a refutation that answers within
+them (every row of mate.tsv) never asks them."""
+
+RULE_FLOOR_NODES = 250_000
+"""Nodes of one tsume-rule question from below; the first that does not answer within them ends
+the climb, and the refutation goes on."""
+
+RULE_FLOOR_ENV = "TSUME_RULE_FLOOR"
+
+
+def rule_floor() -> bool:
+    """Whether the root's lower bound is also raised by tsume-rule questions from below (the
+    default); ``TSUME_RULE_FLOOR=0`` switches it off."""
+    return os.environ.get(RULE_FLOOR_ENV, "").strip().lower() not in ("0", "off", "no", "false")
+
+
 LOWER_RETRY_NODES = 20_000
 """Nodes of a tsume-rule question between two tries of the 'effective' restricted game."""
 
@@ -408,6 +426,46 @@ class KernelLengthSearch(BoundedSearch):
                     return False
                 last = int(k.nodes)
 
+    def _ask_within(self, or_node: bool, d: int, budget: int) -> Generator[Progress, None, bool | None]:
+        """Mate within ``d`` under the tsume rules, asked with ``budget`` nodes of self.k: True or
+        False, or None when they ran out first (the question's pn/dn stay in the table)."""
+        if d > int(self.k.max_question):
+            raise SearchAborted("too deep")
+        sfen = self.board.sfen()
+        k = self.k
+        until = int(k.nodes) + budget
+        while True:
+            nodes, stop = self._limits()
+            before = int(k.nodes)
+            got = k.question(sfen, or_node, d, min(nodes, until) if nodes else until, stop, _SLICE)
+            self._sync()
+            if got == "yes" or got == "no":
+                return bool(got == "yes")
+            if got == "stopped":
+                self.check_stop()
+                if int(k.nodes) >= until:
+                    return None
+                if int(k.nodes) == before:
+                    raise SearchAborted("stopped")
+            self.last_yield = time.monotonic()
+            yield self.progress()
+
+    def _rule_floor(self, cap: int) -> Generator[Progress, None, None]:
+        """Raise the root's proved lower bound by tsume-rule questions from below ("mate within
+        n? n + 2? ...", from the bound proved so far up to ``cap``), each with
+        :data:`RULE_FLOOR_NODES` nodes: every "no" is the bound a stopped answer reports, and a
+        "yes" below ``cap`` is the exact length.  The answers stay in the table the refutation
+        reads (each "no" refutes the deeper question's positions that lie within it)."""
+        d = self.bounds(self.board).lo
+        d += 1 - d % 2   # the attacker's lengths are odd
+        while d < cap:
+            self.asking = d
+            got = yield from self._ask_within(True, d, RULE_FLOOR_NODES)
+            if got is not False:
+                return
+            self.root_lo = d + 2
+            d += 2
+
     def _ask(self, or_node: bool, d: int) -> Generator[Progress, None, bool]:
         if d < (1 if or_node else 0):
             return False
@@ -441,7 +499,7 @@ class KernelLengthSearch(BoundedSearch):
         b = self.board
         e = self.bounds(b)
         root = self.phase == "search"   # the root's length search: its bounds are progress to report
-        floored = False
+        floored = climbed = False
         while e.lo < e.hi:
             if root:
                 self.root_lo, self.root_hi = e.lo, e.hi
@@ -464,7 +522,21 @@ class KernelLengthSearch(BoundedSearch):
                 yield from self._lower_floor(d)
                 e = self.bounds(b)
                 self.root_lo = e.lo
-            if not (yield from self._refute(or_node, d)):
+            if root and or_node and not climbed and self.lower_game != "effective" and rule_floor():
+                # A refutation that does not answer soon: the root's bound from below first, so
+                # that a stopped answer says how far no mate is proved, then the refutation again.
+                quick = yield from self._ask_within(or_node, d, RULE_FLOOR_AFTER)
+                if quick is None:
+                    climbed = True
+                    yield from self._rule_floor(d)
+                    self.asking = d
+                    e = self.bounds(b)
+                    self.root_lo = e.lo
+                    continue
+                mates = quick
+            else:
+                mates = yield from self._refute(or_node, d)
+            if not mates:
                 e = self.bounds(b)
                 if e.hi > cap:
                     return None
