@@ -5,7 +5,8 @@ within 1? 3? 5? ..." under the tsume rules, each with a bounded number of nodes:
 proved lower bound, the one a stopped answer reports, and a "yes" is the exact length.  Checked
 here: the climb ends at the exact length; the whole answer does not change when the climb always
 runs first; and on 将棋無双 84番, whose refutation does not finish within minutes, the bound it
-reports is the climb's, which cshogi's raw df-pn does not contradict.
+reports is the climb's, which cshogi's raw df-pn does not contradict.  The questions are asked
+of a tsume-rule search with a table of its own, so the refutation's table stays as it was.
 """
 
 from __future__ import annotations
@@ -62,9 +63,11 @@ def test_the_climb_stops_at_the_exact_length(monkeypatch: pytest.MonkeyPatch) ->
         assert length is not None
         s = _search(sfen)
         _run(s._rule_floor(length + 2))
-        b = s.bounds(s.board)
-        assert (b.lo, b.hi) == (length, length), (rid, b.lo, b.hi, length)
-        assert s.root_lo == length
+        assert s.bounds(s.board).lo == s.root_lo == length, (rid, s.root_lo, length)
+        # Asked of a search of its own: its table has the mate, the refutation's table is untouched.
+        lo, hi, _best = s.climb_k.bounds(sfen)
+        assert (lo, hi) == (length, length), (rid, lo, hi, length)
+        assert s.k.nodes == 0
 
 
 def test_the_whole_answer_is_the_same_when_the_climb_runs_first(monkeypatch: pytest.MonkeyPatch) -> None:
