@@ -26,6 +26,7 @@ from tsume_studio.core.shogi.position import Position
 import cshogi
 
 from musou_reproof import raw_mate_within  # tests/core is on sys.path
+from test_kernel_lower import _run
 
 pytestmark = pytest.mark.skipif(not kernel_length.available(), reason="the kernel's length search is not built")
 
@@ -35,14 +36,6 @@ DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 def _rows(name: str) -> dict[str, dict[str, str]]:
     with (DATA / name).open(encoding="utf-8") as f:
         return {r["id"]: r for r in csv.DictReader(f, delimiter="\t")}
-
-
-def _run(gen):   # type: ignore[no-untyped-def]
-    try:
-        while True:
-            next(gen)
-    except StopIteration as stop:
-        return stop.value
 
 
 def _search(sfen: str, node_limit: int | None = None) -> KernelLengthSearch:
