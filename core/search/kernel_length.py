@@ -230,10 +230,11 @@ class KernelLengthSearch(BoundedSearch):
         return entries, min(1.0, entries / max(1, int(self.k.capacity)))
 
     def _sync(self) -> None:
-        self.nodes = int(self.k.nodes) + self._ticks + self._lower_nodes()
+        self.nodes = int(self.k.nodes) + self._ticks + self._side_nodes()
         self.futility_tests = int(self.k.futility_tests)
 
-    def _lower_nodes(self) -> int:
+    def _side_nodes(self) -> int:
+        """Nodes of the searches beside self.k: the restricted game's and the climb's."""
         return (self._lower_spent + (int(self.lower_k.nodes) if self.lower_k is not None else 0)
                 + (int(self.climb_k.nodes) if self.climb_k is not None else 0))
 
@@ -367,17 +368,8 @@ class KernelLengthSearch(BoundedSearch):
         if budget <= 0:
             got = yield from self._run(lambda nodes, stop, pause: k.question(sfen, or_node, d, nodes, stop, pause), k)
         else:
-            until = int(k.nodes) + budget
-            while True:
-                nodes, stop = self._limits(k)
-                got = k.question(sfen, or_node, d, min(nodes, until) if nodes else until, stop, _SLICE)
-                self._sync()
-                if got != "paused" and got != "stopped":
-                    break
-                self.last_yield = time.monotonic()
-                yield self.progress()
-                if got == "stopped" and int(k.nodes) >= until:
-                    return False
+            mates = yield from self._ask_within(or_node, d, budget, k)
+            got = "no" if mates is False else "yes"   # out of nodes: not refuted
         if got == "no":
             self.lower_refutations += count
             return True
@@ -385,20 +377,31 @@ class KernelLengthSearch(BoundedSearch):
 
     def _lower_floor(self, cap: int) -> Generator[Progress, None, None]:
         """Raise the proved lower bound of :attr:`board` (attacker to move) by the restricted game
-        asked from below ("mate within 1? 3? ...", each "no" a tsume-rule bound), up to ``cap``
-        plies and :data:`LOWER_FLOOR_NODES` nodes.  The bounds go into that game's table, which
+        asked from below (:meth:`_climb`, each "no" a tsume-rule bound), up to ``cap`` plies and
+        :data:`LOWER_FLOOR_NODES` nodes.  The bounds go into that game's table, which
         :meth:`bounds` reads."""
-        if self.lower_game == "off":
-            return
-        k = self._lower_search()
-        until = int(k.nodes) + LOWER_FLOOR_NODES
+        if self.lower_game != "off":
+            yield from self._climb(self._lower_search(), cap, LOWER_FLOOR_NODES)
+
+    def _climb(self, k: Any, cap: int, budget: int) -> Generator[Progress, None, None]:
+        """Ask kernel search ``k`` "mate within n? n + 2? ..." for :attr:`board` (attacker to move),
+        from the bound :meth:`bounds` has up to ``cap``, with ``budget`` nodes in all; each "no"
+        raises :attr:`root_lo`, the first question answered otherwise (or not at all) ends it.
+        :attr:`asking` shows each question meanwhile and the question before it afterwards."""
         d = self.bounds(self.board).lo
         d += 1 - d % 2   # the attacker's lengths are odd
-        while d < cap:
-            left = until - int(k.nodes)
-            if left <= 0 or not (yield from self.lower_refutes(True, d, budget=left, count=False)):
-                return
-            d += 2
+        cap = min(cap, int(k.max_question) + 1)
+        until = int(k.nodes) + budget
+        asking = self.asking
+        try:
+            while d < cap and int(k.nodes) < until:
+                self.asking = d
+                if (yield from self._ask_within(True, d, until - int(k.nodes), k)) is not False:
+                    return
+                self.root_lo = d + 2
+                d += 2
+        finally:
+            self.asking = asking
 
     def _refute(self, or_node: bool, d: int) -> Generator[Progress, None, bool]:
         """Mate within ``d`` under the tsume rules?  With the 'effective' restricted game, that game
@@ -468,17 +471,7 @@ class KernelLengthSearch(BoundedSearch):
         if self.climb_k is None:
             self.climb_k = _KERNEL(self._root_sfen, self._climb_mb, 1, self.distance_rule, oracle=self.k,
                                    **self._looks)
-        k = self.climb_k
-        d = self.bounds(self.board).lo
-        d += 1 - d % 2   # the attacker's lengths are odd
-        until = int(k.nodes) + RULE_FLOOR_NODES
-        while d < cap and int(k.nodes) < until:
-            self.asking = d
-            got = yield from self._ask_within(True, d, until - int(k.nodes), k)
-            if got is not False:
-                return
-            self.root_lo = d + 2
-            d += 2
+        yield from self._climb(self.climb_k, cap, RULE_FLOOR_NODES)
 
     def _ask(self, or_node: bool, d: int) -> Generator[Progress, None, bool]:
         if d < (1 if or_node else 0):
@@ -534,21 +527,18 @@ class KernelLengthSearch(BoundedSearch):
             if root and or_node and not floored:
                 floored = True
                 yield from self._lower_floor(d)
-                e = self.bounds(b)
-                self.root_lo = e.lo
+            mates: bool | None = None
             if root and or_node and not climbed and self.lower_game != "effective" and rule_floor():
                 # A refutation that does not answer soon: the root's bound from below first, so
-                # that a stopped answer says how far no mate is proved, then the refutation again.
-                quick = yield from self._ask_within(or_node, d, RULE_FLOOR_AFTER)
-                if quick is None:
+                # that a stopped answer says how far no mate is proved, then the refutation on.
+                mates = yield from self._ask_within(or_node, d, RULE_FLOOR_AFTER)
+                if mates is None:
                     climbed = True
                     yield from self._rule_floor(d)
-                    self.asking = d
                     e = self.bounds(b)
-                    self.root_lo = e.lo
-                    continue
-                mates = quick
-            else:
+                    if e.lo >= e.hi:   # the climb reached the length itself
+                        break
+            if mates is None:
                 mates = yield from self._refute(or_node, d)
             if not mates:
                 e = self.bounds(b)

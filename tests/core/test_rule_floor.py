@@ -91,7 +91,6 @@ def test_the_whole_answer_is_the_same_when_the_climb_runs_first(monkeypatch: pyt
         monkeypatch.setenv(kernel_length.RULE_FLOOR_ENV, "1")
         monkeypatch.setattr(kernel_length, "RULE_FLOOR_AFTER", 1)
         assert answer(r["sfen"]) == before, r["id"]
-        monkeypatch.setattr(kernel_length, "RULE_FLOOR_AFTER", 200_000)
     # Rows whose refutation the restricted game answers, or that have no refutation to make,
     # never reach the climb: about one in five do.
     assert len(climbs) >= 6, len(climbs)
