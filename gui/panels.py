@@ -811,8 +811,14 @@ class SearchTreePanel(_TreePanel):
         metrics = QFontMetrics(font)
         margin = view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1
         move = max(metrics.horizontalAdvance(text) for text in common_move_texts()) + 2 * margin
+        # The width the rows get once the path is open: a long tree shows its vertical scroll bar
+        # then, even when the rows before the expansion did not need it.
+        width = view.viewport().width()
+        bar = view.verticalScrollBar()
+        if not bar.isVisible():
+            width -= view.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, bar)
         # A row at depth d (the root's children at 1) starts d indents into the move column.
-        room = view.viewport().width() - view.header().sectionPosition(COL_MOVE) - move
+        room = width - view.header().sectionPosition(COL_MOVE) - move
         deepest_row = room // max(view.indentation(), 1)
         return max(self.MIN_FOLLOW_DEPTH, min(self.FOLLOW_DEPTH, deepest_row - 1))
 
