@@ -160,6 +160,10 @@ class LengthSearch:
     def futility_nodes(self) -> int:
         """Nodes spent inside the outermost futility tests (nested questions and games)."""
     @property
+    def squares_unjudged(self) -> int:
+        """Drop squares let in as defences without a futility verdict: every drop on them was
+        already known mated within the bound, so the answer is the same either way."""
+    @property
     def entries(self) -> int: ...
     @property
     def capacity(self) -> int: ...

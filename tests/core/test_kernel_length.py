@@ -97,6 +97,48 @@ def test_futile_interpositions_judged_in_the_kernel() -> None:
         [(f.move, f.reason.english(), f.moves) for f in reference.futile]
 
 
+def _unjudged_rows(max_length: int, want: int) -> list[tuple[str, str, int]]:
+    """(id, SFEN, exact length) of the first ``want`` mate.tsv rows up to ``max_length`` plies whose
+    exact answer lets a drop square in without a futility verdict."""
+    out = []
+    for rid, row in _rows("mate.tsv").items():
+        if int(row["length"]) > max_length:
+            continue
+        k = _kernel(row["sfen"], memory_mb=16, oracle_mb=16, look_from=10, look_nodes=64)
+        assert k.prove_root(seconds=30) == "proven"
+        answer, value = k.exact(row["sfen"], True, 100, stop_seconds=30)
+        assert answer == "yes"
+        if k.squares_unjudged:
+            out.append((rid, row["sfen"], value))
+            if len(out) == want:
+                break
+    return out
+
+
+def test_drop_squares_let_in_without_a_verdict_keep_the_exact_length() -> None:
+    # A drop square whose every drop is known mated within the bound is a defence like any other
+    # (length_search.cpp, and_node): the node is mated within it whether the drop is futile or not.
+    rows = _unjudged_rows(5, 8)
+    assert len(rows) == 8
+    for rid, sfen, value in rows:
+        assert value == bruteforce.tsume_length(sfen, value + 2), rid
+
+
+def test_a_futile_drop_known_mated_needs_no_test() -> None:
+    # 将棋無双 83番 four plies in: the raw proof already mates every drop of its interposition
+    # chains within the bound, so "mate within 25?" is answered without a Kakinoki test on each
+    # square (4,784 tests and 2.27 M nodes when every square waited for a verdict).
+    row = _rows("musou.tsv")["musou-083"]
+    b = cshogi.Board(row["sfen"])
+    for u in row["pv"].split()[:4]:
+        b.push_usi(u)
+    k = _kernel(b.sfen(), memory_mb=128, oracle_mb=128, look_from=10, look_nodes=0)
+    assert k.prove_root(seconds=60) == "proven"
+    assert k.question(b.sfen(), True, 25, stop_seconds=60) == "yes"
+    assert k.squares_unjudged > 0
+    assert k.futility_tests < 1000
+
+
 def test_effective_interposition_judged_in_the_kernel() -> None:
     # ▲1四香 △1三歩 (a 中合): captured and returned, the king escapes, so the drop counts.
     sfen = "4g+RG1k/9/9/9/9/9/9/9/9 b Lr2b2g4s4n3l18p 1"

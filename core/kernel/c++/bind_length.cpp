@@ -273,6 +273,7 @@ public:
     std::uint64_t futility_tests() const { return search_->futility_tests(); }
     std::uint64_t nested_lower_refutations() const { return search_->nested_lower_refutations(); }
     std::uint64_t futility_nodes() const { return search_->futility_nodes(); }
+    std::uint64_t squares_unjudged() const { return search_->squares_unjudged(); }
     std::size_t entries() const { return search_->entries(); }
     std::size_t capacity() const { return search_->capacity(); }
     std::size_t collections() const { return search_->collections(); }
@@ -388,6 +389,7 @@ void bind_length(py::module_& m) {
         .def_property_readonly("futility_tests", &LengthSearchBinding::futility_tests)
         .def_property_readonly("nested_lower_refutations", &LengthSearchBinding::nested_lower_refutations)
         .def_property_readonly("futility_nodes", &LengthSearchBinding::futility_nodes)
+        .def_property_readonly("squares_unjudged", &LengthSearchBinding::squares_unjudged)
         .def_property_readonly("entries", &LengthSearchBinding::entries)
         .def_property_readonly("capacity", &LengthSearchBinding::capacity)
         .def_property_readonly("collections", &LengthSearchBinding::collections)

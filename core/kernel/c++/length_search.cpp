@@ -362,6 +362,50 @@ struct Depth {
 };
 }  // namespace
 
+bool LengthSearch::drops_mated(B& b, const DropSquare& ds, int n) {
+    for (const Move m : ds.moves) {
+        b.do_move(m);
+        if (!(entry(b).flags & LengthTable::kSeen)) first_look(b, true);
+        const bool mated = entry(b).hi <= n;
+        b.undo_move(m);
+        if (!mated) return false;
+    }
+    return true;
+}
+
+bool LengthSearch::omitted(const Frame& f, std::size_t i) const {
+    // The distance rule: a square far enough from the checker, every nearer square on its line futile.
+    const DropSquare& ds = f.squares[i];
+    if (!distance_rule_ || !ds.omittable) return false;
+    for (std::size_t j = 0; j < i; ++j)
+        if (f.squares[j].checker == ds.checker && f.squares[j].distance < ds.distance &&
+            f.square_state[j] != kSquareFutile)
+            return false;
+    return true;
+}
+
+void LengthSearch::counted_defences(Frame& f, std::size_t board_moves) const {
+    f.counted.assign(f.moves.begin(), f.moves.begin() + static_cast<std::ptrdiff_t>(board_moves));
+    for (std::size_t j = 0; j < f.squares.size(); ++j)
+        if (f.square_state[j] == kSquareCounts)
+            f.counted.insert(f.counted.end(), f.squares[j].moves.begin(), f.squares[j].moves.end());
+}
+
+void LengthSearch::drop_children(Frame& f, int square) {
+    std::size_t w = 0;
+    for (std::size_t r = 0; r < f.moves.size(); ++r) {
+        const Move m = f.moves[r];
+        if (is_drop(m) && int(move_to(m)) == square) continue;
+        f.moves[w] = m;
+        f.cpn[w] = f.cpn[r];
+        f.cdn[w] = f.cdn[r];
+        ++w;
+    }
+    f.moves.resize(w);
+    f.cpn.resize(w);
+    f.cdn.resize(w);
+}
+
 int LengthSearch::child_hi(B& b, Move m, int n) {
     b.do_move(m);
     const LEntry* e = table_.find(b.board_key(), b.hand_of(attacker_));
@@ -785,24 +829,46 @@ bool LengthSearch::futile(B& b, const DropSquare& ds, int n, const std::vector<M
     const int cap = std::min(n, longest);
     const std::vector<std::string> tests = tests_of(b, ds);
     const std::vector<Move> counted(others);   // the defences that count, as they were when asked
+    // The drop is futile when, for a test position t (the capture, the piece handed back) of length
+    // k, some counted defence is not mated within k - 3: it lasts as long as the capture's mate.
+    // k need not be found exactly first: with any proved bound L >= k, a counted defence not mated
+    // within L - 3 already lasts that long, and only when every counted defence is mated within
+    // L - 3 is t asked whether it needs all of L (no: k = L, the drop counts by this test; yes: a
+    // smaller L).  So a futile drop costs the refutation of the defence that lasts, not that one
+    // and t's own refutation besides; the verdict is the one the exact k gives.
     for (const std::string& sfen : tests) {
         B& t = test_board(test_level_, sfen);
         Depth level(test_level_);
         if (lower_refutes(t, false, cap) || !ask(t, false, cap)) continue;
-        int k = 0;
-        if (!exact_now(t, false, cap, k)) continue;
-        if (k == 0) {
-            verdict = true;   // the capture mates at once
-            break;
+        int L = cap;
+        {
+            const LEntry& e = entry(t);
+            if (e.hi < L) L = e.hi;
         }
-        for (const Move m : counted) {
-            b.do_move(m);
-            const bool shorter = !lower_refutes(b, true, k - 3) && ask(b, true, k - 3);
-            b.undo_move(m);
-            if (!shorter) {   // that defence lasts as long as the capture's mate: the drop gains nothing
-                verdict = true;
+        L = at_most(L, false);
+        for (;;) {
+            if (L <= 0) {
+                verdict = true;   // the capture mates at once
                 break;
             }
+            for (const Move m : counted) {
+                b.do_move(m);
+                const bool lasts = lower_refutes(b, true, L - 3) || !ask(b, true, L - 3);
+                b.undo_move(m);
+                if (lasts) {   // that defence lasts as long as the capture's mate: the drop gains nothing
+                    verdict = true;
+                    break;
+                }
+            }
+            if (verdict) break;
+            // Every counted defence is mated within L - 3: the drop counts unless t mates sooner.
+            if (lower_refutes(t, false, L - 2) || !ask(t, false, L - 2)) break;
+            int hi = L - 2;
+            {
+                const LEntry& e = entry(t);
+                if (e.hi < hi) hi = e.hi;
+            }
+            L = at_most(hi, false);
         }
         if (verdict) break;
     }
@@ -848,7 +914,7 @@ void LengthSearch::and_node(B& b, int n, std::uint64_t thpn, std::uint64_t thdn,
     // The restricted game: no square waits for a judgement (see Drops in length_search.h).
     bool used_futile = drops_ != Drops::Judged && restrict(b, f, n);
     std::size_t next_square = 0;   // squares wait, nearest first
-    f.futile_at.assign(f.squares.size(), 0);
+    f.square_state.assign(f.squares.size(), kSquareWaiting);
     f.cpn.clear();
     f.cdn.clear();
     const Move best = Move(entry(b).best);
@@ -868,32 +934,53 @@ void LengthSearch::and_node(B& b, int n, std::uint64_t thpn, std::uint64_t thdn,
     for (;;) {
         const std::size_t pending = f.squares.size() - next_square;
         if (pending != 0 && std::all_of(f.cpn.begin(), f.cpn.end(), [](std::uint64_t v) { return v == 0; })) {
-            // Every counted child is proved: judge the nearest waiting square.
+            // Every child is proved: take the nearest waiting square.
             const std::size_t i = next_square++;
-            const DropSquare& ds = f.squares[i];
-            if (distance_rule_ && ds.omittable) {
-                bool closer_futile = true;
-                for (std::size_t j = 0; j < i; ++j)
-                    if (f.squares[j].checker == ds.checker && f.squares[j].distance < ds.distance && !f.futile_at[j])
-                        closer_futile = false;
-                if (closer_futile) {
-                    f.futile_at[i] = 1;
-                    used_futile = true;
-                    continue;
-                }
-            }
-            // Every counted defence is proved: none lasts more than its bound, and a futile square's
-            // capture may last no longer.
-            int longest = 0;
-            for (const Move m : f.moves) longest = std::max(longest, child_hi(b, m, n - 1) + 1);
-            if (futile(b, ds, n, f.moves, longest)) {
-                f.futile_at[i] = 1;
+            if (omitted(f, i)) {
+                f.square_state[i] = kSquareFutile;
                 used_futile = true;
                 continue;
             }
-            for (const Move m : ds.moves) {
-                f.moves.push_back(m);
-                add(m);
+            // A square whose every drop is already known to be mated within n - 1 (the table's bound,
+            // or the raw proof's length, which counts every interposition) needs no verdict at this
+            // bound: futile or not, every defence of the node is then mated within n, and the bound
+            // recorded below (the longest defence, the drops included) holds under the tsume rules
+            // either way.  Only a drop that may outlast n - 1 is worth Kakinoki's test.
+            if (drops_mated(b, f.squares[i], n - 1)) {
+                f.square_state[i] = kSquareUnjudged;
+                ++squares_unjudged_;
+                for (const Move m : f.squares[i].moves) {
+                    f.moves.push_back(m);
+                    add(m);
+                }
+                continue;
+            }
+            // A verdict is needed.  It compares the drop with the defences that count, so the nearer
+            // squares let in without one are judged first, in order, as if each had been judged in
+            // its turn: a futile one leaves the node's defences.
+            for (std::size_t j = 0; j <= i; ++j) {
+                if (j < i && f.square_state[j] != kSquareUnjudged) continue;
+                if (j < i && omitted(f, j)) {
+                    f.square_state[j] = kSquareFutile;
+                } else if (j == i && omitted(f, i)) {   // the distance rule, with the nearer verdicts known
+                    f.square_state[i] = kSquareFutile;
+                } else {
+                    // Every counted defence is proved: none lasts more than its bound, and a futile
+                    // square's capture may last no longer.
+                    counted_defences(f, board_moves);
+                    int longest = 0;
+                    for (const Move m : f.counted) longest = std::max(longest, child_hi(b, m, n - 1) + 1);
+                    f.square_state[j] = futile(b, f.squares[j], n, f.counted, longest) ? kSquareFutile : kSquareCounts;
+                }
+                if (f.square_state[j] == kSquareFutile) {
+                    used_futile = true;
+                    if (j < i) drop_children(f, f.squares[j].square);
+                } else if (j == i) {
+                    for (const Move m : f.squares[i].moves) {
+                        f.moves.push_back(m);
+                        add(m);
+                    }
+                }
             }
             continue;
         }

@@ -219,6 +219,8 @@ public:
     std::uint64_t nested_lower_refutations() const { return lower_refutations_; }
     // Nodes spent inside the outermost futility tests (their nested questions and games).
     std::uint64_t futility_nodes() const { return futility_nodes_; }
+    // Drop squares let in without a verdict, every drop known mated within the bound (and_node).
+    std::uint64_t squares_unjudged() const { return squares_unjudged_; }
     Drops drops() const { return drops_; }
     std::shared_ptr<Oracle> shared_oracle() const { return oracle_; }
     std::size_t entries() const { return table_.entries(); }
@@ -235,7 +237,8 @@ private:
         std::vector<Move> moves;
         std::vector<std::uint64_t> cpn, cdn;
         std::vector<DropSquare> squares;
-        std::vector<std::uint8_t> futile_at;
+        std::vector<std::uint8_t> square_state;   // per square: kSquareWaiting ... kSquareUnjudged
+        std::vector<Move> counted;                // the defences a verdict compares with
         MoveList ml;
         MoveList scratch;   // the horizon's evasions (kept off the C++ stack: one frame a ply)
     };
@@ -254,6 +257,18 @@ private:
         return table_.get(b.board_key(), b.hand_of(attacker_), b.position().side_to_move() == attacker_ ? 1 : 0);
     }
     int child_hi(B& b, Move m, int n);
+    // True when every drop of the square is known mated within n plies (the table's bound after
+    // the first look, which reads the raw proof's length): no search.
+    bool drops_mated(B& b, const DropSquare& ds, int n);
+    // A drop square of an AND node: not reached yet, judged futile, judged to count, or let in
+    // without a verdict (every drop known mated within the bound).
+    static constexpr std::uint8_t kSquareWaiting = 0, kSquareFutile = 1, kSquareCounts = 2, kSquareUnjudged = 3;
+    // True when the distance rule omits square i of the frame (its nearer squares' states known).
+    bool omitted(const Frame& f, std::size_t i) const;
+    // f.counted: the node's board moves and the drops of the squares judged to count.
+    void counted_defences(Frame& f, std::size_t board_moves) const;
+    // Take a square judged futile out of the frame's children.
+    static void drop_children(Frame& f, int square);
 
     bool ask(B& b, bool or_node, int n);
     bool exact_now(B& b, bool or_node, int cap, int& value);
@@ -285,7 +300,7 @@ private:
     const LengthSearch* judge_ = nullptr;
     std::size_t lower_mb_ = 0;                  // nested_lower's table (0: no nested game)
     std::unique_ptr<LengthSearch> lower_;       // made at its first question
-    std::uint64_t lower_refutations_ = 0, futility_nodes_ = 0;
+    std::uint64_t lower_refutations_ = 0, futility_nodes_ = 0, squares_unjudged_ = 0;
     RawLooks looks_;
     LengthTable table_;
     std::shared_ptr<Oracle> oracle_;
