@@ -556,17 +556,26 @@ void LengthSearch::child(B& b, bool or_child, int n, std::uint64_t& pn, std::uin
     if (!(e->flags & LengthTable::kSeen)) {
         first_look(b, or_child);
         e = &entry(b);
+        MoveList& ml = child_moves_;
         if (!or_child && e->hi > 0) {
-            MoveList& ml = child_moves_;
+            // A new defender node's proof number: its evasions, each of which must be mated.
             ml.size = 0;
             generate_legal(b.position(), ml);
             if (ml.size == 0) e->lo = e->hi = 0;
             e->pn = static_cast<std::uint32_t>(std::max(1, ml.size));
+        } else if (or_child && e->hi > 1 && e->lo < kLenInf) {
+            // A new attacker node's disproof number: its checks, each of which must be refuted, so
+            // that a refutation tries first the defence that leaves the attacker fewest (将棋無双
+            // 90番 from below: "no mate within 25" in 5.2 M nodes instead of 8.6 M).
+            ml.size = 0;
+            generate_checks(b.position(), ml);
+            if (ml.size == 0) e->lo = kLenInf;   // no check at all: no mate
+            e->dn = static_cast<std::uint32_t>(std::max(1, ml.size));
         }
         if (settled(*e, n, pn, dn)) return;
     }
     pn = dfpn::from32(e->pn);
-    dn = 1;
+    dn = or_child ? dfpn::from32(e->dn) : 1;
 }
 
 void LengthSearch::or_node(B& b, int n, std::uint64_t thpn, std::uint64_t thdn, std::uint64_t& pn,
