@@ -849,13 +849,9 @@ bool LengthSearch::futile(B& b, const DropSquare& ds, int n, const std::vector<M
         B& t = test_board(test_level_, sfen);
         Depth level(test_level_);
         if (lower_refutes(t, false, cap) || !ask(t, false, cap)) continue;
-        int L = cap;
-        {
-            const LEntry& e = entry(t);
-            if (e.hi < L) L = e.hi;
-        }
-        L = at_most(L, false);
-        for (;;) {
+        // The capture's proved bound, at most `limit` (its lengths are even: the defender moves).
+        auto proved = [&](int limit) { return at_most(std::min<int>(limit, entry(t).hi), false); };
+        for (int L = proved(cap);;) {
             if (L <= 0) {
                 verdict = true;   // the capture mates at once
                 break;
@@ -872,12 +868,7 @@ bool LengthSearch::futile(B& b, const DropSquare& ds, int n, const std::vector<M
             if (verdict) break;
             // Every counted defence is mated within L - 3: the drop counts unless t mates sooner.
             if (lower_refutes(t, false, L - 2) || !ask(t, false, L - 2)) break;
-            int hi = L - 2;
-            {
-                const LEntry& e = entry(t);
-                if (e.hi < hi) hi = e.hi;
-            }
-            L = at_most(hi, false);
+            L = proved(L - 2);
         }
         if (verdict) break;
     }
@@ -969,10 +960,8 @@ void LengthSearch::and_node(B& b, int n, std::uint64_t thpn, std::uint64_t thdn,
             // its turn: a futile one leaves the node's defences.
             for (std::size_t j = 0; j <= i; ++j) {
                 if (j < i && f.square_state[j] != kSquareUnjudged) continue;
-                if (j < i && omitted(f, j)) {
+                if (omitted(f, j)) {   // the distance rule, with the nearer verdicts known now
                     f.square_state[j] = kSquareFutile;
-                } else if (j == i && omitted(f, i)) {   // the distance rule, with the nearer verdicts known
-                    f.square_state[i] = kSquareFutile;
                 } else {
                     // Every counted defence is proved: none lasts more than its bound, and a futile
                     // square's capture may last no longer.
