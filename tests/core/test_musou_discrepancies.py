@@ -58,6 +58,9 @@ PRE93 = ("7i6h 5i6h 8h7i 6h5i 7i6h 5i6h 9i6i 6h5g 6i6h 6g6h+ 5e4f 5g6g 4f5f 6g7f
 PRE97 = ("P*8c 8b7a P*7b 7a7b N*8d 7b8c B*7b 8c8d S*8e 8d8e 4i4e 8e8d 4e8e 7c8e 4c8c 8d9d 8c3c 9d8d 3c8c "
          "8d9d 8c6c+ 9d8d 7b8c+ 8d9e 8c9d 9e9d N*8f 9d8d 6f7e 7d7e 6c5d 8d7c 5d7d 7c6b S*6c 6b5c 7d5d 5c4b "
          "P*4c 4b4a 5d5a 4a5a B*4b 5a4a 4b3a+ 4a3a")
+PRE83 = "3f4g 5h4g 3a4a 4g5h 4a5a 5h4g 5a4a 4g5h 7i6i 5h5g 3i3g 5g6f 3g6g 6f6g L*6h 6g7g 4a4g 7g8f 4g8g 8f9e P*9f 9e9f"
+PRE96 = ("8c8b+ 2b2c 1d1c+ 2c1c 8i1i 2h1i P*1d 1c2c B*8i 7g7h+ 8i7h 6f6g+ 7h6g 5e5f 6g5f 4d4e 5f4e 3c3d 4e3d 2c3c "
+         "8b4b 3c4d 4b4c 4d5e 4c4e 5e6f 4e5f 6f7g 5f6g 7g8f L*8i")
 CLAIMS: tuple[Claim, ...] = (
     # 9番 (published 29, confirmed length): 成不成非限定 at ply 3
     _c("musou-009", "promotion_choice", 3, "L*7b 7a7b 9b8c"),
@@ -192,11 +195,23 @@ CLAIMS: tuple[Claim, ...] = (
     _c("musou-066", "alternative", 19, PRE66 + " 2e2f"),
     _c("musou-066", "alternative", 29, PRE66 + " "
        "2e3e 6b6a 3e7a 6a7a 9c8b 7a6b 8b7b 6b5b 5d4c+ 5b6c 7b7c"),
+    # 83番 (published 29; the tool: 29): 余詰 and 成不成非限定 at the last move
+    _c("musou-083", "alternative", 23, PRE83 + " 8g8a+"),
+    _c("musou-083", "alternative", 23, PRE83 + " 8g8a"),
+    _c("musou-083", "alternative", 23, PRE83 + " 8g8b+"),
+    _c("musou-083", "alternative", 23, PRE83 + " 8g8b"),
+    _c("musou-083", "promotion_choice", 23, PRE83 + " 8g8c"),
     # 86番 (published 15; the tool: 21)
     _c("musou-086", "longer_defence", 6, "2e4g 2i3i 2a2i+ 3i4h 6f5g 4h4g"),
     _c("musou-086", "longer_defence", 8, "2e4g 2i3i 2a2i+ 3i4h 6f5g 4h5g 1b5f+ 5g6h"),
     _c("musou-086", "longer_defence", 12, "2e4g 2i3i 2a2i+ 3i4h 6f5g 4h5g 1b5f+ 5g4h G*4i 6i4i 2i3i 4h3i"),
     _c("musou-086", "longer_defence", 12, "2e4g 2i3i 2a2i+ 3i4h 6f5g 4h5g 1b5f+ 5g4h G*4i 6i4i 2i3i 4h5i"),
+    # 96番 (published 51; the tool: 55)
+    _c("musou-096", "longer_defence", 10, "8c8b+ 2b2c 1d1c+ 2c1c 8i1i 2h1i P*1d 1c2c B*8i 7g7h"),
+    _c("musou-096", "longer_defence", 12, "8c8b+ 2b2c 1d1c+ 2c1c 8i1i 2h1i P*1d 1c2c B*8i 7g7h+ 8i7h 6f6g"),
+    _c("musou-096", "longer_defence", 32, PRE96 + " P*8h"),
+    _c("musou-096", "longer_defence", 44, PRE96 + " 8f9e 6g9g 7e9g P*9f 9e9f S*8e 9f9e P*9f 9g9f 8e8d 9e9d 3d6a+ G*7b"),
+    _c("musou-096", "longer_defence", 44, PRE96 + " 8f9e 6g9g 7e9g P*9f 9e9f S*8e 9f9e P*9f 9g9f 8e8d 9e9d 3d6a+ R*7b"),
     # 98番 (published 61; the tool: 61)
     _c("musou-098", "promotion_choice", 1, "5d4c"),
     _c("musou-098", "promotion_choice", 33,
@@ -247,8 +262,17 @@ def test_each_claim_is_reproved_independently(claim: Claim) -> None:
         assert reference_mated_within(before, claim.line[-1], got.bound) is True, got.summary()
 
 
+# Rows whose whole check the pure-Python engine does not finish within the test's 300 CPU s
+# (2026-11-27: 83番 after 8.1 M nodes, 96番 after 11.7 M; the kernel's checks passed in 21 and
+# 45 s on a loaded machine).  Their discrepancies are re-proved on both engines by
+# test_each_claim_is_reproved_independently; only the Python engine's own listing is out of reach.
+PYTHON_OUT_OF_REACH = {"musou-083", "musou-096"}
+
+
 @pytest.mark.parametrize("row_id", sorted({c.row for c in CLAIMS}))
-def test_the_tool_reports_exactly_these(row_id: str) -> None:
+def test_the_tool_reports_exactly_these(row_id: str, engine: str) -> None:
+    if engine == "python" and row_id in PYTHON_OUT_OF_REACH:
+        pytest.skip("the Python engine's check of this row takes more than 300 CPU s")
     row = musou_rows()[row_id]
     result = check_solution(Position.from_sfen(row["sfen"]), row["pv"].split(), Limits(seconds=300, cpu_time=True))
     assert result.complete and result.length is not None
