@@ -195,7 +195,7 @@ CLAIMS: tuple[Claim, ...] = (
     _c("musou-066", "alternative", 19, PRE66 + " 2e2f"),
     _c("musou-066", "alternative", 29, PRE66 + " "
        "2e3e 6b6a 3e7a 6a7a 9c8b 7a6b 8b7b 6b5b 5d4c+ 5b6c 7b7c"),
-    # 83番 (published 29; the tool: 29): 余詰 and 成不成非限定 at the last move
+    # 83番 (published 29; the tool: 29): 余詰 and 成不成非限定 at ply 23
     _c("musou-083", "alternative", 23, PRE83 + " 8g8a+"),
     _c("musou-083", "alternative", 23, PRE83 + " 8g8a"),
     _c("musou-083", "alternative", 23, PRE83 + " 8g8b+"),
