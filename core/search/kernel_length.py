@@ -75,29 +75,6 @@ def nested_lower() -> bool:
     return os.environ.get(NESTED_ENV, "").strip().lower() in ("1", "on", "yes", "true")
 
 
-LOWER_FLOOR_NODES = 100_000
-"""Nodes the restricted game may spend on the root's lower bound, asked from below once its
-refutation of "mate within L - 2" failed (:meth:`KernelLengthSearch.exact`): what a stopped
-answer reports as "at least"."""
-
-RULE_FLOOR_AFTER = 200_000
-"""Nodes the root's refutation of "mate within L - 2" may spend before the tsume-rule questions
-are asked from below (:meth:`KernelLengthSearch._rule_floor`); a refutation that answers within
-them (every row of mate.tsv) never asks them."""
-
-RULE_FLOOR_NODES = 300_000
-"""Nodes the tsume-rule questions from below may spend in all; the question they run out in ends
-the climb, and the refutation goes on."""
-
-RULE_FLOOR_ENV = "TSUME_RULE_FLOOR"
-
-
-def rule_floor() -> bool:
-    """Whether the root's lower bound is also raised by tsume-rule questions from below (the
-    default); ``TSUME_RULE_FLOOR=0`` switches it off."""
-    return os.environ.get(RULE_FLOOR_ENV, "").strip().lower() not in ("0", "off", "no", "false")
-
-
 LOWER_RETRY_NODES = 20_000
 """Nodes of a tsume-rule question between two tries of the 'effective' restricted game."""
 
@@ -214,10 +191,6 @@ class KernelLengthSearch(BoundedSearch):
         self.lower_k: Any = None
         self._lower_made_at = -1
         self.lower_questions = self.lower_refutations = 0
-        # The tsume-rule search that climbs the root's bound from below (_rule_floor): a table of
-        # its own, so that its questions leave the refutation's table as it was.
-        self.climb_k: Any = None
-        self._climb_mb = min(32, max(4, memory_mb // 16))
         self.kmate = _KernelMate(self)
         self.mate = self.kmate
         self.tt = _BoundsView(self)
@@ -234,9 +207,8 @@ class KernelLengthSearch(BoundedSearch):
         self.futility_tests = int(self.k.futility_tests)
 
     def _side_nodes(self) -> int:
-        """Nodes of the searches beside self.k: the restricted game's and the climb's."""
-        return (self._lower_spent + (int(self.lower_k.nodes) if self.lower_k is not None else 0)
-                + (int(self.climb_k.nodes) if self.climb_k is not None else 0))
+        """Nodes of the search beside self.k: the restricted game's."""
+        return self._lower_spent + (int(self.lower_k.nodes) if self.lower_k is not None else 0)
 
     def _limits(self, k: Any = None) -> tuple[int, float]:
         """The node limit (absolute, of kernel search ``k``: self.k by default) and hard stop
@@ -333,10 +305,9 @@ class KernelLengthSearch(BoundedSearch):
         sfen = board.sfen()
         lo, hi, best = self.k.bounds(sfen)
         lo = INF if lo < 0 else int(lo)
-        for other in (self.lower_k, self.climb_k):
-            if other is not None and lo < INF:
-                other_lo = int(other.bounds(sfen)[0])
-                lo = INF if other_lo < 0 else max(lo, other_lo)
+        if self.lower_k is not None and lo < INF:
+            other_lo = int(self.lower_k.bounds(sfen)[0])
+            lo = INF if other_lo < 0 else max(lo, other_lo)
         return _Bounds(lo, INF if hi < 0 else int(hi), board.move_from_usi(best) if best else 0)
 
     def _lower_search(self) -> Any:
@@ -374,34 +345,6 @@ class KernelLengthSearch(BoundedSearch):
             self.lower_refutations += count
             return True
         return False
-
-    def _lower_floor(self, cap: int) -> Generator[Progress, None, None]:
-        """Raise the proved lower bound of :attr:`board` (attacker to move) by the restricted game
-        asked from below (:meth:`_climb`, each "no" a tsume-rule bound), up to ``cap`` plies and
-        :data:`LOWER_FLOOR_NODES` nodes.  The bounds go into that game's table, which
-        :meth:`bounds` reads."""
-        if self.lower_game != "off":
-            yield from self._climb(self._lower_search(), cap, LOWER_FLOOR_NODES)
-
-    def _climb(self, k: Any, cap: int, budget: int) -> Generator[Progress, None, None]:
-        """Ask kernel search ``k`` "mate within n? n + 2? ..." for :attr:`board` (attacker to move),
-        from the bound :meth:`bounds` has up to ``cap``, with ``budget`` nodes in all; each "no"
-        raises :attr:`root_lo`, the first question answered otherwise (or not at all) ends it.
-        :attr:`asking` shows each question meanwhile and the question before it afterwards."""
-        d = self.bounds(self.board).lo
-        d += 1 - d % 2   # the attacker's lengths are odd
-        cap = min(cap, int(k.max_question) + 1)
-        until = int(k.nodes) + budget
-        asking = self.asking
-        try:
-            while d < cap and int(k.nodes) < until:
-                self.asking = d
-                if (yield from self._ask_within(True, d, until - int(k.nodes), k)) is not False:
-                    return
-                self.root_lo = d + 2
-                d += 2
-        finally:
-            self.asking = asking
 
     def _refute(self, or_node: bool, d: int) -> Generator[Progress, None, bool]:
         """Mate within ``d`` under the tsume rules?  With the 'effective' restricted game, that game
@@ -460,19 +403,6 @@ class KernelLengthSearch(BoundedSearch):
             self.last_yield = time.monotonic()
             yield self.progress()
 
-    def _rule_floor(self, cap: int) -> Generator[Progress, None, None]:
-        """Raise the root's proved lower bound by tsume-rule questions from below ("mate within
-        n? n + 2? ...", from the bound proved so far up to ``cap``), with
-        :data:`RULE_FLOOR_NODES` nodes in all: every "no" is the bound a stopped answer reports,
-        and a "yes" below ``cap`` is the exact length.  They are asked of a search of their own
-        (:attr:`climb_k`, sharing self.k's raw df-pn), whose table :meth:`bounds` reads: asked in
-        self.k's table, their pn/dn and lower bounds changed the refutation's search (将棋無双
-        51番 went from exact in 33 CPU s to not exact in 60)."""
-        if self.climb_k is None:
-            self.climb_k = _KERNEL(self._root_sfen, self._climb_mb, 1, self.distance_rule, oracle=self.k,
-                                   **self._looks)
-        yield from self._climb(self.climb_k, cap, RULE_FLOOR_NODES)
-
     def _ask(self, or_node: bool, d: int) -> Generator[Progress, None, bool]:
         if d < (1 if or_node else 0):
             return False
@@ -502,15 +432,17 @@ class KernelLengthSearch(BoundedSearch):
         return (yield from self._within(False, d))
 
     def exact(self, or_node: bool, cap: int = MAX_LENGTH) -> Generator[Progress, None, int | None]:
-        """Exact tsume-rule length of :attr:`board`, or None beyond ``cap`` (as the Python search's)."""
+        """Exact tsume-rule length of :attr:`board`, or None beyond ``cap`` (as the Python search's).
+
+        The root's (the length search's own question) is climbed from below
+        (:meth:`_climb`); any other position's is narrowed from above, "mate
+        within hi - 2?" until refuted, since its raw bound is nearly always
+        its length and one refutation settles it."""
+        if self.phase == "search" and or_node:
+            return (yield from self._climb(cap))
         b = self.board
         e = self.bounds(b)
-        root = self.phase == "search"   # the root's length search: its bounds are progress to report
-        floored = climbed = False
         while e.lo < e.hi:
-            if root:
-                self.root_lo, self.root_hi = e.lo, e.hi
-                self.asking = cap if e.hi >= INF else min(e.hi - 2, cap)
             if e.hi >= INF:
                 if not (yield from self._ask(or_node, cap)):
                     return None
@@ -519,34 +451,46 @@ class KernelLengthSearch(BoundedSearch):
             d = e.hi - 2
             if d > cap:
                 d = cap if (cap - e.hi) % 2 == 0 else cap - 1
-            if root:
-                self.asking = d
             if (yield from self.lower_refutes(or_node, d)):
                 e = self.bounds(b)   # lo = d + 2 now, from the restricted game's table
                 break
-            if root and or_node and not floored:
-                floored = True
-                yield from self._lower_floor(d)
-            mates: bool | None = None
-            if root and or_node and not climbed and self.lower_game != "effective" and rule_floor():
-                # A refutation that does not answer soon: the root's bound from below first, so
-                # that a stopped answer says how far no mate is proved, then the refutation on.
-                mates = yield from self._ask_within(or_node, d, RULE_FLOOR_AFTER)
-                if mates is None:
-                    climbed = True
-                    yield from self._rule_floor(d)
-                    e = self.bounds(b)
-                    if e.lo >= e.hi:   # the climb reached the length itself
-                        break
-            if mates is None:
-                mates = yield from self._refute(or_node, d)
-            if not mates:
+            if not (yield from self._refute(or_node, d)):
                 e = self.bounds(b)
                 if e.hi > cap:
                     return None
                 break
             e = self.bounds(b)
         return e.hi if e.hi <= cap else None
+
+    def _climb(self, cap: int) -> Generator[Progress, None, int | None]:
+        """The root's exact length, asked from below: "mate within lo? lo + 2? ...", each question in
+        the one table, up to df-pn's bound.  Each "no" leaves its refutation in the table, where the
+        next, 2 plies deeper, finds every position it refuted bounded already, and is the "at least"
+        a stopped answer reports; the first "yes" is the length.  A refutation of "mate within
+        L - 2" asked cold, from above, costs far more: on 将棋無双 at 60 CPU s a row, 67 rows exact
+        against 64, and a higher lower bound on 29 of the 30 others (docs/benchmarks.md)."""
+        b = self.board
+        e = self.bounds(b)
+        if e.hi >= INF:   # no raw length to climb to: is there a mate within the cap at all?
+            self.asking = cap
+            if not (yield from self._ask(True, cap)):
+                return None
+            e = self.bounds(b)
+        lo, hi = e.lo, e.hi
+        while lo < hi:
+            d = lo + 1 - lo % 2   # the attacker's lengths are odd
+            if d >= hi:
+                break
+            if d > cap:
+                return None
+            self.root_lo, self.root_hi, self.asking = lo, hi, d
+            if (yield from self._ask(True, d)):
+                lo = hi = d
+                break
+            e = self.bounds(b)
+            lo, hi = max(lo, d + 2, e.lo), min(hi, e.hi)
+        self.root_lo, self.root_hi = lo, hi
+        return hi if hi <= cap else None
 
     def defences(self, value: int) -> Generator[Progress, None, Defences]:
         """The defences of :attr:`board` that count at bound ``value``, and its futile drop squares."""

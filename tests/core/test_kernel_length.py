@@ -74,7 +74,7 @@ def _solve(sfen: str, **kw: object):   # type: ignore[no-untyped-def]
 
 def test_dfpn_line_longer_than_the_exact_length() -> None:
     # The kernel's df-pn proves this one by a 9-ply line; the tsume-rule length is 3, found by
-    # asking "mate within 7?", "within 5?", ... of the length table until refuted.
+    # asking the length table "mate within 1?", "within 3?" (tests/core/test_root_climb.py).
     sfen = _rows("mate.tsv")["tanuki-3-204"]["sfen"]
     result = _solve(sfen)
     assert result.status is SolveStatus.MATE and result.length == 3 and result.extra["exact"]

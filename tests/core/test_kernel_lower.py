@@ -96,27 +96,32 @@ def test_an_effective_chuuai_needs_the_tsume_rule_question() -> None:
     # Judged by t, the drop counts in the 'effective' game, whose length is then the same.
     effective = _kernel(CHUUAI, oracle=t, drops="effective")
     assert effective.exact(CHUUAI, True, 9) == ("yes", 5)
-    # Through the adapter: "mate within 3?" is not refuted in the restricted game (it mates there),
-    # so the tsume-rule question is asked and refutes it; the length is exact.
+    # Through the adapter, narrowing from above as it does off the root (the root itself is climbed
+    # from below, tests/core/test_root_climb.py): "mate within 3?" is not refuted in the restricted
+    # game (it mates there), so the tsume-rule question is asked and refutes it; the length is exact.
     for game in ("none", "effective"):
         s = KernelLengthSearch(cshogi.Board(CHUUAI), deadline=None, cancel=None, node_limit=None,
                                distance_rule=True, memory_mb=32, lower=game)
         assert _run(s.settle_root()) == "proven"
+        s.phase = "tree"
         assert _run(s.exact(True)) == 5
         assert s.lower_questions >= 1 and s.lower_refutations == 0
 
 
 def test_the_restricted_game_proves_exactness_where_no_drop_counts() -> None:
-    # tanuki-11-29: the restricted game refutes "mate within L - 2" by itself; the answer is exact.
+    # tanuki-11-29: the restricted game refutes "mate within L - 2" by itself; the answer is exact
+    # (narrowed from above, as off the root).
     sfen = next(r["sfen"] for r in _rows() if r["id"] == "tanuki-11-29")
     s = KernelLengthSearch(cshogi.Board(sfen), deadline=None, cancel=None, node_limit=None,
                            distance_rule=True, memory_mb=32, lower="none")
     assert _run(s.settle_root()) == "proven"
+    s.phase = "tree"
     length = _run(s.exact(True))
     assert length is not None and s.lower_refutations >= 1
     off = KernelLengthSearch(cshogi.Board(sfen), deadline=None, cancel=None, node_limit=None,
                              distance_rule=True, memory_mb=32, lower="off")
     assert _run(off.settle_root()) == "proven"
+    off.phase = "tree"
     assert _run(off.exact(True)) == length and off.lower_questions == 0
 
 
@@ -254,23 +259,3 @@ def test_nested_game_bad_input() -> None:
         _kernel(CHUUAI, oracle=_kernel(CHUUAI), drops="none", nested_lower_mb=4)
     t = _kernel(CHUUAI, nested_lower_mb=4)
     assert t.exact(CHUUAI, True, 9) == ("yes", 5)
-
-
-# ---- the root's lower bound from below (what a stopped answer reports) -------------------------
-
-def test_the_lower_floor_is_the_restricted_length() -> None:
-    # From below, each "no" of the 'none' game is a tsume-rule bound: it stops at that game's length.
-    rows = {r["id"]: r for r in _rows()}
-    for rid in ("tanuki-3-454", "tanuki-7-15", "tanuki-5-38"):
-        sfen = rows[rid]["sfen"]
-        t = _kernel(sfen, memory_mb=16, oracle_mb=16)
-        assert t.prove_root() == "proven"
-        got, length = t.exact(sfen, True, 61)
-        assert got == "yes"
-        none_length = _kernel(sfen, memory_mb=16, oracle=t, drops="none").exact(sfen, True, 61)[1]
-        s = KernelLengthSearch(cshogi.Board(sfen), deadline=None, cancel=None, node_limit=None,
-                               distance_rule=True, memory_mb=32, lower="none")
-        assert _run(s.settle_root()) == "proven"
-        _run(s._lower_floor(length + 2))
-        lo = s.bounds(s.board).lo
-        assert lo == none_length <= length, (rid, lo, none_length, length)
