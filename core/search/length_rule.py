@@ -19,8 +19,12 @@ dominance, 優越関係 [ComShogi ch. 9]).  A raw df-pn proof (every
 interposition counted) bounds the length from above, since futile
 interpositions only ever remove defences; a raw disproof means no mate at all.
 
-Exactness.  From an upper bound ``L`` (df-pn's proof) the search asks "mate
-within L - 2?" until it is refuted; the last success is the exact length.
+Exactness.  The length is L once "mate within L?" is proved and "mate within
+L - 2?" refuted.  From an upper bound ``L`` (df-pn's proof) the search asks
+"mate within L - 2?" until it is refuted; the last success is the exact
+length.  The kernel's search climbs the root from below instead ("mate within
+lo? lo + 2? ...", :mod:`.kernel_length`): the same proofs, asked in the order
+that lets each refutation build on the last.
 
 Lower bounds without futility.  Only drop interpositions are ever judged
 futile; every board move counts.  In the restricted game where the defender
