@@ -13,7 +13,6 @@ shorter than df-pn's line and a sample of the others; and on 将棋無双
 from __future__ import annotations
 
 import csv
-import importlib.util
 import random
 from pathlib import Path
 
@@ -25,7 +24,7 @@ from tsume_studio.core.search.kernel_length import MAX_LENGTH, KernelLengthSearc
 import cshogi
 
 from musou_reproof import raw_mate_within  # tests/core is on sys.path
-from test_kernel_length import SHORTER_THAN_RAW
+from test_kernel_length import SHORTER_THAN_RAW, _compare_tool
 from test_kernel_lower import _run
 
 pytestmark = pytest.mark.skipif(not kernel_length.available(), reason="the kernel's length search is not built")
@@ -88,14 +87,6 @@ def test_only_the_root_is_climbed(monkeypatch: pytest.MonkeyPatch) -> None:
     s.phase = "tree"
     assert _run(s.exact(True)) == 11
     assert asked == []
-
-
-def _compare_tool():   # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("compare_length_search", ROOT / "tools" / "compare_length_search.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_answer_is_the_python_reference_searchs(monkeypatch: pytest.MonkeyPatch) -> None:
