@@ -324,25 +324,24 @@ class KernelLengthSearch(BoundedSearch):
         self._lower_made_at = tests
         return self.lower_k
 
-    def lower_refutes(self, or_node: bool, d: int, budget: int = 0,
-                      count: bool = True) -> Generator[Progress, None, bool]:
+    def lower_refutes(self, or_node: bool, d: int, budget: int = 0) -> Generator[Progress, None, bool]:
         """True when the restricted game (:func:`lower_game`) proves that :attr:`board` has no mate
         within ``d`` plies: then neither has it under the tsume rules (length_search.h, ``Drops``).
         False when it mates there (the tsume-rule question must be asked), when ``budget`` nodes
-        (0: no budget of its own) ran out first, or when the game is off.  ``count``: in
-        :attr:`lower_questions` and :attr:`lower_refutations` (not the root's floor)."""
+        (0: no budget of its own) ran out first, or when the game is off.  Counted in
+        :attr:`lower_questions` and :attr:`lower_refutations`."""
         if self.lower_game == "off" or d < (1 if or_node else 0) or d > int(self.k.max_question):
             return False
         k = self._lower_search()
         sfen = self.board.sfen()
-        self.lower_questions += count
+        self.lower_questions += 1
         if budget <= 0:
             got = yield from self._run(lambda nodes, stop, pause: k.question(sfen, or_node, d, nodes, stop, pause), k)
         else:
             mates = yield from self._ask_within(or_node, d, budget, k)
             got = "no" if mates is False else "yes"   # out of nodes: not refuted
         if got == "no":
-            self.lower_refutations += count
+            self.lower_refutations += 1
             return True
         return False
 
