@@ -435,18 +435,20 @@ class KernelLengthSearch(BoundedSearch):
 
         The root's (the length search's own question) is climbed from below
         (:meth:`_climb`); any other position's is narrowed from above, "mate
-        within hi - 2?" until refuted, since its raw bound is nearly always
-        its length and one refutation settles it."""
-        if self.phase == "search" and or_node:
-            return (yield from self._climb(cap))
+        within hi - 2?" until refuted: there the bound the table holds when
+        asked is nearly always the length (mate.tsv: 6,089 of 6,092 calls).
+        """
         b = self.board
         e = self.bounds(b)
+        if e.lo < e.hi and e.hi >= INF:   # no bound yet: is there a mate within the cap at all?
+            if self.phase == "search":
+                self.asking = cap
+            if not (yield from self._ask(or_node, cap)):
+                return None
+            e = self.bounds(b)
+        if self.phase == "search" and or_node:
+            return (yield from self._climb(e.lo, e.hi, cap))
         while e.lo < e.hi:
-            if e.hi >= INF:
-                if not (yield from self._ask(or_node, cap)):
-                    return None
-                e = self.bounds(b)
-                continue
             d = e.hi - 2
             if d > cap:
                 d = cap if (cap - e.hi) % 2 == 0 else cap - 1
@@ -461,34 +463,26 @@ class KernelLengthSearch(BoundedSearch):
             e = self.bounds(b)
         return e.hi if e.hi <= cap else None
 
-    def _climb(self, cap: int) -> Generator[Progress, None, int | None]:
-        """The root's exact length, asked from below: "mate within lo? lo + 2? ...", each question in
-        the one table, up to df-pn's bound.  Each "no" leaves its refutation in the table, where the
-        next, 2 plies deeper, finds every position it refuted bounded already, and is the "at least"
-        a stopped answer reports; the first "yes" is the length.  A refutation of "mate within
-        L - 2" asked cold, from above, costs far more: on 将棋無双 at 60 CPU s a row, 67 rows exact
-        against 64, and a higher lower bound on 29 of the 30 others (docs/benchmarks.md)."""
-        b = self.board
-        e = self.bounds(b)
-        if e.hi >= INF:   # no raw length to climb to: is there a mate within the cap at all?
-            self.asking = cap
-            if not (yield from self._ask(True, cap)):
-                return None
-            e = self.bounds(b)
-        lo, hi = e.lo, e.hi
-        while lo < hi:
-            d = lo + 1 - lo % 2   # the attacker's lengths are odd
-            if d >= hi:
-                break
+    def _climb(self, lo: int, hi: int, cap: int) -> Generator[Progress, None, int | None]:
+        """The root's exact length, from its bounds ``lo`` and ``hi`` (df-pn's), asked from below:
+        "mate within lo? lo + 2? ...", each question in the one table.  Each "no" leaves its
+        refutation in the table, where the next, 2 plies deeper, finds every position it refuted
+        bounded already, and is the "at least" a stopped answer reports; the first "yes" is the
+        length.  A refutation of "mate within L - 2" asked cold, from above, costs far more: on
+        将棋無双 at 60 CPU s a row, 67 rows exact against 64, and a higher lower bound on 29 of
+        the 30 others (docs/benchmarks.md)."""
+        d = lo + 1 - lo % 2   # the attacker's lengths are odd
+        while d < hi:
             if d > cap:
                 return None
-            self.root_lo, self.root_hi, self.asking = lo, hi, d
+            self.root_lo, self.root_hi, self.asking = d, hi, d
             if (yield from self._ask(True, d)):
-                lo = hi = d
+                hi = d
                 break
-            e = self.bounds(b)
-            lo, hi = max(lo, d + 2, e.lo), min(hi, e.hi)
-        self.root_lo, self.root_hi = lo, hi
+            e = self.bounds(self.board)
+            d = max(d + 2, e.lo + 1 - e.lo % 2)
+            hi = min(hi, e.hi)
+        self.root_lo = self.root_hi = hi
         return hi if hi <= cap else None
 
     def defences(self, value: int) -> Generator[Progress, None, Defences]:
