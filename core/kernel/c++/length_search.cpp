@@ -519,9 +519,11 @@ void LengthSearch::search(B& b, bool or_node, int n, std::uint64_t thpn, std::ui
         e = &entry(b);
     }
     if (settled(*e, n, pn, dn)) return;
-    if (!or_node && looks_.nodes != 0 && n >= looks_.from && e->hi >= kLenInf && !(e->flags & LengthTable::kTried)) {
+    if (!or_node && looks_.nodes != 0 && n >= looks_.from && e->hi >= kLenInf && !(e->flags & LengthTable::kTried) &&
+        (e->lo > 0 || e->amount >= looks_.after)) {
         // Deep questions are worth a short raw df-pn look: a position that is no mate at all is then
-        // never refuted depth by depth.
+        // never refuted depth by depth.  It waits until the node has shown it is not cheap (将棋無双:
+        // 68 of 100 exact in 60 s against 67 looking at once, 812 s against 946 s on the 67 both made).
         e->flags |= LengthTable::kTried;
         if (raw_disproof(b, looks_.nodes)) {
             entry(b).lo = kLenInf;

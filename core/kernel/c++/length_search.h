@@ -136,10 +136,13 @@ struct DefencesOut {
 
 // When the search asks its raw df-pn whether a defender position mates at all: from `from` plies
 // asked inside a question (a look of `nodes` nodes), and from `root_from` plies for a question
-// from outside (a look of `root_nodes`).  0 nodes: never.
+// from outside (a look of `root_nodes`).  0 nodes: never.  Inside a question a node is looked at
+// only once it has been refuted at some depth or has cost `after` nodes of its own: most defender
+// nodes are proved at their first depth, and a look there is spent for nothing.
 struct RawLooks {
     int from = 4;
     std::uint64_t nodes = 64;
+    std::uint64_t after = 64;
     int root_from = 4;
     std::uint64_t root_nodes = 3000;
 };
