@@ -23,6 +23,9 @@ struct Bitboard {
     uint64_t p[2];
 
     constexpr Bitboard() : p{0, 0} {}
+    // Left unset, for storage that is written before it is read (a position's state stack).
+    struct Unset {};
+    explicit Bitboard(Unset) {}
     constexpr Bitboard(uint64_t a, uint64_t b) : p{a, b} {}
 
     constexpr explicit operator bool() const { return (p[0] | p[1]) != 0; }

@@ -16,7 +16,7 @@ constexpr int kCheckEvery = 1024;          // nodes between stop checks
 constexpr double kEpsilon = 1.25;          // 1+ε thresholds for the best child
 constexpr std::size_t kFutilityMemo = 200000;       // verdicts kept before the memo is cleared
 constexpr int kMaxFrames = 60000;          // nested depth (plies of every nested question) before giving up
-constexpr std::size_t kInitialSlots = std::size_t{1} << 14;
+constexpr std::size_t kInitialSlots = std::size_t{1} << 10;   // 37 KB, grown as needed (see tt.cpp)
 
 std::uint64_t cost(const LEntry& e) {
     const bool bounded = e.hi < kLenInf || e.lo > 1;

@@ -18,7 +18,7 @@ namespace {
 // The process beside the table: the interpreter, Qt or cshogi, the search's own stacks.
 constexpr double kTableShare = 0.75;
 constexpr double kReservedMb = 32.0;
-constexpr std::size_t kInitialEntries = std::size_t{1} << 16;
+constexpr std::size_t kInitialEntries = std::size_t{1} << 11;   // 128 KB: most searches stay in it
 
 bool decided(const TTEntry& e) { return e.pn == 0 || e.dn == 0; }
 
@@ -57,7 +57,9 @@ TranspositionTable::TranspositionTable(std::size_t memory_mb) {
 // every page of a grown array within its rehash anyway, and one call costs the kernel less than
 // a fault per page (on tail 151 of Microcosmos: 0.27 s of system time instead of 0.45 s).  The first
 // array is not populated: most searches are short and touch a few of its pages (populating it cost
-// mate.tsv's 1,040 searches 0.9 s of system time).  Huge
+// mate.tsv's 1,040 searches 0.9 s of system time).  It is small for the same reason: a short
+// search's entries land on scattered pages, each a fault (a first array of 4 MB cost mate.tsv's
+// batch 260,000 more faults and 0.4 s more CPU than one of 128 KB).  Huge
 // pages were measured and not taken (docs/benchmarks.md).  Elsewhere, or when mmap fails, calloc
 // with one bucket more to align.
 void TranspositionTable::allocate_raw(std::size_t n) {
