@@ -3,8 +3,8 @@
 The kernel's ``LengthSearch`` (``core/kernel/c++/length_search.h``) is the
 search of :mod:`.length_search` in C++: a depth-bounded df-pn whose table keeps,
 per board and attacker hand, the proved bounds of the tsume-rule length (a
-mate within ``hi``, no mate within ``lo - 2``) with hand dominance both ways,
-futile interpositions judged inside it by the same rules (Kakinoki's rule
+mate within ``hi``, no mate within ``lo - 2``; no hand dominance, see
+:mod:`.length_search`), futile interpositions judged inside it by the same rules (Kakinoki's rule
 read as "the mate goes on just as without it", the distance rule, drop
 squares delayed nearest-first), and its own raw df-pn as the oracle.
 
@@ -51,7 +51,9 @@ LOOKS = (10, 64, 10, 3000)
 """The kernel search's short raw df-pn looks at defender nodes (``LengthSearch``'s keywords):
 from how many plies asked inside a question, with how many nodes, and the same for a question
 from outside (one per 余詰 candidate).  From 10 plies: below that a look costs more than it saves
-(mate.tsv: 2.4 CPU s for all 1,040 answers, 13.9 s with looks from 4 plies as the Python search has)."""
+(mate.tsv: 2.4 CPU s for all 1,040 answers, 13.9 s with looks from 4 plies as the Python search has).
+Inside a question the kernel looks at a node only once it has been refuted at some depth or has
+cost 64 nodes (``RawLooks::after`` in ``length_search.h``)."""
 
 LOWER_ENV = "TSUME_LOWER_GAME"
 LOWER_GAMES = ("none", "effective", "off")

@@ -12,10 +12,11 @@ mated within n; a bound proved that way is recorded as n itself.  Lengths
 keep their parity: odd at attacker nodes, even at defender nodes.
 
 Bounds.  A length search keeps, per position, what it has proved:
-``lo <= length <= hi`` (a mate within ``hi``; none within ``lo - 2``).  A
-mate within n with attacker hand h holds for every hand ≥ h on the same
-board, and no mate within n for hand h holds for every hand ≤ h (hand
-dominance, 優越関係 [ComShogi ch. 9]).  A raw df-pn proof (every
+``lo <= length <= hi`` (a mate within ``hi``; none within ``lo - 2``), of
+that position only: hand dominance (優越関係 [ComShogi ch. 9]) does not hold
+for the tsume-rule length, which a piece more in the attacker's hand can
+lengthen (a drop that another drop made futile counts once the defender no
+longer holds that other piece; :mod:`.length_search`).  A raw df-pn proof (every
 interposition counted) bounds the length from above, since futile
 interpositions only ever remove defences; a raw disproof means no mate at all.
 

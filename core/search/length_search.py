@@ -16,10 +16,12 @@ proved about the tsume-rule length:
 * ``lo``: no mate within ``lo - 2`` plies is proved;
 * pn/dn of the last unresolved question ``n`` asked of the position.
 
-Hand dominance (seed iterative-deepening-mate-futile-interposition-hand-
-dominance, 優越関係) lets one entry answer others of the same board: a mate
-within n for attacker hand h holds for every hand ≥ h, and no mate within n
-for hand h holds for every hand ≤ h (the defender's hand is the complement).
+No hand dominance (seed iterative-deepening-mate-futile-interposition-hand-
+dominance, 優越関係): under the tsume rules the length is not monotone in the
+attacker's hand, since a piece the defender no longer holds can no longer make
+another drop futile (将棋無双 27番 after 6f6e 9e6e 4e5e 6d6c 6i6e: mated in 10
+with a rook in hand, in 12 with a rook and a lance), so an entry answers only
+its own position.
 The table is bounded by memory like the df-pn table: when full, the entries
 that cost the least search go first.
 
@@ -72,7 +74,7 @@ from .contract import INFINITY as INF
 from .contract import Cancel, Progress, drive
 from .dfpn import Outcome
 from .kernel_oracle import Oracle, make_oracle
-from .hand import MASK64, hand_ge, hand_key, pack
+from .hand import MASK64, hand_key, pack
 from .node import select_child
 from .interposition import (
     Defences, DropSquare, FutileSquare, drop_squares,
@@ -197,11 +199,10 @@ class Entry:
 
 
 class LengthTable:
-    """Length bounds per (board key, attacker hand), with hand dominance, bounded in memory.
+    """Length bounds per (board key, attacker hand), bounded in memory.
 
     ``get(board)`` returns the entry of that exact position (made on first
-    use); :meth:`refresh` tightens an entry's bounds from the entries of the
-    same board with comparable hands.
+    use); entries of the same board are kept together for the collector.
     """
 
     def __init__(self, attacker: int, memory_mb: int = 256) -> None:
@@ -233,18 +234,7 @@ class LengthTable:
             self.by_board[bkey] = [e]
         else:
             lst.append(e)
-            self.refresh(e)
         return e
-
-    def refresh(self, e: Entry) -> None:
-        """Tighten ``e``'s bounds by hand dominance."""
-        h = e.hand
-        for o in self.by_board.get(e.bkey, ()):
-            if o.hi < e.hi and hand_ge(h, o.hand):
-                e.hi = o.hi
-                e.best = o.best
-            if o.lo > e.lo and hand_ge(o.hand, h):
-                e.lo = o.lo
 
     def over_limit(self) -> bool:
         return len(self.by_zob) > self.max_entries
@@ -473,8 +463,6 @@ class LengthSearch(BoundedSearch):
         self.nodes += 1
         if self.nodes >= self._next_check:
             self._budget()
-        table = self.table
-        table.refresh(e)
         if not e.seen:
             self._first_look(b, or_node, e)
         if e.hi <= n:

@@ -330,3 +330,16 @@ def test_cancel_from_another_thread_stops_within_moments() -> None:
     # "No mate within 13" (the length is 15) costs seconds: the cancel comes long before the answer.
     got = k.question(zuko, True, 13)
     assert got == "stopped" and time.monotonic() - start < 2.0
+
+
+def test_a_richer_hand_can_last_longer() -> None:
+    # 将棋無双 27番 after 6f6e 9e6e 4e5e 6d6c 6i6e: mated in 10 with a rook in hand (the drops on 6d
+    # futile), in 12 with a rook and a lance (they count).  The table must not carry the richer
+    # hand's "no mate within 10" to the poorer one (hand dominance, unsound under the tsume rules).
+    root = "9/1Ps1s4/3Ppp3/pp1k5/+r4+B3/2P+B5/2N1+p4/5L3/3R5 b 4g2s3n3l10p 1"
+    poor = "9/1Ps1s4/3kpp3/pp7/3R+B4/2P6/2N1+p4/5L3/9 w Rb4g2s3n3l11p 6"
+    rich = "9/1Ps1s4/3kpp3/pp7/3R+B4/2P6/2N1+p4/5L3/9 w RLb4g2s3n2l11p 6"
+    k = _kernel(root)
+    assert k.question(rich, False, 10) == "no" and k.question(rich, False, 12) == "yes"
+    assert k.question(poor, False, 10) == "yes" and k.question(poor, False, 8) == "no"
+    assert k.bounds(poor)[:2] == (10, 10) and k.bounds(rich)[:2] == (12, 12)

@@ -16,6 +16,7 @@ import cshogi
 import pytest
 
 from tsume_studio.core.search import builder
+from tsume_studio.core.search.contract import INFINITY as INF
 from tsume_studio.core.search.contract import Progress, drive
 from tsume_studio.core.search.dfpn import DfPn, Outcome
 from tsume_studio.core.search.length_rule import SearchAborted
@@ -252,18 +253,34 @@ def test_tsume_length_shorter_only_by_futile_interpositions(row_id: str) -> None
     assert bruteforce.tsume_length(sfen, raw) == proof.length
 
 
-def test_hand_dominance_in_the_table() -> None:
-    # Same board: a mate within 1 proved with a gold in hand answers a hand
-    # with more; a refutation with no hand answers nothing richer.
+# 将棋無双 27番 (tests/data/musou.tsv) after 6f6e 9e6e 4e5e 6d6c 6i6e, the defender to move; the
+# same board with a lance more in the attacker's hand.  With a rook in hand the drops on 6d are
+# futile and the mate takes 10 plies; with a rook and a lance they count and it takes 12.
+MUSOU27 = "9/1Ps1s4/3Ppp3/pp1k5/+r4+B3/2P+B5/2N1+p4/5L3/3R5 b 4g2s3n3l10p 1"
+MUSOU27_P = "9/1Ps1s4/3kpp3/pp7/3R+B4/2P6/2N1+p4/5L3/9 w Rb4g2s3n3l11p 6"
+MUSOU27_P_LANCE = "9/1Ps1s4/3kpp3/pp7/3R+B4/2P6/2N1+p4/5L3/9 w RLb4g2s3n2l11p 6"
+
+
+def test_no_hand_dominance_in_the_table() -> None:
+    # A bound proved for one hand says nothing of another hand on the same board.
     table = LengthTable(0, 16)
     rich = cshogi.Board("8k/9/8P/9/9/9/9/9/9 b 2G2r2b2g4s4n4l17p 1")
     poor = cshogi.Board("8k/9/8P/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1")
-    e = table.get(poor)
-    e.hi = 1
-    assert table.get(rich).hi == 1
+    table.get(poor).hi = 1
+    assert table.get(rich).hi == INF
     bare = cshogi.Board("8k/9/8P/9/9/9/9/9/9 b 2r2b4g4s4n4l17p 1")
     table.get(bare).lo = 3
     assert table.get(cshogi.Board("8k/9/8P/9/9/9/9/9/9 b S2r2b4g3s4n4l17p 1")).lo == 1
+
+
+@pytest.mark.slow
+def test_a_richer_hand_can_last_longer() -> None:
+    # Hand dominance would carry "no mate within 10" from the richer hand to the poorer one.
+    s = search(MUSOU27)
+    assert not s.question(cshogi.Board(MUSOU27_P_LANCE), False, 10)
+    assert s.question(cshogi.Board(MUSOU27_P_LANCE), False, 12)
+    assert s.question(cshogi.Board(MUSOU27_P), False, 10)
+    assert not s.question(cshogi.Board(MUSOU27_P), False, 8)
 
 
 def _king_on(square: int, pawns: int, lances: int) -> cshogi.Board:

@@ -223,6 +223,7 @@ LEntry& LengthTable::get(std::uint64_t key, PHand hand, int lo0) {
 }
 
 void LengthTable::refresh(LEntry& e) {
+    if (!dominance_) return;
     const std::uint64_t t = key_of(e);
     const std::size_t h = home(t);
     const std::uint64_t* k = keys_ + h;
@@ -825,6 +826,7 @@ void LengthSearch::restrict_drops(Drops mode, const LengthSearch* judge) {
     }
     drops_ = mode;
     judge_ = mode == Drops::Effective ? judge : nullptr;
+    table_.set_dominance(mode == Drops::None);   // the one game whose length is monotone in the hand
 }
 
 bool LengthSearch::futile(B& b, const DropSquare& ds, int n, const std::vector<Move>& others, int longest) {

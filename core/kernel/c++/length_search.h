@@ -4,8 +4,12 @@
 // * A depth-bounded df-pn (thresholds from the second-best sibling, the 1+ε trick) whose table
 //   keeps, per board and attacker hand, what is proved about the tsume-rule length: a mate within
 //   `hi` plies (with the move that does it) and no mate within `lo - 2` plies; pn/dn belong to the
-//   last unresolved question `n`.  Hand dominance both ways ([ComShogi ch. 9], 優越関係): a mate
-//   within n for attacker hand h holds for every hand >= h, no mate within n for every hand <= h.
+//   last unresolved question `n`.  No hand dominance ([ComShogi ch. 9], 優越関係) under the tsume
+//   rules: the length is not monotone in the attacker's hand there, since a piece the defender no
+//   longer holds can no longer make another drop futile.  将棋無双 27番 after 6f6e 9e6e 4e5e 6d6c
+//   6i6e: with a rook in hand the defender is mated in 10 (the drops on 6d futile), with a rook and
+//   a lance in 12 (they count).  Only the restricted game without drops (Drops::None), where the
+//   defender's hand plays no part, keeps dominance both ways.
 // * Futile interpositions (無駄合) judged inside the search: drop squares wait, nearest the king
 //   first, until every counted defence is proved (delayed expansion as in [KomoringHeights]);
 //   a square is then omitted by the distance rule ([LS3600 2010]) or judged by Kakinoki's rule read
@@ -65,11 +69,14 @@ public:
 
     // The entry of exactly (key, hand), or null.  Valid until the next get() or maintain().
     LEntry* find(std::uint64_t key, PHand hand);
-    // The entry of (key, hand), made (with bounds from dominance) when missing; lo0 is a new
-    // entry's lower bound (1 at attacker nodes, 0 at defender nodes).
+    // The entry of (key, hand), made (with bounds from dominance, where on) when missing; lo0 is a
+    // new entry's lower bound (1 at attacker nodes, 0 at defender nodes).
     LEntry& get(std::uint64_t key, PHand hand, int lo0);
-    // Tighten e's bounds from the entries of the same board with comparable hands.
+    // With dominance on, tighten e's bounds from the entries of the same board with comparable
+    // hands: a mate within n for hand h holds for every hand >= h, no mate within n for every
+    // hand <= h.  Off (the default), entries of other hands are never read.
     void refresh(LEntry& e);
+    void set_dominance(bool on) { dominance_ = on; }
     // Ask the memory system for a key's window (its keys and first body) ahead of its lookup.
     void prefetch(std::uint64_t key) const {
 #if defined(__GNUC__) || defined(__clang__)
@@ -99,6 +106,7 @@ private:
     std::uint64_t* keys_ = nullptr;
     LEntry* data_ = nullptr;
     std::size_t capacity_ = 0, max_capacity_ = 0, entries_ = 0, collections_ = 0;
+    bool dominance_ = false;
 };
 
 // Limits of one call: absolute node count (0: none), absolute wall-clock times (< 0: none).
@@ -162,8 +170,8 @@ struct RawLooks {
 // missing here, proves "mate within n" here: the restricted length is at most the tsume-rule one,
 // and "no mate within n" proved here holds under the tsume rules.  Its table is its own (this
 // search's; never mixed with the judge's): its `lo` bounds are lower bounds of the tsume-rule
-// length (refutations here; raw disproofs, which the tsume-rule search reads the same way; hand
-// dominance, which holds in both games); its `hi` bounds are only its own game's.  In None the
+// length (refutations here; raw disproofs, which the tsume-rule search reads the same way; in
+// None, hand dominance); its `hi` bounds are only its own game's.  In None the
 // game does not depend on the bound, so a drop-only defence is mated (length 0) outright.  In
 // Effective it does (the judge's verdicts are per bound), so a defence proved with a drop left out
 // is recorded at n, as a futile one is; and since the judge learns more between questions (more

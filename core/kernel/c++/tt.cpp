@@ -58,8 +58,9 @@ TranspositionTable::TranspositionTable(std::size_t memory_mb) {
 // a fault per page (on tail 151 of Microcosmos: 0.27 s of system time instead of 0.45 s).  The first
 // array is not populated: most searches are short and touch a few of its pages (populating it cost
 // mate.tsv's 1,040 searches 0.9 s of system time).  It is small for the same reason: a short
-// search's entries land on scattered pages, each a fault (a first array of 4 MB cost mate.tsv's
-// batch 260,000 more faults and 0.4 s more CPU than one of 128 KB).  Huge
+// search's entries land on scattered pages, each a fault (first arrays of 4 MB here and 590 KB in
+// the length table cost mate.tsv's batch 347,000 more faults and about 0.6 s more CPU than 128 KB
+// and 37 KB).  Huge
 // pages were measured and not taken (docs/benchmarks.md).  Elsewhere, or when mmap fails, calloc
 // with one bucket more to align.
 void TranspositionTable::allocate_raw(std::size_t n) {
