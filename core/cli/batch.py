@@ -22,7 +22,9 @@ order, and each row's answer is the one ``--jobs 1`` gives: every problem is
 solved on its own, with its own limits (node counts and times vary from run to
 run either way, since the solver pauses on a clock).  On a terminal a progress bar runs on
 standard error.  Ctrl-C or SIGTERM ends the run with the summary of the rows
-finished so far and exit code 130.
+finished so far and exit code 130.  A fault of the program on one row (a bug)
+is that row's ``error`` line with ``internal_error: true``; the run goes on,
+and ends with exit code 3 and ``internal_errors`` in the summary.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from ..search.contract import Limits, Progress
 from ..search.length_rule import AnswerSession
 from ..shogi.position import Position
 from .check import CheckTally, check_fields, skip_reason
-from .errors import EXIT_INTERRUPTED, EXIT_OK, UserError
+from .errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, UserError
 from .problemset import expected_length, read_problems
 from .running import add_limits, limits_from_args, phase_line, result_json, run_solver
 
@@ -160,7 +162,19 @@ def solve_row(row: dict[str, str], options: dict[str, Any],
     """Solve one row; the JSON line of ``tsume batch`` (with ``seconds`` kept for the summary).
 
     ``on_progress`` receives the solver's snapshots (the progress bar's phase and question).
+    A fault of the program itself on one row (a bug) becomes that row's ``internal_error``
+    line, so that the rest of a long run is not lost; the run then ends with exit code 3.
     """
+    try:
+        return _solve_row(row, options, cancel, on_progress)
+    except Exception as exc:   # reported in the row, in the summary and by the exit code
+        return {"id": row["id"], "status": "error", "expected": expected_length(row),
+                "error": f"internal error: {type(exc).__name__}: {exc} (please report this bug with the row)",
+                "internal_error": True, "_no_length_column": "length" not in row}
+
+
+def _solve_row(row: dict[str, str], options: dict[str, Any], cancel: threading.Event | None,
+               on_progress: Callable[[Progress], object] | None) -> dict[str, Any]:
     line: dict[str, Any] = {"id": row["id"]}
     expected = expected_length(row)
     if "error" in row:
@@ -259,7 +273,9 @@ def _run_rows(args: argparse.Namespace, rows: list[dict[str, str]], options: dic
     if not args.json and sys.stderr.isatty():
         # For the reader at a terminal; standard output stays JSON lines.
         sys.stderr.write(summary.text(interrupted) + "\n")
-    return EXIT_INTERRUPTED if interrupted else EXIT_OK
+    if interrupted:
+        return EXIT_INTERRUPTED
+    return EXIT_INTERNAL if summary.internal_errors else EXIT_OK
 
 
 def _lines(rows: list[dict[str, str]], options: dict[str, Any], jobs: int,
@@ -311,7 +327,7 @@ class _Summary:
     def __init__(self, problems: int) -> None:
         self.problems = problems
         self.done = self.solved = self.wrong = self.unsolved = 0
-        self.exact = self.matches = 0
+        self.exact = self.matches = self.internal_errors = 0
         self.times: list[float] = []
         self.checks = CheckTally()
 
@@ -321,6 +337,7 @@ class _Summary:
         status = line["status"]
         if status == "error":
             self.unsolved += 1
+            self.internal_errors += bool(line.get("internal_error"))
             return
         self.times.append(line["seconds"])
         if status == "mate":
@@ -342,6 +359,8 @@ class _Summary:
             "total_seconds": round(sum(self.times), 3)}
         if self.checks.rows:
             out["checks"] = self.checks.as_json()
+        if self.internal_errors:
+            out["internal_errors"] = self.internal_errors
         if interrupted:
             out.update(interrupted=True, done=self.done)
         return out
@@ -351,6 +370,8 @@ class _Summary:
         done = f"{self.done} of {self.problems} problems (interrupted)" if interrupted else f"{self.problems} problems"
         out = (f"{done}: solved {self.solved}, exact {self.exact}, length = published {self.matches}, "
                f"wrong length {self.wrong}, unsolved {self.unsolved}")
+        if self.internal_errors:
+            out += f" ({self.internal_errors} by an internal error: please report it)"
         if self.times:
             out += f"; median {statistics.median(self.times):.3f} s, total {sum(self.times):.1f} s"
         if self.checks.rows:

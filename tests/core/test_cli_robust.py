@@ -200,6 +200,33 @@ def test_internal_error_is_one_line_asking_for_a_report(capsys: pytest.CaptureFi
         assert "Traceback" not in err and len(err.strip().splitlines()) == 1 and "--debug" in last
 
 
+def test_a_bug_on_one_row_does_not_lose_the_rest_of_a_batch(capsys: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch,
+                                                             tmp_path: Path) -> None:
+    from tsume_studio.core.cli import batch
+
+    solve = batch.run_solver
+    calls = []
+
+    def broken_on_the_first(*args, **kw):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        if len(calls) == 1:
+            raise AssertionError("no line of length 12")
+        return solve(*args, **kw)
+
+    monkeypatch.setattr(batch, "run_solver", broken_on_the_first)
+    tsv = tmp_path / "two.tsv"
+    one_ply = "8k/9/8P/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
+    tsv.write_text(f"id\tsfen\tlength\nbroken\t{THREE_PLY}\t3\nfine\t{one_ply}\t1\n", encoding="utf-8")
+    code, out, _ = _run(capsys, "batch", "--jobs", "1", "--json", str(tsv))
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert code == 3 and len(lines) == 3
+    assert lines[0]["id"] == "broken" and lines[0]["status"] == "error" and lines[0]["internal_error"] is True
+    assert "AssertionError: no line of length 12" in lines[0]["error"] and "report" in lines[0]["error"]
+    assert lines[1]["id"] == "fine" and lines[1]["status"] == "mate" and lines[1]["length"] == 1
+    assert lines[2]["summary"] and lines[2]["internal_errors"] == 1 and lines[2]["solved"] == 1
+
+
 # ---- output files ------------------------------------------------------------------
 
 def test_read_only_target_is_refused_before_solving(tmp_path: Path) -> None:
