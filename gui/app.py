@@ -139,6 +139,9 @@ def platform_problem(environ: dict[str, str] | os._Environ[str] = os.environ,
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Start the study app."""
+    from ..core.cli.main import single_blas_thread
+
+    single_blas_thread()
     arguments = list(argv) if argv is not None else sys.argv[1:]
     args = build_parser().parse_args(arguments)
     problem = platform_problem() if QApplication.instance() is None else None

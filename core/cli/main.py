@@ -67,8 +67,19 @@ def _version() -> str:
     return f"tsume {version}; {'C++ kernel loaded' if AVAILABLE else REASON}; df-pn on: {engine}"
 
 
+def single_blas_thread() -> None:
+    """Ask numpy's OpenBLAS for one thread, unless the environment says otherwise.
+
+    cshogi imports numpy, whose OpenBLAS starts a thread per core at import; nothing here does
+    linear algebra, and those threads cost each process about 0.1 CPU s.  Effective only before
+    numpy is first imported, so the entry points call it first.
+    """
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    single_blas_thread()
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args
     # solve answers Ctrl-C with its cancelled result, also before its search has started.
@@ -130,6 +141,7 @@ def _os_message(exc: OSError) -> str:
 
 def usi_main() -> int:
     """Entry point of ``tsume-usi``: the USI engine, with start-up as quiet as ``tsume``'s."""
+    single_blas_thread()
     with signals.handled():
         try:
             from .usi import run

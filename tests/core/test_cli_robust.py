@@ -429,3 +429,13 @@ def test_fuzzed_positions_never_crash_the_command_line(capsys: pytest.CaptureFix
     assert "Traceback" not in err and "internal error" not in err
     if code == 2:
         assert len(err.strip().splitlines()) == 1 and err.startswith("tsume: error: ")
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads through Linux's /proc")
+def test_the_command_line_starts_no_blas_threads() -> None:
+    # cshogi imports numpy, whose OpenBLAS would start a thread per core; nothing here uses them.
+    code = ("import os\nfrom tsume_studio.core.cli.main import main\n"
+            "main(['moves', '" + THREE_PLY + "'])\nprint(len(os.listdir('/proc/self/task')))\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENBLAS", "OMP_"))}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+    assert int(out.splitlines()[-1]) == 1
