@@ -145,6 +145,7 @@ public:
     double cpu_seconds() const { return cpu_spent_; }
     const TranspositionTable& table() const { return tt_; }
     void clear_table() { tt_.clear(); }
+    void track_decided() { tt_.track_decided(); }
     bool aborted() const { return abort_; }
 
     // (pn, dn) of `b` from the table; (1, 1) when it holds nothing.

@@ -296,12 +296,15 @@ std::size_t LengthTable::collect(double target) {
 LengthSearch::LengthSearch(int attacker, std::size_t memory_mb, std::size_t oracle_mb, bool distance_rule,
                            const RawLooks& looks)
     : attacker_(attacker), distance_rule_(distance_rule), looks_(looks), table_(memory_mb),
-      oracle_(std::make_shared<Oracle>(attacker, oracle_mb, dfpn::Options{})) {}
+      oracle_(std::make_shared<Oracle>(attacker, oracle_mb, dfpn::Options{})) {
+    oracle_->track_decided();
+}
 
 LengthSearch::LengthSearch(int attacker, std::size_t memory_mb, std::shared_ptr<Oracle> oracle, bool distance_rule,
                            const RawLooks& looks)
     : attacker_(attacker), distance_rule_(distance_rule), looks_(looks), table_(memory_mb), oracle_(std::move(oracle)) {
     if (!oracle_) throw std::invalid_argument("no oracle search given");
+    oracle_->track_decided();   // first_look asks it about every new position
 }
 
 template <class F>
@@ -418,7 +421,9 @@ int LengthSearch::child_hi(B& b, Move m, int n) {
 void LengthSearch::first_look(B& b, bool or_node) {
     LEntry& e = entry(b);
     e.flags |= LengthTable::kSeen;
-    const dfpn::TTEntry* t = oracle_->table().probe(b.board_key(), b.hand_of(attacker_));
+    const std::uint64_t key = b.board_key();
+    const dfpn::TTEntry* t = oracle_->table().may_be_decided(key) ? oracle_->table().probe(key, b.hand_of(attacker_))
+                                                                  : nullptr;
     if (t != nullptr) {
         if (t->pn != 0 && t->dn == 0) {
             e.lo = kLenInf;   // no mate at all under raw rules

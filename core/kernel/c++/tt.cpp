@@ -130,6 +130,7 @@ void TranspositionTable::grow() {
     }
     free_raw(old_raw, old_len);
     peak_ = std::max(peak_, entries_);
+    if (!decided_bits_.empty()) rebuild_decided();
 }
 
 TranspositionTable::~TranspositionTable() { free_raw(raw_, raw_len_); }
@@ -191,8 +192,25 @@ TTEntry* TranspositionTable::slot_for_insert(TTBucket& b, std::uint64_t t) {
     return &b.e[victim];   // the bucket is full: the cheapest entry goes
 }
 
+void TranspositionTable::track_decided() {
+    if (decided_bits_.empty()) rebuild_decided();
+}
+
+void TranspositionTable::rebuild_decided() {
+    // Two bits per slot, at most 2^25 bits (4 MB): a table of 2 M decided entries leaves about one
+    // bit in sixteen set.
+    std::size_t bits = std::size_t{1} << 12;
+    while (bits < capacity_ * 2 && bits < (std::size_t{1} << 25)) bits <<= 1;
+    decided_bits_.assign(bits / 64, 0);
+    decided_mask_ = bits - 1;
+    for (std::size_t i = 0; i < nbuckets_; ++i)
+        for (std::size_t k = 0; k < kWindow; ++k)
+            if (buckets_[i].key[k] != 0 && decided(buckets_[i].e[k])) mark_decided(buckets_[i].key[k]);
+}
+
 void TranspositionTable::store(std::uint64_t key, PHand hand, std::uint64_t pn, std::uint64_t dn, int depth,
                                std::uint64_t amount, int length, std::uint32_t move) {
+    if ((pn == 0 || dn == 0) && !decided_bits_.empty()) mark_decided(key);
     TTBucket& b = *bucket(key);
     const std::uint64_t t = tag(key);
     const auto d16 = static_cast<std::uint16_t>(std::clamp(depth, 0, 0xFFFF));
@@ -269,6 +287,7 @@ std::size_t TranspositionTable::collect(double target) {
         }
     entries_ -= removed;
     ++collections_;
+    if (!decided_bits_.empty()) rebuild_decided();
     return removed;
 }
 
@@ -276,6 +295,7 @@ void TranspositionTable::clear() {
     for (std::size_t i = 0; i < nbuckets_; ++i)
         for (std::size_t k = 0; k < kWindow; ++k) buckets_[i].key[k] = 0;
     entries_ = 0;
+    if (!decided_bits_.empty()) rebuild_decided();
 }
 
 }  // namespace tsume::dfpn
