@@ -76,6 +76,10 @@ class DfPnSearch:
         """Search another position into the same table (or_node: the attacker is to move); as run()."""
     def probe(self, sfen: str) -> tuple[int, int, int, str] | None:
         """(pn, dn, proof length or -1, an OR node's proving move or '') of the entry answering a position."""
+    def track_decided(self) -> None:
+        """Keep a filter of the boards the table holds a verdict on (as a length search's raw table does)."""
+    def may_be_decided(self, sfen: str) -> bool:
+        """False when the table holds no verdict on the position's board (by the filter, once tracked)."""
     def clear_table(self) -> None:
         """Empty the table (the verdict of the last run stays); the next line is searched afresh."""
     def cancel(self) -> None:

@@ -176,6 +176,51 @@ def test_memory_bound_collects_and_still_proves(monkeypatch: pytest.MonkeyPatch)
     assert complete and _replays_to_mate(tail[1], line)
 
 
+def _line_and_children(sfen: str, line: list[str]) -> list[str]:
+    """The positions along ``line`` and every position one legal move from them."""
+    board = cshogi.Board(sfen)
+    out = []
+    for usi in [*line, None]:
+        out.append(board.sfen())
+        for m in board.legal_moves:
+            board.push(m)
+            out.append(board.sfen())
+            board.pop()
+        if usi is not None:
+            board.push_usi(usi)
+    return out
+
+
+@needs_kernel
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_the_filter_of_decided_boards_misses_none(when: str) -> None:
+    """The filter the length search reads before the raw table (tt.h: track_decided) never says
+    "no verdict" on a board the table has one on: kept by the stores, the growths and the
+    collections of a 1 MB table (before), or built from a table already full (after)."""
+    tail = next(r for r in _rows("microcosmos.tsv") if r[2] == "51")
+    search = _kernel().DfPnSearch(tail[1], 1 if when == "before" else 64)
+    if when == "before":
+        search.track_decided()
+    assert search.run(0, 60.0, True) == "proven"
+    if when == "before":
+        assert search.collections > 0
+    else:
+        search.track_decided()
+    line, complete = search.principal_variation(0, 60.0, True)
+    assert complete
+    decided = cleared = 0
+    for sfen in _line_and_children(tail[1], line):
+        entry = search.probe(sfen)
+        if entry is not None and (entry[0] == 0 or entry[1] == 0):
+            decided += 1
+            assert search.may_be_decided(sfen), sfen
+        elif not search.may_be_decided(sfen):
+            cleared += 1
+    assert decided > 20 and cleared > 0, (decided, cleared)   # it answered both ways
+    search.clear_table()
+    assert not search.may_be_decided(tail[1])
+
+
 @needs_kernel
 def test_line_is_searched_on_where_the_table_lost_it() -> None:
     """With the table emptied after the proof, the line is rebuilt by searching on from where

@@ -146,6 +146,18 @@ public:
         return py::make_tuple(dfpn::from32(e->pn), dfpn::from32(e->dn), length, move);
     }
 
+    // The table's filter of boards with a verdict (tt.h), kept from now on, and its answer for a
+    // position: false means the table holds no verdict on its board.
+    void track_decided() {
+        Guard guard(*this);
+        search_->track_decided();
+    }
+    bool may_be_decided(const std::string& sfen) {
+        Guard guard(*this);
+        other_position(sfen, std::nullopt);
+        return search_->table().may_be_decided(scratch_->board_key());
+    }
+
     // df-pn's line, searched on where the table does not answer it to mate; `nodes` and
     // `seconds` bound that extra search (0 / negative: none).  Returns (moves, complete).
     std::tuple<std::vector<std::string>, bool> principal_variation(std::uint64_t nodes, double seconds,
@@ -257,6 +269,10 @@ void bind_search(py::module_& m) {
              "Search another position into the same table (or_node: the attacker is to move).  Releases the GIL.")
         .def("probe", &DfPnSearch::probe, py::arg("sfen"),
              "(pn, dn, proof length or -1, proving move or '') of the entry answering a position, or None.")
+        .def("track_decided", &DfPnSearch::track_decided,
+             "Keep a filter of the boards the table holds a verdict on (as a length search's raw table does).")
+        .def("may_be_decided", &DfPnSearch::may_be_decided, py::arg("sfen"),
+             "False when the table holds no verdict on the position's board (by the filter, once tracked).")
         .def("clear_table", &DfPnSearch::clear_table,
              "Empty the table (the search's verdict stays); the next line is searched afresh.")
         .def("cancel", &DfPnSearch::cancel, "Stop the running search (from any thread) within a few ms.")
