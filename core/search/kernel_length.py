@@ -43,7 +43,15 @@ from ..shogi.position import Position
 MAX_LENGTH = 2001
 """Longest bound a question may carry (as :data:`.length_rule.MAX_LENGTH`)."""
 
-_SLICE = 0.1              # seconds of one kernel call before it pauses to report
+_SLICE = 0.1              # seconds of one slice of the raw df-pn of the root (settle_root)
+# A question pauses to report after _SLICE_NODES nodes (about 0.07 s at this search's 450k nodes
+# a second), or after _SLICE_LONGEST seconds on a machine that slow.  A pause unwinds the question,
+# which searches on from its root: pauses by the clock made the same problem take a different
+# number of nodes each run (将棋無双 5番: 16.6 M in one run, 27.5 M in another); by nodes, the
+# answer and its nodes are the same each run.
+_SLICE_NODES = 1 << 15
+_SLICE_LONGEST = 1.0
+_PAUSE = (_SLICE_LONGEST, _SLICE_NODES)   # a question's pause_seconds, pause_nodes
 _DEFAULT_ORACLE_MB = 64
 T = TypeVar("T")
 
@@ -225,14 +233,14 @@ class KernelLengthSearch(BoundedSearch):
             stop = max(0.0, self.deadline - self.clock())
         return nodes, stop
 
-    def _run(self, call: Callable[[int, float, float], Any], k: Any = None) -> Generator[Progress, None, Any]:
-        """Call kernel search ``k`` (self.k by default) in slices of :data:`_SLICE` seconds,
-        yielding progress between them."""
+    def _run(self, call: Callable[[int, float], Any], k: Any = None) -> Generator[Progress, None, Any]:
+        """Call kernel search ``k`` (self.k by default) with (node limit, stop seconds), in slices
+        (the calls pass :data:`_SLICE_NODES` and :data:`_SLICE_LONGEST`), yielding progress between them."""
         k = self.k if k is None else k
         while True:
             nodes, stop = self._limits(k)
             before = int(k.nodes)
-            got = call(nodes, stop, _SLICE)
+            got = call(nodes, stop)
             self._sync()
             status = got if isinstance(got, str) else got[0]
             if status == "paused":
@@ -338,7 +346,7 @@ class KernelLengthSearch(BoundedSearch):
         sfen = self.board.sfen()
         self.lower_questions += 1
         if budget <= 0:
-            got = yield from self._run(lambda nodes, stop, pause: k.question(sfen, or_node, d, nodes, stop, pause), k)
+            got = yield from self._run(lambda nodes, stop: k.question(sfen, or_node, d, nodes, stop, *_PAUSE), k)
         else:
             mates = yield from self._ask_within(or_node, d, budget, k)
             got = "no" if mates is False else "yes"   # out of nodes: not refuted
@@ -363,7 +371,7 @@ class KernelLengthSearch(BoundedSearch):
         while True:
             nodes, stop = self._limits()
             before = int(k.nodes)
-            got = k.question(sfen, or_node, d, nodes, stop, _SLICE)
+            got = k.question(sfen, or_node, d, nodes, stop, *_PAUSE)
             self._sync()
             if got == "yes" or got == "no":
                 return bool(got == "yes")
@@ -391,7 +399,7 @@ class KernelLengthSearch(BoundedSearch):
         while True:
             nodes, stop = self._limits(k)
             before = int(k.nodes)
-            got = k.question(sfen, or_node, d, min(nodes, until) if nodes else until, stop, _SLICE)
+            got = k.question(sfen, or_node, d, min(nodes, until) if nodes else until, stop, *_PAUSE)
             self._sync()
             if got == "yes" or got == "no":
                 return bool(got == "yes")
@@ -410,7 +418,7 @@ class KernelLengthSearch(BoundedSearch):
         if d > int(self.k.max_question):
             raise SearchAborted("too deep")
         sfen = self.board.sfen()
-        got = yield from self._run(lambda nodes, stop, pause: self.k.question(sfen, or_node, d, nodes, stop, pause))
+        got = yield from self._run(lambda nodes, stop: self.k.question(sfen, or_node, d, nodes, stop, *_PAUSE))
         return bool(got == "yes")
 
     def _within(self, or_node: bool, d: int) -> Generator[Progress, None, bool]:
@@ -493,7 +501,7 @@ class KernelLengthSearch(BoundedSearch):
         sfen = b.sfen()
         value = max(0, min(value, int(self.k.max_question)))
         _status, real, futile = yield from self._run(
-            lambda nodes, stop, pause: self.k.defences(sfen, value, nodes, stop, pause))
+            lambda nodes, stop: self.k.defences(sfen, value, nodes, stop, *_PAUSE))
         squares = tuple(
             FutileSquare(int(square), tuple(b.move_from_usi(u) for u in drops), bool(omitted),
                          tuple(cshogi.Board(t) for t in tests))

@@ -247,6 +247,35 @@ def test_the_solves_dfpn_is_the_oracle() -> None:
     assert result.extra["exact"] and result.length == shared.exact(sfen, True, 31)[1]
 
 
+def _paused_exact(sfen: str, cap: int, every: int) -> tuple[tuple[str, int], int, int]:
+    """exact() of a fresh search, paused every ``every`` nodes: (answer, nodes, pauses)."""
+    k = _kernel(sfen)
+    assert k.prove_root() == "proven"
+    pauses = 0
+    while True:
+        before = k.nodes
+        got = k.exact(sfen, True, cap, 0, -1.0, -1.0, every)
+        if got[0] != "paused":
+            return got, k.nodes, pauses
+        assert k.nodes - before >= every   # never before its count
+        pauses += 1
+
+
+def test_pauses_by_nodes_leave_the_search_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A pause unwinds the question, which searches on from its root: where pauses come shapes the
+    # search.  By node count (as the solver's slices come), the same question asked afresh takes
+    # the same nodes and gives the same answer, however long each slice took.
+    sfen = _rows("musou.tsv")["musou-049"]["sfen"]
+    first = _paused_exact(sfen, 41, 4096)
+    assert first[0] == ("yes", 27) and first[2] >= 3
+    assert _paused_exact(sfen, 41, 4096) == first
+    # The whole official answer through the solver, its slices by nodes alone.
+    monkeypatch.setattr(kernel_length, "_PAUSE", (-1.0, 4096))
+    one, two = _solve(sfen), _solve(sfen)
+    assert one.extra["exact"] and one.length == 27
+    assert (one.nodes, one.pv, one.length) == (two.nodes, two.pv, two.length)
+
+
 def test_an_oracle_with_another_attacker_is_refused() -> None:
     from tsume_studio.core.kernel import DfPnSearch
 

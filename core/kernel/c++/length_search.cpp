@@ -340,7 +340,9 @@ void LengthSearch::budget() {
     if (lim_.stop_at >= 0.0 && now >= lim_.stop_at) throw Stop{};
     table_.maintain();
     // Only the outermost question pauses: a nested one (a futility test) would lose its place.
-    if (lim_.pause_at >= 0.0 && nested_ == 1 && now >= lim_.pause_at) throw Pause{};
+    if (nested_ == 1 && ((lim_.pause_at >= 0.0 && now >= lim_.pause_at) ||
+                         (lim_.pause_nodes != 0 && nodes_ >= lim_.pause_nodes)))
+        throw Pause{};
 }
 
 LengthSearch::Frame& LengthSearch::frame(int depth) {
@@ -800,6 +802,7 @@ bool LengthSearch::lower_refutes(B& b, bool or_node, int n) {
     // pause (a nested question never pauses), and none of the raw look of a question from outside.
     g.lim_ = lim_;
     g.lim_.pause_at = -1.0;
+    g.lim_.pause_nodes = 0;
     if (lim_.nodes != 0) g.lim_.nodes = g.nodes_ + (lim_.nodes > nodes_ ? lim_.nodes - nodes_ : 1);
     g.next_check_ = g.nodes_;
     g.depth_ = g.test_level_ = 0;

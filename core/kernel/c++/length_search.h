@@ -110,11 +110,16 @@ private:
 };
 
 // Limits of one call: absolute node count (0: none), absolute wall-clock times (< 0: none).
-// `stop_at` ends the call anywhere; `pause_at` only between the outermost question's nodes.
+// `stop_at` ends the call anywhere; a pause (`pause_at`, or `pause_nodes`: an absolute node count,
+// 0 for none) comes only between the outermost question's nodes.  A pause unwinds the question,
+// which searches on from its root at the next call, so where it comes shapes the search: pauses
+// by node count leave the answer and its node count the same from run to run; pauses by the
+// clock do not.
 struct CallLimits {
     std::uint64_t nodes = 0;
     double stop_at = -1.0;
     double pause_at = -1.0;
+    std::uint64_t pause_nodes = 0;
 };
 
 enum class Answer { No, Yes, Paused, Stopped };
