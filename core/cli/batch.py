@@ -19,8 +19,8 @@ over again for its own work.
 ``--jobs N`` solves N problems at a time in separate processes (the solver is
 pure Python, so threads would share one core).  Lines still come out in input
 order, and each row's answer is the one ``--jobs 1`` gives: every problem is
-solved on its own, with its own limits (node counts and times vary from run to
-run either way, since the solver pauses on a clock).  On a terminal a progress bar runs on
+solved on its own, with its own limits (its node count is the same each run, since the
+searches pause by node count, unless a time limit ends it; its times vary).  On a terminal a progress bar runs on
 standard error.  Ctrl-C or SIGTERM ends the run with the summary of the rows
 finished so far and exit code 130.  A fault of the program on one row (a bug)
 is that row's ``error`` line with ``internal_error: true``; the run goes on,

@@ -222,8 +222,7 @@ LEntry& LengthTable::get(std::uint64_t key, PHand hand, int lo0) {
     return w[slot];
 }
 
-void LengthTable::refresh(LEntry& e) {
-    if (!dominance_) return;
+void LengthTable::refresh_by_dominance(LEntry& e) {
     const std::uint64_t t = key_of(e);
     const std::size_t h = home(t);
     const std::uint64_t* k = keys_ + h;

@@ -75,7 +75,11 @@ public:
     // With dominance on, tighten e's bounds from the entries of the same board with comparable
     // hands: a mate within n for hand h holds for every hand >= h, no mate within n for every
     // hand <= h.  Off (the default), entries of other hands are never read.
-    void refresh(LEntry& e);
+    // Called at every node of the search: the test is here, so that the games without dominance
+    // pay no call for it.
+    void refresh(LEntry& e) {
+        if (dominance_) refresh_by_dominance(e);
+    }
     void set_dominance(bool on) { dominance_ = on; }
     // Ask the memory system for a key's window (its keys and first body) ahead of its lookup.
     void prefetch(std::uint64_t key) const {
@@ -102,6 +106,7 @@ private:
     std::size_t home(std::uint64_t key) const;
     void allocate(std::size_t capacity);
     void grow();
+    void refresh_by_dominance(LEntry& e);
 
     std::uint64_t* keys_ = nullptr;
     LEntry* data_ = nullptr;
