@@ -76,7 +76,7 @@ def result_json(result: SolveResult) -> dict[str, Any]:
         "seconds": round(result.seconds, 4),
         "table_entries": result.table_entries,
     }
-    for key in ("engine", "cpu_seconds"):
+    for key in ("engine", "cpu_seconds", "moves"):
         if key in result.extra:
             out[key] = result.extra[key]
     proof = result.proof

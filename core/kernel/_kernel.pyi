@@ -100,6 +100,9 @@ class DfPnSearch:
     def collections(self) -> int: ...
     @property
     def cpu_seconds(self) -> float: ...
+    @property
+    def moves(self) -> int:
+        """Moves played (do_move calls) so far, searches and lines together; between searches only."""
 
 # ---- the length-aware tsume-rule search (core/kernel/c++/bind_length.cpp) ----
 

@@ -188,8 +188,9 @@ def solve_iter(sfen: str, limits: Limits = Limits(), cancel: Cancel | None = Non
 
     ``search`` is a ``DfPnSearch`` of ``sfen`` made by :func:`new_search`
     (made here when None).  The result has the Python engine's raw result's
-    fields; ``extra`` adds ``engine`` ("kernel") and ``cpu_seconds`` (the
-    search thread's CPU time).
+    fields; ``extra`` adds ``engine`` ("kernel"), ``cpu_seconds`` (the
+    search thread's CPU time) and ``moves`` (moves played, the unit in which
+    YaneuraOu-based engines report nodes).
 
     Raises:
         ValueError: the kernel refuses ``sfen`` (a message says why).
@@ -204,7 +205,7 @@ def solve_iter(sfen: str, limits: Limits = Limits(), cancel: Cancel | None = Non
 
     def finish(status: SolveStatus, **kw: Any) -> SolveResult:
         extra = kw.pop("extra", {})
-        extra.update(engine="kernel", cpu_seconds=round(search.cpu_seconds, 4))
+        extra.update(engine="kernel", cpu_seconds=round(search.cpu_seconds, 4), moves=search.moves)
         return SolveResult(status, sfen, nodes=search.nodes, seconds=time.monotonic() - start,
                            table_entries=search.entries,
                            peak_memory_mb=search.peak_entries * search.bytes_per_entry / 2**20, extra=extra, **kw)

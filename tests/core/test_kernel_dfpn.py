@@ -81,6 +81,12 @@ def test_json_of_the_cli_names_the_engine(engine: str) -> None:
                          capture_output=True, text=True, check=False, timeout=60)
     data = json.loads(out.stdout)
     assert data["engine"] == engine and data["status"] == "mate" and "cpu_seconds" in data
+    # Moves played: the kernel counts them (every node below the root is entered by one, and the
+    # line is played as it is read); the Python engine does not report them.
+    if engine == "kernel":
+        assert data["moves"] >= max(data["nodes"] - 1, len(data["pv"])) > 0
+    else:
+        assert "moves" not in data
 
 
 # ---- the kernel against the problem sets, cshogi and the Python engine ----------------------
@@ -281,6 +287,38 @@ def test_progress_is_read_while_the_search_runs() -> None:
     assert len(running) >= 5
     assert any(p.path and p.root_children for p in running)
     assert [p.nodes for p in seen] == sorted(p.nodes for p in seen)
+
+
+@needs_kernel
+def test_moves_played_are_counted_the_same_each_run() -> None:
+    tail = next(r for r in _rows("microcosmos.tsv") if r[2] == "41")
+    counts = []
+    for _ in range(2):
+        search = _kernel().DfPnSearch(tail[1], 64)
+        assert search.moves == 0
+        assert search.run() == "proven"
+        after_search = search.moves
+        # Each node below the root is entered by a move; expansions play more (new children's
+        # evasions counted, 1- and 3-ply mate tests).
+        assert after_search > search.nodes - 1 > 0
+        line, complete = search.principal_variation()
+        assert complete and search.moves - after_search >= len(line)   # reading the line plays its moves
+        counts.append((search.nodes, after_search, search.moves))
+    assert counts[0] == counts[1]
+
+
+@needs_kernel
+def test_moves_are_not_read_while_the_search_runs() -> None:
+    full = _rows("microcosmos.tsv")[-1]
+    search = _kernel().DfPnSearch(full[1], 64)
+    thread = threading.Thread(target=search.run, args=(0, 5.0, False))
+    thread.start()
+    time.sleep(0.05)
+    with pytest.raises(RuntimeError, match="stopped"):
+        _ = search.moves
+    search.cancel()
+    thread.join(2.0)
+    assert not thread.is_alive() and search.moves > 0
 
 
 @needs_kernel

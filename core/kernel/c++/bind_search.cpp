@@ -202,6 +202,12 @@ public:
     std::size_t capacity() const { return search_->table().capacity(); }
     std::size_t collections() const { return running() ? 0 : search_->table().collections(); }
     double cpu_seconds() const { return running() ? search_->snapshot().cpu_seconds : search_->cpu_seconds(); }
+    // Moves played (do_move calls) on this object's boards by every search, line and probe so far:
+    // the unit YaneuraOu-based engines count as nodes.  Read between searches only.
+    std::uint64_t moves() const {
+        if (running()) throw std::runtime_error("moves is read once the search has stopped");
+        return pos_->moves_played() + (scratch_ ? scratch_->moves_played() : 0);
+    }
 
 private:
     // One search at a time on one object: a second call while one runs is an error, not a race.
@@ -285,6 +291,8 @@ void bind_search(py::module_& m) {
         .def_property_readonly("capacity", &DfPnSearch::capacity)
         .def_property_readonly("collections", &DfPnSearch::collections)
         .def_property_readonly("cpu_seconds", &DfPnSearch::cpu_seconds)
+        .def_property_readonly("moves", &DfPnSearch::moves,
+                               "Moves played (do_move calls) so far, searches and lines together; between searches only.")
         .def_property_readonly_static("bytes_per_entry",
                                       [](py::object) { return dfpn::TranspositionTable::kBytesPerEntry; });
 }

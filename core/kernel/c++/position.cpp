@@ -302,6 +302,7 @@ Bitboard Position::compute_checkers() const {
 }
 
 void Position::do_move(Move m) {
+    ++moves_played_;
     StateInfo* st = st_ + 1;
     const Color us = side_;
     const Square to = move_to(m);

@@ -49,6 +49,9 @@ public:
     Bitboard checkers() const { return st_->checkers; }
     bool in_check() const { return !st_->checkers.empty(); }
     int ply() const { return ply_; }          // moves made since set()
+    // Every do_move() since the object was made, set() or not: a search's moves played, the unit
+    // in which YaneuraOu-based engines such as KomoringHeights report their `nodes`.
+    uint64_t moves_played() const { return moves_played_; }
     int game_ply() const { return start_ply_ + ply_; }  // the SFEN move number
     Move last_move() const { return st_->move; }
     // The board key after each move of the path from set() (index 0 = the root).
@@ -95,6 +98,7 @@ private:
     int ply_;
     int start_ply_;
     StateInfo* st_;
+    uint64_t moves_played_ = 0;
     StateInfo states_[MAX_PLY + 1];
 };
 
