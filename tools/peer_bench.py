@@ -25,8 +25,13 @@ each attacker's move a check, the last position mate; a line that is not is repo
 A line's length is that of the line given: a df-pn line mates, but its defences need not be the
 longest, so it says nothing of the problem's length.
 
-Nodes per CPU second are nodes over the search's CPU time.  The machine's load average is noted
-beside each problem: on a shared machine, CPU time is the fair measure, not wall-clock time.
+Nodes per CPU second are nodes over the search's CPU time.  Engines count nodes differently: this
+project's kernel and cshogi count the nodes their df-pn enters, while an engine built on YaneuraOu
+(KomoringHeights) reports as ``nodes`` the moves it has played (``do_move`` calls, leaf tests and
+expansions included).  So the table has a second speed, moves played per CPU second: the kernel's
+own count of moves played (``moves`` in its JSON) and, with ``--peer-nodes-are-moves``, the peer's
+``nodes``.  Compare like with like.  The machine's load average is noted beside each problem: on a
+shared machine, CPU time is the fair measure, not wall-clock time.
 The peer engine is optional and never needed by the project; a path that does not exist is a
 clear error.
 """
@@ -410,8 +415,8 @@ def run_kernel(tsume: list[str], problem: Problem, seconds: float, memory: int) 
     if row is None:
         raise BenchError(f"tsume batch gave no result for {problem.id}: {err.strip()[-300:]}")
     return {"engine": f"tsume ({row.get('engine', '?')})", "status": row["status"], "nodes": row.get("nodes"),
-            "cpu": row.get("cpu_seconds"), "cpu_process": _round(cpu_process), "wall": round(wall, 3),
-            "length": row.get("length")}
+            "moves": row.get("moves"), "cpu": row.get("cpu_seconds"), "cpu_process": _round(cpu_process),
+            "wall": round(wall, 3), "length": row.get("length")}
 
 
 # ---- cshogi ---------------------------------------------------------------------------
@@ -460,16 +465,17 @@ def verdict(status: str) -> str:
 def table(rows: Sequence[dict[str, Any]]) -> str:
     """The results as a Markdown table, one line per problem and engine."""
     head = ("| problem | engine | result | plies | nodes | search CPU s | process CPU s | nodes / CPU s "
-            "| load |\n|---|---|---|---|---|---|---|---|---|")
+            "| moves played / CPU s | load |\n|---|---|---|---|---|---|---|---|---|---|")
     lines = [head]
     for r in rows:
-        nodes, cpu = r.get("nodes"), r.get("cpu")
+        nodes, moves, cpu = r.get("nodes"), r.get("moves"), r.get("cpu")
         speed = f"{nodes / cpu:,.0f}" if nodes and cpu else "—"
+        move_speed = f"{moves / cpu:,.0f}" if moves and cpu else "—"
         result = verdict(r["status"]) + (" (proved over the limit)" if r.get("over_limit") else "")
-        lines.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+        lines.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
             r["problem"], r["engine"], result, r.get("length") or "—",
             f"{nodes:,}" if nodes is not None else "—", f"{cpu:.2f}" if cpu is not None else "—",
-            f"{r['cpu_process']:.2f}" if r.get("cpu_process") is not None else "—", speed,
+            f"{r['cpu_process']:.2f}" if r.get("cpu_process") is not None else "—", speed, move_speed,
             r.get("load", "—")))
     return "\n".join(lines)
 
@@ -489,6 +495,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="an argument for the engine's command line (repeatable)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a setoption for the engine (repeatable; after Threads=1 and USI_Hash=--memory)")
+    p.add_argument("--peer-nodes-are-moves", action="store_true",
+                   help="the peer's info nodes count moves played (YaneuraOu-based engines: KomoringHeights)")
     p.add_argument("--seconds", type=float, default=60.0, help="CPU-time limit a search (default 60)")
     p.add_argument("--memory", type=int, default=1024, help="table size in MB for both (default 1024)")
     p.add_argument("--tsv", help="a problem set (columns id, sfen, length)")
@@ -582,6 +590,8 @@ def run(args: argparse.Namespace) -> int:
                 if name == "peer":
                     assert command is not None
                     result = run_peer(command, problem, args.seconds, args.memory, options, check)
+                    if args.peer_nodes_are_moves:
+                        result["moves"] = result.get("nodes")
                 elif name == "kernel":
                     assert tsume is not None
                     result = run_kernel(tsume, problem, args.seconds, args.memory)

@@ -94,6 +94,14 @@ def test_a_mate_its_nodes_and_the_options_sent(tmp_path: Path) -> None:
     assert (row["engine"], row["status"], row["length"], row["nodes"]) == ("Stand In 1.0", "mate", 3, 2345)
     assert row["options"] == {"Threads": "1", "USI_Hash": "32", "Post Search Level": "None"}
     assert isinstance(row["cpu_process"], float) and row["cpu_process"] > 0
+    # Its nodes are moves played only when told so (the table's column of moves played a second).
+    def moves_cell(r: dict[str, object]) -> str:
+        return pb.table([{**r, "cpu": 1.0}]).splitlines()[-1].split("|")[9].strip()
+
+    assert "moves" not in row and moves_cell(row) == "—"
+    code, rows = bench(tmp_path, *stand_in("mate"), "--no-kernel", "--peer-nodes-are-moves", "--sfen", "three",
+                       THREE_PLY)
+    assert code == 0 and rows[-1]["moves"] == 2345 and moves_cell(rows[-1]) == "2,345"
 
 
 def test_a_line_that_does_not_mate_is_reported_wrong(tmp_path: Path) -> None:
@@ -129,6 +137,8 @@ def test_the_kernel_figures_come_from_tsume_batch(tmp_path: Path) -> None:
     assert isinstance(row["nodes"], int) and row["nodes"] > 0
     assert isinstance(row["cpu"], float) and isinstance(row["cpu_process"], float)
     assert str(row["engine"]).startswith("tsume (")
+    if row["engine"] == "tsume (kernel)":
+        assert isinstance(row["moves"], int) and row["moves"] >= row["nodes"] - 1
 
 
 ZUKOU_7 = "1nkg5/2s6/3rp4/1B7/r8/1PN6/9/9/9 b BG3SN2gn4l16p 1"
