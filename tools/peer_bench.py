@@ -2,7 +2,8 @@
 
 Usage::
 
-    python tools/peer_bench.py [--engine PATH] [--option NAME=VALUE ...] [--seconds S] [--memory MB]
+    python tools/peer_bench.py [--engine PATH] [--option NAME=VALUE ...] [--peer-nodes-are-moves]
+        [--seconds S] [--memory MB]
         [--cshogi] [--no-kernel] [--json FILE] [--tsv FILE [--only ID ...] [--every K]] [--sfen ID SFEN ...]
 
 For each problem, in turn (never two searches at once):
@@ -26,12 +27,13 @@ A line's length is that of the line given: a df-pn line mates, but its defences 
 longest, so it says nothing of the problem's length.
 
 Nodes per CPU second are nodes over the search's CPU time.  Engines count nodes differently: this
-project's kernel and cshogi count the nodes their df-pn enters, while an engine built on YaneuraOu
-(KomoringHeights) reports as ``nodes`` the moves it has played (``do_move`` calls, leaf tests and
-expansions included).  So the table has a second speed, moves played per CPU second: the kernel's
-own count of moves played (``moves`` in its JSON) and, with ``--peer-nodes-are-moves``, the peer's
-``nodes``.  Compare like with like.  The machine's load average is noted beside each problem: on a
-shared machine, CPU time is the fair measure, not wall-clock time.
+project's kernel counts the nodes its df-pn enters, an engine built on YaneuraOu (KomoringHeights)
+reports as ``nodes`` the moves it has played (``do_move`` calls, expansions included), and cshogi's
+figure is its ``searched_node`` as it reports it.  So the table has a second speed, moves played
+per CPU second: the kernel's own count of moves played (``moves`` in its JSON) and, with
+``--peer-nodes-are-moves``, the peer's ``nodes``.  Compare like with like.  The machine's load
+average is noted beside each problem: on a shared machine, CPU time is the fair measure, not
+wall-clock time.
 The peer engine is optional and never needed by the project; a path that does not exist is a
 clear error.
 """
