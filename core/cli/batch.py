@@ -50,7 +50,7 @@ from ..shogi.position import Position
 from .check import CheckTally, check_fields, skip_reason
 from .errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, UserError
 from .problemset import expected_length, read_problems
-from .running import add_limits, limits_from_args, phase_line, result_json, run_solver
+from .running import RESULT_EXTRAS, add_limits, limits_from_args, phase_line, result_json, run_solver
 
 RECORD_EXTENSIONS = (".kif", ".kifu", ".ki2", ".ki2u", ".csa")
 PROBLEM_EXTENSIONS = (".tsv",)
@@ -197,7 +197,7 @@ def _solve_row(row: dict[str, str], options: dict[str, Any], cancel: threading.E
     line.update(status=data["status"], length=data["length"], expected=expected,
                 nodes=data["nodes"], seconds=data["seconds"])
     # at_least / at_most: what a length search stopped by the limits had proved.
-    for key in ("exact", "at_least", "at_most", "alternatives_checked", "engine", "cpu_seconds", "moves"):
+    for key in ("exact", "at_least", "at_most", "alternatives_checked", *RESULT_EXTRAS):
         if key in data:
             line[key] = data[key]
     # A length not proved shortest is a bound: it contradicts the expected one only when shorter.

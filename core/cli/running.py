@@ -65,6 +65,11 @@ def run_solver(position: Position, limits: Limits, helpmate: bool, raw: bool, fo
     return drive(gen, on_progress)
 
 
+#: What a result's ``extra`` adds to its JSON as it is, where it has it: the engine that ran, the
+#: search's CPU seconds, and the moves the kernel's df-pn played.
+RESULT_EXTRAS = ("engine", "cpu_seconds", "moves")
+
+
 def result_json(result: SolveResult) -> dict[str, Any]:
     """The JSON object of a result (``tsume solve --json``)."""
     out: dict[str, Any] = {
@@ -76,7 +81,7 @@ def result_json(result: SolveResult) -> dict[str, Any]:
         "seconds": round(result.seconds, 4),
         "table_entries": result.table_entries,
     }
-    for key in ("engine", "cpu_seconds", "moves"):
+    for key in RESULT_EXTRAS:
         if key in result.extra:
             out[key] = result.extra[key]
     proof = result.proof

@@ -233,14 +233,14 @@ class KernelLengthSearch(BoundedSearch):
             stop = max(0.0, self.deadline - self.clock())
         return nodes, stop
 
-    def _run(self, call: Callable[[int, float], Any], k: Any = None) -> Generator[Progress, None, Any]:
-        """Call kernel search ``k`` (self.k by default) with (node limit, stop seconds), in slices
-        (the calls pass :data:`_SLICE_NODES` and :data:`_SLICE_LONGEST`), yielding progress between them."""
+    def _run(self, call: Callable[[int, float, float, int], Any], k: Any = None) -> Generator[Progress, None, Any]:
+        """Call kernel search ``k`` (self.k by default) with (node limit, stop seconds, pause seconds,
+        pause nodes) in slices of :data:`_PAUSE`, yielding progress between them."""
         k = self.k if k is None else k
         while True:
             nodes, stop = self._limits(k)
             before = int(k.nodes)
-            got = call(nodes, stop)
+            got = call(nodes, stop, *_PAUSE)
             self._sync()
             status = got if isinstance(got, str) else got[0]
             if status == "paused":
@@ -346,7 +346,7 @@ class KernelLengthSearch(BoundedSearch):
         sfen = self.board.sfen()
         self.lower_questions += 1
         if budget <= 0:
-            got = yield from self._run(lambda nodes, stop: k.question(sfen, or_node, d, nodes, stop, *_PAUSE), k)
+            got = yield from self._run(lambda *limits: k.question(sfen, or_node, d, *limits), k)
         else:
             mates = yield from self._ask_within(or_node, d, budget, k)
             got = "no" if mates is False else "yes"   # out of nodes: not refuted
@@ -418,7 +418,7 @@ class KernelLengthSearch(BoundedSearch):
         if d > int(self.k.max_question):
             raise SearchAborted("too deep")
         sfen = self.board.sfen()
-        got = yield from self._run(lambda nodes, stop: self.k.question(sfen, or_node, d, nodes, stop, *_PAUSE))
+        got = yield from self._run(lambda *limits: self.k.question(sfen, or_node, d, *limits))
         return bool(got == "yes")
 
     def _within(self, or_node: bool, d: int) -> Generator[Progress, None, bool]:
@@ -501,7 +501,7 @@ class KernelLengthSearch(BoundedSearch):
         sfen = b.sfen()
         value = max(0, min(value, int(self.k.max_question)))
         _status, real, futile = yield from self._run(
-            lambda nodes, stop: self.k.defences(sfen, value, nodes, stop, *_PAUSE))
+            lambda *limits: self.k.defences(sfen, value, *limits))
         squares = tuple(
             FutileSquare(int(square), tuple(b.move_from_usi(u) for u in drops), bool(omitted),
                          tuple(cshogi.Board(t) for t in tests))
