@@ -34,6 +34,7 @@ from tsume_studio.core.shogi.position import Position
 KERNEL_SWITCHES: dict[str, type] = {"mate1": bool, "mate3": bool, "dominance": bool, "tca": bool, "rps": bool,
                                     "epsilon": float, "max_ply": int, "delay": str}
 _TRUTH = {"on": True, "true": True, "1": True, "off": False, "false": False, "0": False}
+_KIND_NAMES = {float: "number", int: "whole number", str: "word"}
 
 
 def parse_kernel_options(text: str) -> dict[str, object]:
@@ -54,7 +55,7 @@ def parse_kernel_options(text: str) -> dict[str, object]:
             try:
                 options[name] = kind(value)
             except ValueError:
-                raise ValueError(f"kernel option {name} takes a {kind.__name__}, not {value!r}") from None
+                raise ValueError(f"kernel option {name} takes a {_KIND_NAMES[kind]}, not {value!r}") from None
     return options
 
 
@@ -125,6 +126,14 @@ def main() -> int:
         wanted = args.rows.split(",")
         rows = [r for r in rows if r["id"] in wanted]
     rows = rows[::args.every]
+    if rows and "kernel" in args.engines.split(","):
+        # The values' ranges are the binding's to check: ask it before the first line is printed.
+        from tsume_studio.core.kernel import DfPnSearch
+
+        try:
+            DfPnSearch(rows[0]["sfen"], 1, **kernel_options)  # type: ignore[arg-type]
+        except ValueError as e:
+            p.error(f"kernel options: {e}")
     print(json.dumps({"machine": platform.processor() or platform.machine(), "python": platform.python_version(),
                       "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "seconds": args.seconds,
                       "kernel_options": kernel_options}))

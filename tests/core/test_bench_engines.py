@@ -36,8 +36,8 @@ def test_options_are_read_as_the_binding_takes_them() -> None:
 @pytest.mark.parametrize(("text", "says"), [
     ("speed=2", "unknown kernel option 'speed'"),
     ("mate3=maybe", "takes on or off"),
-    ("epsilon=wide", "takes a float"),
-    ("max_ply=1.5", "takes a int"),
+    ("epsilon=wide", "takes a number"),
+    ("max_ply=1.5", "takes a whole number"),
     ("epsilon", "is not NAME=VALUE"),
     ("epsilon=", "is not NAME=VALUE"),
 ])
@@ -67,6 +67,8 @@ def test_the_options_reach_the_kernels_search(tmp_path: Path) -> None:
 
 def test_bad_options_and_engines_are_usage_errors(tmp_path: Path) -> None:
     for args, says in ((("--kernel-options", "mate3=maybe"), "takes on or off"),
+                       (("--kernel-options", "epsilon=-1"), "epsilon must be between 0 and 100"),
+                       (("--kernel-options", "delay=sometimes"), "kernel options:"),
                        (("--engines", "kernel,fast"), "unknown engine 'fast'")):
         done = _run(tmp_path, *args)
         assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr
