@@ -116,7 +116,8 @@ def main() -> int:
         p.error(str(e))
     runners: dict[str, Callable[[str, float, int], dict[str, object]]] = dict(RUNNERS)
     runners["kernel"] = functools.partial(run_kernel, options=kernel_options)
-    unknown = [name for name in args.engines.split(",") if name not in runners]
+    engines = args.engines.split(",")
+    unknown = [name for name in engines if name not in runners]
     if unknown:
         p.error(f"unknown engine {unknown[0]!r} (known: {', '.join(runners)})")
     lines = open(args.file, encoding="utf-8").read().splitlines()
@@ -126,7 +127,7 @@ def main() -> int:
         wanted = args.rows.split(",")
         rows = [r for r in rows if r["id"] in wanted]
     rows = rows[::args.every]
-    if rows and "kernel" in args.engines.split(","):
+    if rows and "kernel" in engines:
         # The values' ranges are the binding's to check: ask it before the first line is printed.
         from tsume_studio.core.kernel import DfPnSearch
 
@@ -138,7 +139,7 @@ def main() -> int:
                       "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "seconds": args.seconds,
                       "kernel_options": kernel_options}))
     for row in rows:
-        for name in args.engines.split(","):
+        for name in engines:
             rec = runners[name](row["sfen"], args.seconds, args.memory)
             cpu = float(rec["cpu"])  # type: ignore[arg-type]
             rec.update(id=row["id"], engine=name, nps=int(int(rec["nodes"]) / cpu) if cpu > 0 else 0)  # type: ignore[call-overload]
