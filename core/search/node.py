@@ -300,7 +300,8 @@ def disproof_rep(cdn: list[int], crep: list[int], or_node: bool) -> int:
     """
     if or_node:
         return min(crep)
-    rep = 0
+    # From below every depth: a cut by the depth limit (-1) stays below the node, never a true disproof.
+    rep = -NOREP
     for j in range(len(cdn)):
         if cdn[j] == 0 and crep[j] > rep:
             rep = crep[j]

@@ -16,6 +16,7 @@ import pytest
 
 from tsume_studio.core.search import kernel_engine
 from tsume_studio.core.search.contract import Limits, Progress, SolveStatus, drive
+from tsume_studio.core.search.dfpn import Options
 from tsume_studio.core.search.solver import solve, solve_iter
 from tsume_studio.core.shogi.position import Position
 
@@ -73,6 +74,20 @@ def test_results_name_their_engine(engine: str) -> None:
     assert result.status is SolveStatus.MATE
     assert result.extra["engine"] == engine
     assert isinstance(result.extra["cpu_seconds"], float) and result.extra["cpu_seconds"] >= 0.0
+
+
+def test_a_depth_limit_never_disproves(engine: str) -> None:
+    # A line cut by max_ply is "not mate on this path", never "no mate": the first mate.tsv rows of
+    # 5 plies and more, searched 2 and 4 plies deep, each come back unknown (or proved), not no mate
+    # (the Python engine's cshogi 3-ply search off, so that its cuts are reached too).
+    rows = [r for r in _rows("mate.tsv") if int(r[2]) >= 5][:25]
+    for row_id, sfen, length, *_ in rows:
+        for depth in (2, 4):
+            result = solve(Position.from_sfen(sfen), Limits(nodes=20000), exact=False, force=True,
+                           progress_interval=1e9, options=Options(max_ply=depth, mate3=False))
+            assert result.status is not SolveStatus.NO_MATE, (row_id, length, depth)
+        assert solve(Position.from_sfen(sfen), Limits(nodes=200000), exact=False,
+                     force=True).status is SolveStatus.MATE, row_id
 
 
 def test_json_of_the_cli_names_the_engine(engine: str) -> None:

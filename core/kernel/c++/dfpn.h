@@ -401,7 +401,9 @@ private:
             for (const Child& c : ns.ch) rep = std::min(rep, c.rep);
             return rep;
         }
-        int rep = 0;
+        // From below every depth: a cut by the depth limit (-1) or a repetition of a position of
+        // the line searched from (negative depths) stays below the node, never a true disproof.
+        int rep = -kNoRep;
         for (const Child& c : ns.ch)
             if (c.dn == 0 && c.rep > rep) rep = c.rep;
         return rep;
