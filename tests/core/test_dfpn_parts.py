@@ -77,6 +77,8 @@ def test_disproof_rests_on_shallowest_or_child_and_loosest_and_child() -> None:
     # AND: one disproven child suffices; the least path-bound one is used.
     assert disproof_rep([0, 5, 0], [2, 0, 7], False) == 7
     assert disproof_rep([0, 0], [NOREP, 1], False) == NOREP
+    # A cut by the depth limit (-1) is below every node: never lifted to the root's depth 0.
+    assert disproof_rep([0, 5], [-1, 0], False) == -1
 
 
 # ---- chains ------------------------------------------------------------------------
