@@ -13,9 +13,12 @@ derived from the second-best sibling.  On top of the plain algorithm:
   backed up to the repeated position itself, where it becomes a true
   disproof; proofs never rest on a repetition, so the search never reports a
   position both proven and disproven (no GHI mistakes).  The TCA rule of
-  [Qhapaq 2020] is applied as well: when a child is an unresolved position first met
-  nearer the root than this node (a possible loop), the node's thresholds are
-  raised once (inc_flag) so the search is not trapped by it.
+  [Qhapaq 2020] is applied as well, to one of its two triggers: when a child
+  repeats a position on the path, the node's thresholds are raised once
+  (inc_flag) so the search is not trapped by the loop.  The seed's other
+  trigger, a child in the table first met nearer the root, is left out: on
+  long problems it fires at most transpositions and costs more than it saves
+  (docs/benchmarks.md).
 * **1-ply mate test** at OR nodes (cshogi's ``mate_move_in_1ply``), applied when
   a node is entered and when an AND node first looks at its children; never
   when the attacker is in check (a defence that checks back), where cshogi's
@@ -90,7 +93,7 @@ class Options:
     Attributes:
         mate1: the 1-ply mate test at OR nodes.
         dominance: proof/disproof hands and hand dominance in the table.
-        tca: raise thresholds once when a child is an old unresolved position.
+        tca: raise thresholds once when a child repeats a position on the path.
         rps: initial pn/dn from move categories (else pn = evasion count, dn = 1).
         epsilon: the 1+ε trick's ε for the best child's threshold (0: off).
         max_ply: deepest ply searched; deeper nodes count as not mate on that path.
@@ -760,8 +763,6 @@ class DfPn:
                         if e[1] == 0 or e[2] == 0:
                             clen[i] = e[5]
                             cph[i] = e[0]
-                        elif tca and e[3] < depth:
-                            c.old = True
                     elif or_node:
                         # The child is an AND node: its evasions tell how hard it is.
                         ne = len(board.legal_moves)

@@ -9,8 +9,10 @@
 //   (連続王手の千日手); a disproof resting on such a repetition is path-dependent and is stored
 //   only once the search backs up to the repeated node itself, so no disproof in the table
 //   depends on a path and no proof rests on a repetition (no GHI mistakes).  The TCA rule of
-//   [Qhapaq 2020] raises a node's thresholds once when a child is an unresolved position first
-//   met nearer the root (inc_flag).
+//   [Qhapaq 2020] raises a node's thresholds once when a child repeats a position of the path
+//   (inc_flag); the seed's other trigger, a child in the table first met nearer the root, is
+//   left out: on long problems it fires at most transpositions and cost more than it saved
+//   (docs/benchmarks.md, 2026-11-27/28).
 // * The 1-ply mate test at OR nodes (the board's own), never when the attacker is in check,
 //   once per node: when its parent expands it (the root on entry).
 // * A 3-ply mate test when an OR node expands: a new check with at most kMate3Evasions evasions,
@@ -529,8 +531,6 @@ private:
                     if (e->pn == 0 || e->dn == 0) {
                         c.length = e->length;
                         c.ph = e->hand;
-                    } else if (opt_.tca && e->depth < depth) {
-                        ns.old = true;
                     }
                 } else {
                     int cost = 0;
