@@ -18,7 +18,9 @@ derived from the second-best sibling.  On top of the plain algorithm:
   (inc_flag) so the search is not trapped by the loop.  The seed's other
   trigger, a child in the table first met nearer the root, is left out: on
   long problems it fires at most transpositions and costs more than it saves
-  (docs/benchmarks.md).
+  (docs/benchmarks.md).  The kernel (``dfpn.h``) counts the raises as
+  KomoringHeights does, raising again until a child is visited for the first
+  time; this reference raises once, as the seed does.
 * **1-ply mate test** at OR nodes (cshogi's ``mate_move_in_1ply``), applied when
   a node is entered and when an AND node first looks at its children; never
   when the attacker is in check (a defence that checks back), where cshogi's

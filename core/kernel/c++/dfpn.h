@@ -9,10 +9,10 @@
 //   (連続王手の千日手); a disproof resting on such a repetition is path-dependent and is stored
 //   only once the search backs up to the repeated node itself, so no disproof in the table
 //   depends on a path and no proof rests on a repetition (no GHI mistakes).  The TCA rule of
-//   [Qhapaq 2020] raises a node's thresholds once when a child repeats a position of the path
-//   (inc_flag); the seed's other trigger, a child in the table first met nearer the root, is
-//   left out: on long problems it fires at most transpositions and cost more than it saved
-//   (docs/benchmarks.md, 2026-11-27/28).
+//   [Qhapaq 2020] raises thresholds past a node's numbers when a child repeats a position of the
+//   path, counted as [KomoringHeights] counts it (node()); the seed's other trigger, a child in
+//   the table first met nearer the root, is left out: on long problems it fires at most
+//   transpositions and cost more than it saved (docs/benchmarks.md, 2026-11-27/28).
 // * The 1-ply mate test at OR nodes (the board's own), never when the attacker is in check,
 //   once per node: when its parent expands it (the root on entry).
 // * A 3-ply mate test when an OR node expands: a new check with at most kMate3Evasions evasions,
@@ -128,7 +128,7 @@ public:
         max_depth_ = std::max(0, std::min(opt_.max_ply, b.ply_room() - 8));
         const PHand hand = b.hand_of(attacker_);
         const std::uint64_t key = b.board_key();
-        NodeResult r = node(b, or_node, key, hand, kInf, kInf, 0, false);
+        NodeResult r = node(b, or_node, key, hand, kInf, kInf, 0);
         root_pn_ = r.pn;
         root_dn_ = r.dn;
         publish();
@@ -643,8 +643,21 @@ private:
         return true;
     }
 
+    // Thresholds just past the node's numbers (never below the ones it was given).
+    void raise_thresholds(const NodeState& ns, std::uint64_t thpn_in, std::uint64_t thdn_in, std::uint64_t& thpn,
+                          std::uint64_t& thdn) const {
+        std::uint64_t pn = 0, dn = 0, unused_pn = 0, unused_dn = 0;
+        select(ns, kInf + 1, kInf + 1, pn, dn, unused_pn, unused_dn);
+        thpn = thpn_in;
+        thdn = thdn_in;
+        if (pn != 0 && dn != 0) {
+            if (thpn <= pn) thpn = pn + 1;
+            if (thdn <= dn) thdn = dn + 1;
+        }
+    }
+
     NodeResult node(B& b, bool or_node, std::uint64_t key, PHand hand, std::uint64_t thpn, std::uint64_t thdn,
-                    int depth, bool inc_flag) {
+                    int depth) {
         ++nodes_;
         if (nodes_ >= next_check_) check_stop();
         const std::uint64_t start_nodes = nodes_;
@@ -664,29 +677,29 @@ private:
         ns.selected = -1;
         split_moves(b, ns, n, or_node, king);
         expand(b, ns, or_node, hand, depth, 0, king);
-        if (ns.old) inc_flag = true;
         const std::uint64_t pk = path_key(key, hand, or_node);
         onpath_.emplace(pk, depth);
         live_ = depth + 1;
 
         std::uint64_t pn = 1, dn = 1, cthpn = 0, cthdn = 0;
-        if (inc_flag) {
-            // The TCA rule of [Qhapaq 2020]: thresholds raised once past the node's numbers.
-            select(ns, kInf + 1, kInf + 1, pn, dn, cthpn, cthdn);
-            if (pn != 0 && dn != 0) {
-                if (thpn <= pn) thpn = pn + 1;
-                if (thdn <= dn) thdn = dn + 1;
-            }
-        }
+        // The TCA rule of [Qhapaq 2020], counted as KomoringHeights counts it: a child repeating a
+        // position of the path adds one raise; while raises are pending the node's thresholds sit
+        // just past its numbers, each first visit of a child spends one, and a node that entered
+        // with raises pending goes back to its parent once they are spent.
+        const std::uint32_t raises_in = tca_raises_;
+        const std::uint64_t thpn_in = thpn, thdn_in = thdn;
+        if (ns.old) ++tca_raises_;
         for (;;) {
+            if (tca_raises_ > 0) raise_thresholds(ns, thpn_in, thdn_in, thpn, thdn);
             const int i1 = select(ns, thpn, thdn, pn, dn, cthpn, cthdn);
             ns.pn = pn;
             ns.dn = dn;
             if (i1 < 0 || abort_) break;
             ns.selected = i1;
             const Child c = ns.ch[static_cast<std::size_t>(i1)];
+            if (c.fresh && tca_raises_ > 0) --tca_raises_;
             b.do_move(c.move);
-            const NodeResult r = node(b, !or_node, c.key, c.hand, cthpn, cthdn, depth + 1, inc_flag && !c.fresh);
+            const NodeResult r = node(b, !or_node, c.key, c.hand, cthpn, cthdn, depth + 1);
             b.undo_move(c.move);
             live_ = depth + 1;
             Child& cc = ns.ch[static_cast<std::size_t>(i1)];
@@ -700,7 +713,17 @@ private:
                 const int j = release(ns, i1);
                 if (j >= 0) expand(b, ns, or_node, hand, depth, static_cast<std::size_t>(j), king);
             }
+            thpn = thpn_in;
+            thdn = thdn_in;
+            if (raises_in > 0 && tca_raises_ == 0) {
+                // This node's raise is spent: back to the parent with its numbers as they stand.
+                select(ns, kInf + 1, kInf + 1, pn, dn, cthpn, cthdn);
+                ns.pn = pn;
+                ns.dn = dn;
+                break;
+            }
         }
+        tca_raises_ = std::min(tca_raises_, raises_in);
         onpath_.erase(pk);
         live_ = depth;
         const std::uint64_t amount = nodes_ - start_nodes + 1;
@@ -850,6 +873,7 @@ private:
     double cpu0_ = 0.0, wall0_ = 0.0, next_publish_ = 0.0, cpu_spent_ = 0.0;
     int live_ = 0;
     int max_depth_ = 0;
+    std::uint32_t tca_raises_ = 0;   // TCA raises pending on the current path (node())
     std::uint64_t root_pn_ = 1, root_dn_ = 1;
     std::vector<std::unique_ptr<NodeState>> states_;
     PathMap onpath_;   // path key -> depth of each position on the current path
