@@ -355,9 +355,10 @@ private:
 
     // ---- numbers and selection (core/search/node.py) -------------------------------------------
 
-    // The node's (pn, dn), the child to search (-1: none) and its thresholds.
-    int select(const NodeState& ns, std::uint64_t thpn, std::uint64_t thdn, std::uint64_t& pn, std::uint64_t& dn,
-               std::uint64_t& cthpn, std::uint64_t& cthdn) const {
+    // The node's (pn, dn), the child to search (-1: none) and its thresholds.  With `raise` (TCA
+    // raises pending) the node's own thresholds are first lifted just past its numbers.
+    int select(const NodeState& ns, std::uint64_t& thpn, std::uint64_t& thdn, std::uint64_t& pn, std::uint64_t& dn,
+               std::uint64_t& cthpn, std::uint64_t& cthdn, bool raise = false) const {
         std::uint64_t best = kInf + 1, second = kInf + 1, total = ns.pending();
         int i1 = -1;
         const bool or_node = ns.or_node;
@@ -381,7 +382,12 @@ private:
             pn = total;
             dn = best;
         }
-        if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn) return -1;
+        if (pn == 0 || dn == 0) return -1;
+        if (raise) {
+            if (thpn <= pn) thpn = pn + 1;
+            if (thdn <= dn) thdn = dn + 1;
+        }
+        if (pn >= thpn || dn >= thdn) return -1;
         const Child& c = ns.ch[static_cast<std::size_t>(i1)];
         const std::uint64_t tight =
             second >= kInf ? kInf : static_cast<std::uint64_t>(static_cast<double>(second) * eps_) + 1;
@@ -643,19 +649,6 @@ private:
         return true;
     }
 
-    // Thresholds just past the node's numbers (never below the ones it was given).
-    void raise_thresholds(const NodeState& ns, std::uint64_t thpn_in, std::uint64_t thdn_in, std::uint64_t& thpn,
-                          std::uint64_t& thdn) const {
-        std::uint64_t pn = 0, dn = 0, unused_pn = 0, unused_dn = 0;
-        select(ns, kInf + 1, kInf + 1, pn, dn, unused_pn, unused_dn);
-        thpn = thpn_in;
-        thdn = thdn_in;
-        if (pn != 0 && dn != 0) {
-            if (thpn <= pn) thpn = pn + 1;
-            if (thdn <= dn) thdn = dn + 1;
-        }
-    }
-
     NodeResult node(B& b, bool or_node, std::uint64_t key, PHand hand, std::uint64_t thpn, std::uint64_t thdn,
                     int depth) {
         ++nodes_;
@@ -689,12 +682,13 @@ private:
         const std::uint32_t raises_in = tca_raises_;
         const std::uint64_t thpn_in = thpn, thdn_in = thdn;
         if (ns.old) ++tca_raises_;
+        bool spent = false;
         for (;;) {
-            if (tca_raises_ > 0) raise_thresholds(ns, thpn_in, thdn_in, thpn, thdn);
-            const int i1 = select(ns, thpn, thdn, pn, dn, cthpn, cthdn);
+            const int i1 = select(ns, thpn, thdn, pn, dn, cthpn, cthdn, tca_raises_ > 0);
             ns.pn = pn;
             ns.dn = dn;
-            if (i1 < 0 || abort_) break;
+            // A node whose raise is spent goes back to the parent with its numbers as they stand.
+            if (i1 < 0 || abort_ || spent) break;
             ns.selected = i1;
             const Child c = ns.ch[static_cast<std::size_t>(i1)];
             if (c.fresh && tca_raises_ > 0) --tca_raises_;
@@ -715,13 +709,7 @@ private:
             }
             thpn = thpn_in;
             thdn = thdn_in;
-            if (raises_in > 0 && tca_raises_ == 0) {
-                // This node's raise is spent: back to the parent with its numbers as they stand.
-                select(ns, kInf + 1, kInf + 1, pn, dn, cthpn, cthdn);
-                ns.pn = pn;
-                ns.dn = dn;
-                break;
-            }
+            spent = raises_in > 0 && tca_raises_ == 0;
         }
         tca_raises_ = std::min(tca_raises_, raises_in);
         onpath_.erase(pk);
