@@ -13,14 +13,15 @@ derived from the second-best sibling.  On top of the plain algorithm:
   backed up to the repeated position itself, where it becomes a true
   disproof; proofs never rest on a repetition, so the search never reports a
   position both proven and disproven (no GHI mistakes).  The TCA rule of
-  [Qhapaq 2020] is applied as well, to one of its two triggers: when a child
-  repeats a position on the path, the node's thresholds are raised once
-  (inc_flag) so the search is not trapped by the loop.  The seed's other
-  trigger, a child in the table first met nearer the root, is left out: on
-  long problems it fires at most transpositions and costs more than it saves
-  (docs/benchmarks.md).  The kernel (``dfpn.h``) counts the raises as
-  KomoringHeights does, raising again until a child is visited for the first
-  time; this reference raises once, as the seed does.
+  [Qhapaq 2020] is applied as well, to one of its two triggers, its raises
+  counted as KomoringHeights counts them: a child that repeats a position on
+  the path adds one raise; while raises are pending, a node's thresholds sit
+  just past its numbers, each first visit of a child spends one, and a node
+  that entered with raises pending goes back to its parent once they are
+  spent, so the search is not trapped by the loop.  The seed's other trigger,
+  a child in the table first met nearer the root, is left out: on long
+  problems it fires at most transpositions and costs more than it saves
+  (docs/benchmarks.md).  The kernel (``dfpn.h``) does the same.
 * **1-ply mate test** at OR nodes (cshogi's ``mate_move_in_1ply``), applied when
   a node is entered and when an AND node first looks at its children; never
   when the attacker is in check (a defence that checks back), where cshogi's
@@ -95,7 +96,7 @@ class Options:
     Attributes:
         mate1: the 1-ply mate test at OR nodes.
         dominance: proof/disproof hands and hand dominance in the table.
-        tca: raise thresholds once when a child repeats a position on the path.
+        tca: raise thresholds (counted raises) when a child repeats a position on the path.
         rps: initial pn/dn from move categories (else pn = evasion count, dn = 1).
         epsilon: the 1+ε trick's ε for the best child's threshold (0: off).
         max_ply: deepest ply searched; deeper nodes count as not mate on that path.
@@ -258,6 +259,7 @@ class DfPn:
         self._pause_at: float | None = None
         self._cancel: Any = None
         self._onpath: dict[int, int] = {}
+        self._tca_raises = 0    # TCA raises pending on the current path
         self._mate3 = False
         # Frames of the current path, for progress snapshots:
         # [moves, cpn, cdn, or_node, selected index]
@@ -310,7 +312,8 @@ class DfPn:
         try:
             self._onpath = {}
             self._frames = []
-            pn, dn, _rep, _len, _hand = self._search(board, or_node, key, hand, zob, hc, INF, INF, 0, False)
+            self._tca_raises = 0
+            pn, dn, _rep, _len, _hand = self._search(board, or_node, key, hand, zob, hc, INF, INF, 0)
         finally:
             sys.setrecursionlimit(old_limit)
         if pn == 0:
@@ -529,8 +532,7 @@ class DfPn:
     # ---- the search ------------------------------------------------------------
 
     def _search(self, board: cshogi.Board, or_node: bool, key: int, hand: int, zob: int, hc: int,
-                thpn: int, thdn: int, depth: int, inc_flag: bool
-                ) -> tuple[int, int, int, int, int]:
+                thpn: int, thdn: int, depth: int) -> tuple[int, int, int, int, int]:
         """Search one node; returns (pn, dn, repetition depth, proof length, proof/disproof hand).
 
         The node's moves go through the move-list policy (``policy``: which
@@ -566,8 +568,6 @@ class DfPn:
             active, chains = self.policy(board, or_node, moves, king)
             c = Children(active, chains)
         self._expand(board, c, or_node, hand, hc, depth, 0, king)
-        if c.old:
-            inc_flag = True
         onpath = self._onpath
         onpath[zob] = depth
         moves, ckey, chand, czob, chc = c.moves, c.key, c.hand, c.zob, c.hc
@@ -578,35 +578,44 @@ class DfPn:
         summing = self.options.summing
         groups = self._groups(czob) if summing == "source" else None
         weak = summing == "weak"
-        if inc_flag:
-            # The TCA rule of [Qhapaq 2020]: thresholds raised once past the node's numbers.
-            if groups is not None:
-                pn, dn = node_numbers_grouped(cpn, cdn, or_node, c.pending, groups)
-            elif weak:
-                pn, dn = node_numbers_weak(cpn, cdn, or_node, c.pending)
-            else:
-                pn, dn = node_numbers(cpn, cdn, or_node, c.pending)
-            if pn and dn:
-                if thpn <= pn:
-                    thpn = pn + 1
-                if thdn <= dn:
-                    thdn = dn + 1
+        # The TCA rule of [Qhapaq 2020], its raises counted: a child repeating a position of the
+        # path adds one; while raises are pending the node's thresholds sit just past its numbers,
+        # each first visit of a child spends one, and a node that entered with raises pending
+        # goes back to its parent once they are spent.
+        raises_in = self._tca_raises
+        if c.old:
+            self._tca_raises += 1
+        thpn_in, thdn_in = thpn, thdn
+        spent = False
         while True:
+            if groups is not None and len(groups) < len(czob):      # moves released from a chain
+                groups.extend(self._groups(czob[len(groups):]))
+            if self._tca_raises:
+                if groups is not None:
+                    pn, dn = node_numbers_grouped(cpn, cdn, or_node, c.pending, groups)
+                elif weak:
+                    pn, dn = node_numbers_weak(cpn, cdn, or_node, c.pending)
+                else:
+                    pn, dn = node_numbers(cpn, cdn, or_node, c.pending)
+                if pn and dn:
+                    thpn = max(thpn, pn + 1)
+                    thdn = max(thdn, dn + 1)
             if weak:
                 pn, dn, i1, c_thpn, c_thdn = select_child_weak(cpn, cdn, or_node, c.pending, thpn, thdn, eps)
             elif groups is None:
                 pn, dn, i1, c_thpn, c_thdn = select_child(cpn, cdn, or_node, c.pending, thpn, thdn, eps)
             else:
-                if len(groups) < len(czob):      # moves released from a chain
-                    groups.extend(self._groups(czob[len(groups):]))
                 pn, dn, i1, c_thpn, c_thdn = select_child_grouped(cpn, cdn, or_node, c.pending, thpn, thdn,
                                                                   eps, groups)
-            if i1 < 0 or self._abort:
+            # A node whose raises are spent goes back to the parent with its numbers as they stand.
+            if i1 < 0 or self._abort or spent:
                 break
             frame[4] = i1
+            if cnew[i1] and self._tca_raises:
+                self._tca_raises -= 1
             board.push(moves[i1])
             r = self._search(board, not or_node, ckey[i1], chand[i1], czob[i1], chc[i1],
-                             c_thpn, c_thdn, depth + 1, inc_flag and not cnew[i1])
+                             c_thpn, c_thdn, depth + 1)
             cnew[i1] = False
             board.pop()
             cpn[i1], cdn[i1], crep[i1], clen[i1], cph[i1] = r
@@ -615,7 +624,10 @@ class DfPn:
                 groups[i1] = czob[i1] if src is None else src[0]
             if c.pending and (r[1] if or_node else r[0]) == 0:
                 self._release(board, c, i1, or_node, hand, hc, depth)
+            thpn, thdn = thpn_in, thdn_in
+            spent = raises_in > 0 and self._tca_raises == 0
 
+        self._tca_raises = min(self._tca_raises, raises_in)
         self._frames.pop()
         del onpath[zob]
         if groups is not None:

@@ -36,8 +36,9 @@ class Children:
         rep: the shallowest path depth a child's disproof rests on (``NOREP``: none).
         length: a decided child's proof length (``NO_LENGTH`` otherwise).
         ph: a decided child's proof/disproof hand (-1: derive it when needed).
-        new: the child has not been searched yet (no TCA raise handed to it).
-        old: some child is an unresolved position first met nearer the root.
+        new: the child is in neither the table nor the search yet: its first visit spends a
+            pending TCA raise.
+        old: some child repeats a position of the current path (it adds a TCA raise).
         chains: per chain, the moves still waiting, in release order.
         chain_of: per child, the chain whose next move it releases (-1: none;
             empty when the node has no chains).

@@ -124,6 +124,7 @@ public:
             for (const std::uint64_t pk : *path) onpath_.emplace(pk, d++);
         }
         live_ = 0;
+        tca_raises_ = 0;
         // The deepest ply: the option's, and never past the position's own state stack.
         max_depth_ = std::max(0, std::min(opt_.max_ply, b.ply_room() - 8));
         const PHand hand = b.hand_of(attacker_);
