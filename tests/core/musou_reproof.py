@@ -18,7 +18,10 @@ searches:
   cshogi's and python-shogi's in the kernel's tests).  Only its "disproven"
   is used, as "no raw mate within n": its bound is not exact for proofs (on
   21番 after ply 6 it proves with ``max_ply=15`` a position cshogi mates only
-  within 17), so a proof of it says nothing of n;
+  within 17), so a proof of it says nothing of n.  Without a bound, its proof
+  after each reply to an attacker's alternative, replayed to mate, shows that
+  the alternative mates at all with every defence tried (:func:`kernel_mated`);
+  the length is cshogi's;
 * where a 変長 rests on interpositions from hand, the tool's reference search
   under tsume rules, the Python length search of
   :mod:`tsume_studio.core.search.length_search` on the Python df-pn, is asked
@@ -226,6 +229,36 @@ def kernel_no_mate_within(board: cshogi.Board, n: int, nodes: int = 30_000_000) 
     search = DfPnSearch(board.sfen(), memory_mb=512, max_ply=n)
     got = search.run(nodes=nodes)
     return True if got == "disproven" else False if got == "proven" else None
+
+
+def kernel_mated(board: cshogi.Board, seconds: float = 120.0) -> bool | None:
+    """Defender to move: the kernel's raw df-pn (every legal move generated, cshogi's non-promoting
+    captures included) proves a mate after every reply, each proof line replayed to mate by cshogi.
+    True: mated (at some length), False: a reply is proved no mate, None: undecided in time.  It
+    says nothing of the length: that is cshogi's depth-limited answer (:func:`raw_mated_within`)."""
+    from tsume_studio.core.kernel import DfPnSearch
+
+    verdict: bool | None = True
+    for reply in list(board.legal_moves):
+        board.push(reply)
+        try:
+            search = DfPnSearch(board.sfen(), memory_mb=512)
+            got = search.run(0, seconds, True)
+            if got == "disproven":
+                return False
+            if got != "proven":
+                verdict = None
+                continue
+            line, complete = search.principal_variation(0, seconds, True)
+            end = cshogi.Board(board.sfen())
+            for usi in line:
+                move = next((m for m in end.legal_moves if cshogi.move_to_usi(m) == usi), None)
+                assert move is not None, f"{usi} is not legal in {end.sfen()}"
+                end.push(move)
+            assert complete and end.is_game_over(), f"the kernel's line {line} does not end in mate"
+        finally:
+            board.pop()
+    return verdict
 
 
 def reference_mate_within(board: cshogi.Board, n: int) -> bool:
