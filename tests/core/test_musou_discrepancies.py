@@ -61,6 +61,8 @@ PRE97 = ("P*8c 8b7a P*7b 7a7b N*8d 7b8c B*7b 8c8d S*8e 8d8e 4i4e 8e8d 4e8e 7c8e 
 PRE83 = "3f4g 5h4g 3a4a 4g5h 4a5a 5h4g 5a4a 4g5h 7i6i 5h5g 3i3g 5g6f 3g6g 6f6g L*6h 6g7g 4a4g 7g8f 4g8g 8f9e P*9f 9e9f"
 PRE96 = ("8c8b+ 2b2c 1d1c+ 2c1c 8i1i 2h1i P*1d 1c2c B*8i 7g7h+ 8i7h 6f6g+ 7h6g 5e5f 6g5f 4d4e 5f4e 3c3d 4e3d 2c3c "
          "8b4b 3c4d 4b4c 4d5e 4c4e 5e6f 4e5f 6f7g 5f6g 7g8f L*8i")
+
+
 def _off_published(row: str, ply: int, move: str) -> Claim:
     """An 余詰 at ``ply``: the published line's first ``ply - 1`` moves, then ``move``."""
     line = musou_rows()[row]["pv"].split()[:ply - 1] + [move]
