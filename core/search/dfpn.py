@@ -67,9 +67,6 @@ from .node import (
     NOREP,
     Children,
     disproof_rep,
-    node_numbers,
-    node_numbers_grouped,
-    node_numbers_weak,
     select_child,
     select_child_grouped,
     select_child_weak,
@@ -585,28 +582,18 @@ class DfPn:
         raises_in = self._tca_raises
         if c.old:
             self._tca_raises += 1
-        thpn_in, thdn_in = thpn, thdn
         spent = False
         while True:
-            if groups is not None and len(groups) < len(czob):      # moves released from a chain
-                groups.extend(self._groups(czob[len(groups):]))
-            if self._tca_raises:
-                if groups is not None:
-                    pn, dn = node_numbers_grouped(cpn, cdn, or_node, c.pending, groups)
-                elif weak:
-                    pn, dn = node_numbers_weak(cpn, cdn, or_node, c.pending)
-                else:
-                    pn, dn = node_numbers(cpn, cdn, or_node, c.pending)
-                if pn and dn:
-                    thpn = max(thpn, pn + 1)
-                    thdn = max(thdn, dn + 1)
+            lift = self._tca_raises > 0
             if weak:
-                pn, dn, i1, c_thpn, c_thdn = select_child_weak(cpn, cdn, or_node, c.pending, thpn, thdn, eps)
+                pn, dn, i1, c_thpn, c_thdn = select_child_weak(cpn, cdn, or_node, c.pending, thpn, thdn, eps, lift)
             elif groups is None:
-                pn, dn, i1, c_thpn, c_thdn = select_child(cpn, cdn, or_node, c.pending, thpn, thdn, eps)
+                pn, dn, i1, c_thpn, c_thdn = select_child(cpn, cdn, or_node, c.pending, thpn, thdn, eps, lift)
             else:
+                if len(groups) < len(czob):      # moves released from a chain
+                    groups.extend(self._groups(czob[len(groups):]))
                 pn, dn, i1, c_thpn, c_thdn = select_child_grouped(cpn, cdn, or_node, c.pending, thpn, thdn,
-                                                                  eps, groups)
+                                                                  eps, groups, lift)
             # A node whose raises are spent goes back to the parent with its numbers as they stand.
             if i1 < 0 or self._abort or spent:
                 break
@@ -624,7 +611,6 @@ class DfPn:
                 groups[i1] = czob[i1] if src is None else src[0]
             if c.pending and (r[1] if or_node else r[0]) == 0:
                 self._release(board, c, i1, or_node, hand, hc, depth)
-            thpn, thdn = thpn_in, thdn_in
             spent = raises_in > 0 and self._tca_raises == 0
 
         self._tca_raises = min(self._tca_raises, raises_in)

@@ -151,14 +151,23 @@ def _with_total(cpn: list[int], cdn: list[int], or_node: bool, total: int) -> tu
     return (min(cpn), total) if or_node else (total, min(cdn))
 
 
+def _lifted(pn: int, dn: int, thpn: int, thdn: int) -> tuple[int, int]:
+    """Thresholds just past an undecided node's numbers, never below the given ones (TCA)."""
+    if pn and dn:
+        return max(thpn, pn + 1), max(thdn, dn + 1)
+    return thpn, thdn
+
+
 def _select_by_total(cpn: list[int], cdn: list[int], or_node: bool, total: int, others: int, thpn: int,
-                     thdn: int, eps: float) -> tuple[int, int, int, int, int]:
+                     thdn: int, eps: float, lift: bool) -> tuple[int, int, int, int, int]:
     """:func:`select_child` for a node whose summed number is ``total``.
 
     ``others`` is what the node's summed number holds besides the chosen
     child's share: the child's threshold on it is the node's less ``others``.
     """
     pn, dn = _with_total(cpn, cdn, or_node, total)
+    if lift:
+        thpn, thdn = _lifted(pn, dn, thpn, thdn)
     if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
         return pn, dn, -1, 0, 0
     least = cpn if or_node else cdn
@@ -183,7 +192,8 @@ def node_numbers_grouped(cpn: list[int], cdn: list[int], or_node: bool, pending:
 
 
 def select_child_grouped(cpn: list[int], cdn: list[int], or_node: bool, pending: int, thpn: int,
-                         thdn: int, eps: float, group: list[int]) -> tuple[int, int, int, int, int]:
+                         thdn: int, eps: float, group: list[int], lift: bool = False
+                         ) -> tuple[int, int, int, int, int]:
     """:func:`select_child` with the summed number taken by :func:`grouped_sum`.
 
     The chosen child's threshold on the summed number is the node's less
@@ -201,7 +211,7 @@ def select_child_grouped(cpn: list[int], cdn: list[int], or_node: bool, pending:
         others = total - best[group[i1]]
     else:
         others = 0
-    return _select_by_total(cpn, cdn, or_node, total, others, thpn, thdn, eps)
+    return _select_by_total(cpn, cdn, or_node, total, others, thpn, thdn, eps, lift)
 
 
 def weak_sum(nums: list[int]) -> int:
@@ -236,7 +246,7 @@ def node_numbers_weak(cpn: list[int], cdn: list[int], or_node: bool, pending: in
 
 
 def select_child_weak(cpn: list[int], cdn: list[int], or_node: bool, pending: int, thpn: int, thdn: int,
-                      eps: float) -> tuple[int, int, int, int, int]:
+                      eps: float, lift: bool = False) -> tuple[int, int, int, int, int]:
     """:func:`select_child` with the summed number taken by :func:`weak_sum`.
 
     The chosen child (undecided) may grow until the largest number reaches
@@ -244,18 +254,20 @@ def select_child_weak(cpn: list[int], cdn: list[int], or_node: bool, pending: in
     """
     top, k = _top_and_count(cdn if or_node else cpn)
     total = top + k - 1 + pending if k else pending
-    return _select_by_total(cpn, cdn, or_node, total, k - 1 + pending, thpn, thdn, eps)
+    return _select_by_total(cpn, cdn, or_node, total, k - 1 + pending, thpn, thdn, eps, lift)
 
 
 def select_child(cpn: list[int], cdn: list[int], or_node: bool, pending: int, thpn: int, thdn: int,
-                 eps: float) -> tuple[int, int, int, int, int]:
+                 eps: float, lift: bool = False) -> tuple[int, int, int, int, int]:
     """The node's (pn, dn), then the child to search (-1: none) and its (pn, dn) thresholds.
 
     No child is searched once the node is decided or one of its numbers
     reached its threshold.  Otherwise the best child (smallest pn at an OR
     node, smallest dn at an AND node; the first of equals) may grow until it
     passes the second best, times ``eps`` (the 1+ε trick), and the node's
-    other threshold less what its siblings already hold.
+    other threshold less what its siblings already hold.  With ``lift`` (TCA
+    raises pending) the node's thresholds are first lifted just past its
+    numbers.
     """
     # One pass: the best child (the first of equals), the second best, and the sum.
     best, second, i1, total = INF + 1, INF + 1, -1, pending
@@ -270,6 +282,8 @@ def select_child(cpn: list[int], cdn: list[int], or_node: bool, pending: int, th
                 second = v
             total += cdn[i]
         pn, dn = best, (total if total < INF else INF)
+        if lift:
+            thpn, thdn = _lifted(pn, dn, thpn, thdn)
         if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
             return pn, dn, -1, 0, 0
         c_thpn = thpn if second >= INF else min(thpn, int(second * eps) + 1)
@@ -285,6 +299,8 @@ def select_child(cpn: list[int], cdn: list[int], or_node: bool, pending: int, th
             second = v
         total += cpn[i]
     pn, dn = (total if total < INF else INF), best
+    if lift:
+        thpn, thdn = _lifted(pn, dn, thpn, thdn)
     if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
         return pn, dn, -1, 0, 0
     c_thdn = thdn if second >= INF else min(thdn, int(second * eps) + 1)

@@ -250,12 +250,7 @@ def kernel_mated(board: cshogi.Board, seconds: float = 120.0) -> bool | None:
                 verdict = None
                 continue
             line, complete = search.principal_variation(0, seconds, True)
-            end = cshogi.Board(board.sfen())
-            for usi in line:
-                move = next((m for m in end.legal_moves if cshogi.move_to_usi(m) == usi), None)
-                assert move is not None, f"{usi} is not legal in {end.sfen()}"
-                end.push(move)
-            assert complete and end.is_game_over(), f"the kernel's line {line} does not end in mate"
+            assert complete and replay(board.sfen(), line).is_game_over(), f"the kernel's line {line} does not mate"
         finally:
             board.pop()
     return verdict

@@ -122,7 +122,7 @@ def test_source_grouping_counts_the_merged_position_once(monkeypatch: pytest.Mon
     searcher = DfPn(board.turn, memory_mb=8, options=Options(summing="source"))
 
     def spy(cpn: list[int], cdn: list[int], or_node: bool, pending: int, thpn: int, thdn: int, eps: float,
-            groups: list[int]) -> tuple[int, int, int, int, int]:
+            groups: list[int], lift: bool = False) -> tuple[int, int, int, int, int]:
         frames = searcher._frames
         path = [cshogi.move_to_usi(f[0][f[4]]) for f in frames[:-1]]
         if path == MERGE_PATH and or_node:
@@ -130,7 +130,7 @@ def test_source_grouping_counts_the_merged_position_once(monkeypatch: pytest.Mon
             a, b = moves.index("1f1c+"), moves.index("1f1c")
             if groups[a] == groups[b] and min(cdn[a], cdn[b]) < INF:
                 seen.append((sum(cdn) + pending, grouped_sum(cdn, groups) + pending))
-        return select(cpn, cdn, or_node, pending, thpn, thdn, eps, groups)
+        return select(cpn, cdn, or_node, pending, thpn, thdn, eps, groups, lift)
 
     monkeypatch.setattr(dfpn, "select_child_grouped", spy)
     assert searcher.search(board) is Outcome.PROVEN

@@ -358,7 +358,7 @@ private:
 
     // The node's (pn, dn), the child to search (-1: none) and its thresholds.  With `raise` (TCA
     // raises pending) the node's own thresholds are first lifted just past its numbers.
-    int select(const NodeState& ns, std::uint64_t& thpn, std::uint64_t& thdn, std::uint64_t& pn, std::uint64_t& dn,
+    int select(const NodeState& ns, std::uint64_t thpn, std::uint64_t thdn, std::uint64_t& pn, std::uint64_t& dn,
                std::uint64_t& cthpn, std::uint64_t& cthdn, bool raise = false) const {
         std::uint64_t best = kInf + 1, second = kInf + 1, total = ns.pending();
         int i1 = -1;
@@ -681,7 +681,6 @@ private:
         // just past its numbers, each first visit of a child spends one, and a node that entered
         // with raises pending goes back to its parent once they are spent.
         const std::uint32_t raises_in = tca_raises_;
-        const std::uint64_t thpn_in = thpn, thdn_in = thdn;
         if (ns.old) ++tca_raises_;
         bool spent = false;
         for (;;) {
@@ -708,8 +707,6 @@ private:
                 const int j = release(ns, i1);
                 if (j >= 0) expand(b, ns, or_node, hand, depth, static_cast<std::size_t>(j), king);
             }
-            thpn = thpn_in;
-            thdn = thdn_in;
             spent = raises_in > 0 && tca_raises_ == 0;
         }
         tca_raises_ = std::min(tca_raises_, raises_in);
