@@ -96,6 +96,15 @@ LOOKS = (10, 64, 10, 3000)
 how many plies asked inside a question, with how many nodes, and the same for a question from
 outside (one per 余詰 candidate).  Below 10 plies a look costs more than it saves."""
 _DISPROVE_FROM, _DISPROVE_NODES, _ROOT_DISPROVE_FROM, _ROOT_DISPROVE_NODES = LOOKS
+_MOST_LOOKS = 13
+
+
+def _look_nodes(k: int) -> int:
+    """The size of the k-th raw look at a defender node, made once the node has cost as many nodes:
+    a node that goes on costing is looked at again, the looks growing fourfold (they resume on the
+    raw table), so a position whose only escape is a drop interposition deep in the line is settled
+    as soon as the raw search can show it.  The kernel's rule (``RawLooks`` in ``length_search.h``)."""
+    return _DISPROVE_NODES << (2 * k)
 
 
 class MateOracle:
@@ -181,7 +190,7 @@ class Entry:
     costly ones).
     """
 
-    __slots__ = ("hand", "zob", "bkey", "lo", "hi", "best", "pn", "dn", "n", "amount", "seen", "tried")
+    __slots__ = ("hand", "zob", "bkey", "lo", "hi", "best", "pn", "dn", "n", "amount", "seen", "looks")
 
     def __init__(self, hand: int, zob: int, bkey: int, lo: int) -> None:
         self.hand = hand
@@ -195,7 +204,7 @@ class Entry:
         self.n = -1
         self.amount = 0
         self.seen = False   # the df-pn oracle's table was read for this position
-        self.tried = False  # a short df-pn search looked for a disproof
+        self.looks = 0      # raw df-pn looks made for a disproof (:func:`_look_nodes`)
 
 
 class LengthTable:
@@ -384,11 +393,13 @@ class LengthSearch(BoundedSearch):
             return True
         if e.lo > n:
             return False
-        if self._nested == 0 and not or_node and e.hi >= INF and n >= _ROOT_DISPROVE_FROM and not e.tried:
+        if self._nested == 0 and not or_node and e.hi >= INF and n >= _ROOT_DISPROVE_FROM and e.looks == 0:
             # A question from outside (the 余詰 search asks one per check) is
             # worth a longer raw df-pn look: a check that does not mate at
-            # all is settled by it outright.
-            e.tried = True
+            # all is settled by it outright.  The looks inside the search go
+            # on from the first larger than this one.
+            while e.looks < _MOST_LOOKS and _look_nodes(e.looks) <= _ROOT_DISPROVE_NODES:
+                e.looks += 1
             if self._raw_disproof(b, _ROOT_DISPROVE_NODES):
                 e.lo = INF
                 return False
@@ -469,11 +480,14 @@ class LengthSearch(BoundedSearch):
             return 0, INF
         if e.lo > n:
             return INF, 0
-        if not or_node and n >= _DISPROVE_FROM and e.hi >= INF and not e.tried:
-            # Deep questions are worth a short raw df-pn look: a position
-            # that is no mate at all is then never refuted depth by depth.
-            e.tried = True
-            if self._raw_disproof(b):
+        if not or_node and n >= _DISPROVE_FROM and e.hi >= INF and e.looks < _MOST_LOOKS \
+                and (e.looks == 0 or e.amount >= _look_nodes(e.looks)):
+            # Deep questions are worth a raw df-pn look: a position that is
+            # no mate at all is then never refuted depth by depth.  A node
+            # that goes on costing is looked at again, the looks growing.
+            look = _look_nodes(e.looks)
+            e.looks += 1
+            if self._raw_disproof(b, look):
                 e.lo = INF
                 return INF, 0
         start = self.nodes

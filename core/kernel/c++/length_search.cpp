@@ -217,7 +217,7 @@ LEntry& LengthTable::get(std::uint64_t key, PHand hand, int lo0) {
         ++entries_;
     }
     k[slot] = t;
-    w[slot] = LEntry{hand, 0, 1, 1, 0, len16(lo0), static_cast<std::uint16_t>(kLenInf), -1, kUsed};
+    w[slot] = LEntry{hand, 0, 1, 1, 0, len16(lo0), static_cast<std::uint16_t>(kLenInf), -1, kUsed, 0};
     refresh(w[slot]);
     return w[slot];
 }
@@ -463,10 +463,11 @@ bool LengthSearch::ask(B& b, bool or_node, int n) {
         if (e.hi <= n) return true;
         if (e.lo > n) return false;
         if (nested_ == 0 && !or_node && e.hi >= kLenInf && looks_.root_nodes != 0 && n >= looks_.root_from &&
-            !(e.flags & LengthTable::kTried)) {
+            e.looks == 0) {
             // A question from outside (the 余詰 search asks one per check) is worth a longer raw
-            // look: a check that does not mate at all is settled by it outright.
-            e.flags |= LengthTable::kTried;
+            // look: a check that does not mate at all is settled by it outright.  The looks inside
+            // the search go on from the first larger than this one.
+            while (e.looks < kMostLooks && look_nodes(e.looks) <= looks_.root_nodes) ++e.looks;
             if (raw_disproof(b, looks_.root_nodes)) {
                 entry(b).lo = kLenInf;
                 return false;
@@ -526,14 +527,15 @@ void LengthSearch::search(B& b, bool or_node, int n, std::uint64_t thpn, std::ui
         e = &entry(b);
     }
     if (settled(*e, n, pn, dn)) return;
-    if (!or_node && looks_.nodes != 0 && n >= looks_.from && e->hi >= kLenInf && !(e->flags & LengthTable::kTried) &&
-        (e->lo > 0 || e->amount >= looks_.after)) {
-        // Deep questions are worth a short raw df-pn look: a position that is no mate at all is then
-        // never refuted depth by depth.  It waits until the node has shown it is not cheap (将棋無双,
+    if (!or_node && looks_.nodes != 0 && n >= looks_.from && e->hi >= kLenInf && e->looks < kMostLooks &&
+        (e->looks == 0 ? e->lo > 0 || e->amount >= looks_.after : e->amount >= look_nodes(e->looks))) {
+        // Deep questions are worth a raw df-pn look: a position that is no mate at all is then never
+        // refuted depth by depth.  The first waits until the node has shown it is not cheap (将棋無双,
         // measured before hand dominance went: 68 of 100 exact in 60 s against 67 looking at once,
-        // 812 s against 946 s on the 67 both made; docs/benchmarks.md).
-        e->flags |= LengthTable::kTried;
-        if (raw_disproof(b, looks_.nodes)) {
+        // 812 s against 946 s on the 67 both made); the later ones grow with its cost (RawLooks).
+        const std::uint64_t look = e->looks == 0 ? looks_.nodes : look_nodes(e->looks);
+        ++e->looks;
+        if (raw_disproof(b, look)) {
             entry(b).lo = kLenInf;
             pn = kInf;
             dn = 0;

@@ -49,8 +49,10 @@ struct LEntry {
     std::uint32_t amount;  // nodes spent under this entry; the collector keeps the costly ones
     std::uint16_t lo, hi;  // lo <= length <= hi (kLenInf: unbounded)
     std::int16_t n;        // the question pn/dn belong to (-1: none)
-    std::uint8_t flags;    // kUsed | kSeen | kTried
+    std::uint8_t flags;    // kUsed | kSeen | kBusy
+    std::uint8_t looks;    // the raw looks made here: the next waits for after * 4^looks nodes (RawLooks)
 };
+static_assert(sizeof(LEntry) == 28, "the table's bodies are 28 bytes (docs/architecture.md)");
 
 // Layout: two parallel arrays, the board keys (8 bytes a slot, 0 for an empty one; a key of 0 is
 // stored as 1, which has the same home) and the bodies.  A lookup scans the kWindow keys from the
@@ -59,7 +61,7 @@ struct LEntry {
 class LengthTable {
 public:
     // kBusy: on the current search path (never the one a full window gives up).
-    static constexpr std::uint8_t kUsed = 1, kSeen = 2, kTried = 4, kBusy = 8;
+    static constexpr std::uint8_t kUsed = 1, kSeen = 2, kBusy = 8;
     static constexpr std::size_t kWindow = 16;
 
     explicit LengthTable(std::size_t memory_mb);
@@ -156,7 +158,12 @@ struct DefencesOut {
 // asked inside a question (a look of `nodes` nodes), and from `root_from` plies for a question
 // from outside (a look of `root_nodes`).  0 nodes: never.  Inside a question a node is looked at
 // only once it has been refuted at some depth or has cost `after` nodes of its own: most defender
-// nodes are proved at their first depth, and a look there is spent for nothing.
+// nodes are proved at their first depth, and a look there is spent for nothing.  A node that goes
+// on costing is looked at again, with growing looks: the k-th once it has cost after * 4^k nodes,
+// with as many (a look resumes on the raw table, so it goes on from the last).  A node whose only
+// escape is a drop interposition deep in the line is then settled as soon as the raw search can
+// show it; the looks at a node add up to at most 4/3 of the nodes it has cost itself (将棋無双
+// 75番's check, docs/benchmarks.md).
 struct RawLooks {
     int from = 4;
     std::uint64_t nodes = 64;
@@ -290,6 +297,10 @@ private:
     void counted_defences(Frame& f, std::size_t board_moves) const;
     // Take a square judged futile out of the frame's children.
     static void drop_children(Frame& f, int square);
+
+    // The raw looks at a defender node (RawLooks): the size of look k >= 1, and the most made.
+    static constexpr std::uint8_t kMostLooks = 13;   // after * 4^13: an entry's amount saturates there
+    std::uint64_t look_nodes(int k) const { return looks_.after << (2 * k); }
 
     bool ask(B& b, bool or_node, int n);
     bool exact_now(B& b, bool or_node, int cap, int& value);
