@@ -139,6 +139,24 @@ def test_a_futile_drop_known_mated_needs_no_test() -> None:
     assert k.futility_tests < 1000
 
 
+def test_a_node_that_goes_on_costing_gets_growing_raw_looks() -> None:
+    # 将棋無双 75番 at ply 179, the 余詰 search's question for the other check 8f7e: "mated within
+    # 46?".  The king's 7h6h or 7h6i escapes only by drop interpositions deep in the line, so the
+    # tsume-rule search refutes it depth by depth only after judging them; the raw df-pn shows in
+    # about 0.1 M nodes that there is no mate at all.  One 64-node look per node left it unanswered
+    # after 5 M nodes; looks growing with the node's cost answer it in under 30,000 (2026-11-28).
+    row = _rows("musou.tsv")["musou-075"]
+    b = cshogi.Board(row["sfen"])
+    for u in row["pv"].split()[:178]:
+        b.push_usi(u)
+    before = b.sfen()
+    b.push_usi("8f7e")
+    k = _kernel(before, memory_mb=64, oracle_mb=64, look_from=10, look_nodes=64, root_look_from=10,
+                root_look_nodes=3000)
+    assert k.question(b.sfen(), False, 46, nodes=300_000) == "no"
+    assert k.bounds(b.sfen())[0] > 46
+
+
 def test_effective_interposition_judged_in_the_kernel() -> None:
     # ▲1四香 △1三歩 (a 中合): captured and returned, the king escapes, so the drop counts.
     sfen = "4g+RG1k/9/9/9/9/9/9/9/9 b Lr2b2g4s4n3l18p 1"
