@@ -87,8 +87,10 @@ public:
             mode = length::Drops::None;
         else if (drops == "effective")
             mode = length::Drops::Effective;
+        else if (drops == "all")
+            mode = length::Drops::All;
         else if (drops != "judged")
-            throw std::invalid_argument("drops must be 'judged', 'none' or 'effective', got '" + drops + "'");
+            throw std::invalid_argument("drops must be 'judged', 'none', 'effective' or 'all', got '" + drops + "'");
         if (look_from < 0 || root_look_from < 0 || look_nodes < 0 || root_look_nodes < 0 ||
             look_nodes > (1LL << 40) || root_look_nodes > (1LL << 40))
             throw std::invalid_argument("the raw looks' plies and nodes must be between 0 and 2**40");
@@ -199,11 +201,13 @@ public:
         return py::make_tuple(answer_name(a), real, futile);
     }
 
-    // 'judged' (the tsume rules), 'none' or 'effective' (the restricted game: length_search.h).
+    // 'judged' (the tsume rules), 'none' or 'effective' (the restricted game), 'all' (raw rules):
+    // length_search.h.
     std::string drops() const {
         switch (search_->drops()) {
             case length::Drops::None: return "none";
             case length::Drops::Effective: return "effective";
+            case length::Drops::All: return "all";
             default: return "judged";
         }
     }
@@ -365,7 +369,8 @@ void bind_length(py::module_& m) {
              "(shared, not copied; oracle_mb is then unused), or a LengthSearch of the same problem whose raw "
              "df-pn is shared.  drops: 'judged' (the tsume rules), or the restricted game whose 'no mate within n' "
              "bounds the tsume-rule length from below: 'none' (no drop interposition) or 'effective' (only drops "
-             "the oracle LengthSearch has judged to count).  nested_lower_mb: a table of that size for a "
+             "the oracle LengthSearch has judged to count); or 'all', raw rules (every drop counted, no futility), "
+             "whose 'no mate within n' is a proof where a depth-bounded df-pn gives none.  nested_lower_mb: a table of that size for a "
              "restricted game ('none') of the search's own that answers first the 'no' questions of its futility "
              "tests (0: none).")
         .def("question", &LengthSearchBinding::question, py::arg("sfen"), py::arg("or_node"), py::arg("n"),

@@ -763,6 +763,8 @@ bool LengthSearch::counts_at(B& b, int square, int n) const {
 
 bool LengthSearch::restrict(B& b, Frame& f, int n) const {
     bool left_out = false;
+    if (drops_ == Drops::All)
+        for (const DropSquare& ds : f.squares) f.moves.insert(f.moves.end(), ds.moves.begin(), ds.moves.end());
     if (drops_ == Drops::Effective)
         for (const DropSquare& ds : f.squares) {
             if (judge_->counts_at(b, ds.square, n))

@@ -195,7 +195,13 @@ struct RawLooks {
 // drops judged to count), a search of this mode is only ever asked while the judge's verdicts are
 // those it started with, or its mates (hi) may be stale: the caller makes a new one.
 // Repetition needs nothing here: every question is depth-bounded and both games share the rule.
-enum class Drops { Judged, None, Effective };
+//
+// All: raw rules, every drop counted, no judgement of futility: "mate within n?" with every legal
+// move, its table's bounds per position and depth, so that its "no mate within n" is a proof (a
+// depth-bounded df-pn whose table keeps only pn/dn cannot give one: a line cut by the bound is no
+// disproof).  The raw df-pn's proofs and disproofs read at a first look hold here as they are.
+// Not used by the official answer; the tests re-prove the answer's claims with it.
+enum class Drops { Judged, None, Effective, All };
 
 class LengthSearch {
 public:
