@@ -220,15 +220,16 @@ def reprove(claim: Claim, published: int) -> Reproof:
 
 
 def kernel_no_mate_within(board: cshogi.Board, n: int, nodes: int = 30_000_000) -> bool | None:
-    """The kernel's raw df-pn, attacker to move, depth bound ``n`` (odd, at least 3): True when it
-    proves no mate within ``n`` plies, False when it finds one (within its loose bound), None out of nodes."""
-    from tsume_studio.core.kernel import DfPnSearch
+    """The kernel under raw rules (``LengthSearch`` with ``drops='all'``: every legal move, cshogi's
+    non-promoting moves included, every drop counted, no futility), attacker to move: True when it
+    proves no mate within ``n`` plies, False when it finds one, None out of nodes.  Its table keeps
+    proved bounds per position, so its "no" is a proof; the raw df-pn's depth bound gives none (a
+    line cut by the bound is no disproof)."""
+    from tsume_studio.core.kernel import LengthSearch
 
-    if n < 3 or n % 2 == 0:
-        raise ValueError(f"the kernel's depth bound is used for odd n >= 3, got {n}")
-    search = DfPnSearch(board.sfen(), memory_mb=512, max_ply=n)
-    got = search.run(nodes=nodes)
-    return True if got == "disproven" else False if got == "proven" else None
+    search = LengthSearch(board.sfen(), memory_mb=512, oracle_mb=64, drops="all")
+    got = search.question(board.sfen(), True, n, nodes=nodes)
+    return True if got == "no" else False if got == "yes" else None
 
 
 def kernel_mated(board: cshogi.Board, seconds: float = 120.0) -> bool | None:
