@@ -125,9 +125,8 @@ class LengthSearch:
         tsume-rule length from below: 'none' (no drop interposition) or 'effective' (only the drops
         the oracle LengthSearch has judged to count); or 'all', raw rules (every drop counted, no
         futility), whose "no mate within n" is a proof where a depth-bounded df-pn gives none.
-        ``nested_lower_mb``: a table of that size for
-        a 'none' game of the search's own that answers first the "no" questions of its futility
-        tests (0: none)."""
+        ``nested_lower_mb``: a table of that size for a 'none' game of the search's own that answers
+        first the "no" questions of its futility tests (0: none)."""
     def question(self, sfen: str, or_node: bool, n: int, nodes: int = 0, stop_seconds: float = -1.0,
                  pause_seconds: float = -1.0, pause_nodes: int = 0) -> str:
         """Mate within n plies under tsume rules?  The GIL is released meanwhile.  'paused' after

@@ -369,10 +369,10 @@ void bind_length(py::module_& m) {
              "(shared, not copied; oracle_mb is then unused), or a LengthSearch of the same problem whose raw "
              "df-pn is shared.  drops: 'judged' (the tsume rules), or the restricted game whose 'no mate within n' "
              "bounds the tsume-rule length from below: 'none' (no drop interposition) or 'effective' (only drops "
-             "the oracle LengthSearch has judged to count); or 'all', raw rules (every drop counted, no futility), "
-             "whose 'no mate within n' is a proof where a depth-bounded df-pn gives none.  nested_lower_mb: a table of that size for a "
-             "restricted game ('none') of the search's own that answers first the 'no' questions of its futility "
-             "tests (0: none).")
+             "the oracle LengthSearch has judged to count); or 'all', raw rules (every drop counted, no "
+             "futility), whose 'no mate within n' is a proof where a depth-bounded df-pn gives none.  "
+             "nested_lower_mb: a table of that size for a restricted game ('none') of the search's own that "
+             "answers first the 'no' questions of its futility tests (0: none).")
         .def("question", &LengthSearchBinding::question, py::arg("sfen"), py::arg("or_node"), py::arg("n"),
              py::arg("nodes") = 0, py::arg("stop_seconds") = -1.0, py::arg("pause_seconds") = -1.0,
              py::arg("pause_nodes") = 0,
