@@ -100,10 +100,12 @@ _MOST_LOOKS = 13
 
 
 def _look_nodes(k: int) -> int:
-    """The size of the k-th raw look at a defender node, made once the node has cost as many nodes:
-    a node that goes on costing is looked at again, the looks growing fourfold (they resume on the
-    raw table), so a position whose only escape is a drop interposition deep in the line is settled
-    as soon as the raw search can show it.  The kernel's rule (``RawLooks`` in ``length_search.h``)."""
+    """The size of the k-th raw look at a defender node: the first (k = 0) is made at once, each
+    later one once the node has cost as many nodes.  A node that goes on costing is looked at again,
+    the looks growing fourfold (they resume on the raw table), so a position whose only escape is a
+    drop interposition deep in the line is settled as soon as the raw search can show it.  The
+    kernel grows its looks by the same rule (``RawLooks`` in ``length_search.h``), its first look
+    waiting until the node has cost 64 nodes or been refuted."""
     return _DISPROVE_NODES << (2 * k)
 
 
