@@ -204,6 +204,94 @@ def check_below_bound(position: Position, given: list[str] | tuple[str, ...], at
                        complete=False, nodes=_nodes(fresh), engine=_engine(fresh))
 
 
+def check_above_bound(position: Position, given: list[str] | tuple[str, ...], at_least: int,
+                      limits: Limits = Limits(seconds=60), cancel: Cancel | None = None) -> CheckResult:
+    """The check of a line where only a lower bound ``at_least`` of the length is proved, above the line's.
+
+    No mate within the line's length exists, so somewhere the line misses a
+    defence: at some defender move of the line another defence that counts
+    lasts longer than the plies the line has left (変長), or the line ends
+    where a counted defence remains.  The line's end is looked at first (as
+    :func:`check_solution` does); then a defender position of the line that
+    is not mated within the plies the line has left, whose next position on
+    the line is, is found by bisection (the root's position is not, the end
+    is), and every counted defence there that outlasts the line is reported.
+    Other plies may hold more: the result is not ``complete``, and has no
+    discrepancy when the limits run out first.
+
+    Raises:
+        CheckError: as :func:`check_solution` (a bad line, or no mate).
+        ValueError: ``at_least`` is not above the line's length.
+    """
+    if at_least <= len(given):
+        raise ValueError(f"a bound of {at_least} plies is not above the line's {len(given)}")
+    root = position.board().copy()
+    attacker = root.turn
+    moves = _replay(root, given)
+    clock = limits.clock()
+    deadline = clock() + limits.seconds if limits.seconds is not None else None
+    fresh = _fresh_search(root, limits, deadline, cancel, clock)
+    if not isinstance(fresh, BoundedSearch):
+        return CheckResult(False, None, tuple(given), complete=False, nodes=fresh[0], engine=fresh[1])
+    s = fresh
+    s.phase = "check"
+    out: list[Discrepancy] = []
+    try:
+        _missed_defence(s, root, attacker, tuple(given), moves, out)
+    except SearchAborted:
+        out.clear()
+    return CheckResult(False, None, tuple(given), tuple(out), complete=False, nodes=_nodes(s), engine=_engine(s))
+
+
+def _missed_defence(s: BoundedSearch, root: cshogi.Board, attacker: int, given: tuple[str, ...],
+                    moves: list[int], out: list[Discrepancy]) -> None:
+    """Append to ``out`` the defences a line that mates too soon misses (:func:`check_above_bound`)."""
+    n = len(moves)
+    boards = [root.copy()]
+    for mv in moves:
+        b = boards[-1].copy()
+        b.push(mv)
+        boards.append(b)
+    end = boards[n]
+    if any(True for _ in end.legal_moves):
+        s.board = end.copy()
+        real = list(_run(s.defences(0)).real)
+        for e in real:
+            out.append(Discrepancy("futile_judgement" if cshogi.move_is_drop(e) else "longer_defence",
+                                   n + 1, given + (cshogi.move_to_usi(e),)))
+        if real:
+            return
+    # Defender positions of the line (index i: after i moves).  "Mated within n - i?" is no at i = 1
+    # (the root has no mate within n) and yes at the end; where it turns from no to yes, at i and
+    # i + 2, the line's defence at i is mated within n - i - 1 and another defence is not.
+    low, high = 1, n
+    if n < 3:
+        return   # a one-move line that is no mate: the end above has said so
+    while high - low > 2:
+        mid = low + ((high - low) // 4) * 2   # defender positions have odd indices
+        s.board = boards[mid].copy()
+        if _run(s.and_within(n - mid)):
+            high = mid
+        else:
+            low = mid
+    i = low
+    left = n - i
+    b = boards[i]
+    assert b.turn != attacker
+    s.board = b.copy()
+    defs = _run(s.defences(left + 1))
+    futile = {m for fs in defs.futile for m in fs.moves}
+    if moves[i] in futile:
+        out.append(Discrepancy("futile_judgement", i + 1, given[:i + 1]))
+    for e in defs.real:
+        if e == moves[i]:
+            continue
+        s.board = b.copy()
+        s.board.push(e)
+        if not _run(s.or_within(left - 1)):
+            out.append(Discrepancy("longer_defence", i + 1, given[:i] + (cshogi.move_to_usi(e),)))
+
+
 def _replay(root: cshogi.Board, given: list[str] | tuple[str, ...]) -> list[int]:
     """The moves of ``given`` from ``root``; CheckError for an illegal move, a non-check or an even length."""
     attacker = root.turn

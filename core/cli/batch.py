@@ -207,13 +207,14 @@ def _solve_row(row: dict[str, str], options: dict[str, Any], cancel: threading.E
     if "pv" in row and options.get("check", True):
         exact = bool(data.get("exact"))
         at_most = data.get("at_most") if not exact else None
+        at_least = data.get("at_least") if not exact else None
         reason = skip_reason(row["pv"], status=data["status"], exact=exact, raw=options["raw"],
-                             helpmate=options["helpmate"], at_most=at_most)
+                             helpmate=options["helpmate"], at_most=at_most, at_least=at_least)
         if reason is not None:
             line["check_skipped"] = reason
         else:
             line.update(check_fields(position, row["pv"], Limits(**options["limits"]), session, cancel,
-                                     at_most=at_most))
+                                     at_most=at_most, at_least=at_least))
     line["_no_length_column"] = "length" not in row
     return line
 

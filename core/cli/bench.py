@@ -189,11 +189,14 @@ def run_bench(args: argparse.Namespace) -> int:
                                          and result.length == expected)
                 if "pv" in row:
                     at_most = data.get("at_most") if not rec["exact"] else None
-                    reason = skip_reason(row["pv"], status=result.status.value, exact=rec["exact"], at_most=at_most)
+                    at_least = data.get("at_least") if not rec["exact"] else None
+                    reason = skip_reason(row["pv"], status=result.status.value, exact=rec["exact"], at_most=at_most,
+                                         at_least=at_least)
                     if reason is not None:
                         rec["check_skipped"] = reason
                     else:
-                        rec.update(check_fields(position, row["pv"], limits, session, at_most=at_most))
+                        rec.update(check_fields(position, row["pv"], limits, session, at_most=at_most,
+                                                at_least=at_least))
                 view.add(rec)
             misses = 0 if ok else misses + 1
             if ok:

@@ -38,13 +38,14 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
 # ---- problem files: the pv column ------------------------------------------------
 
 def skip_reason(pv: str, *, status: str, exact: bool, raw: bool = False, helpmate: bool = False,
-                at_most: int | None = None) -> str | None:
+                at_most: int | None = None, at_least: int | None = None) -> str | None:
     """Why a row's given solution ``pv`` is not checked, or None when it is.
 
-    ``status``, ``exact`` and ``at_most`` are the row's answer (``tsume solve
-    --json``'s fields): the check compares with an exact answer, so a row
-    without one is not checked, unless its proved bound ``at_most`` is below
-    the given line's length (a shorter mate: :func:`check_fields` with ``at_most``).
+    ``status``, ``exact``, ``at_most`` and ``at_least`` are the row's answer
+    (``tsume solve --json``'s fields): the check compares with an exact
+    answer, so a row without one is not checked, unless a proved bound lies
+    outside the given line's length: ``at_most`` below it (a shorter mate) or
+    ``at_least`` above it (a defence the line misses; :func:`check_fields`).
     """
     if helpmate:
         return "a helpmate: the check compares direct-mate solutions"
@@ -54,14 +55,15 @@ def skip_reason(pv: str, *, status: str, exact: bool, raw: bool = False, helpmat
         return "no given solution (empty pv)"
     if status != "mate":
         return "no mate proved" if status == "no_mate" else f"no mate found within the limits ({status})"
-    if not exact and (at_most is None or at_most >= len(pv.split())):
+    plies = len(pv.split())
+    if not exact and (at_most is None or at_most >= plies) and (at_least is None or at_least <= plies):
         return "the exact length was not proved within the limits"
     return None
 
 
 def check_fields(position: Position, pv: str, limits: Limits,
                  session: AnswerSession | None = None, cancel: Cancel | None = None,
-                 at_most: int | None = None) -> dict[str, Any]:
+                 at_most: int | None = None, at_least: int | None = None) -> dict[str, Any]:
     """A problem row's check of its given solution ``pv`` (USI moves separated by spaces).
 
     ``session`` is the row's solve (:class:`AnswerSession`): the check asks
@@ -72,14 +74,20 @@ def check_fields(position: Position, pv: str, limits: Limits,
     ``check_cpu``, ``check_nodes`` (the check's own nodes) and
     ``check_reused`` (the solve's search answered it); or ``check_error``
     alone when ``pv`` cannot be replayed (a move that is not legal, an even
-    number of plies) or the position is proved no mate.  ``at_most``: the
-    solve proved only this bound, below the line's length; the check then
-    looks for that shorter mate alone (:func:`tsume_studio.core.check.check_below_bound`).
+    number of plies) or the position is proved no mate.  ``at_most`` and
+    ``at_least``: the solve proved only these bounds, not the length.  Below
+    the line's length, ``at_most`` makes the check look for that shorter mate
+    alone (:func:`tsume_studio.core.check.check_below_bound`); above it,
+    ``at_least`` for a defence the line misses
+    (:func:`tsume_studio.core.check.check_above_bound`).
     """
     start, cpu = time.monotonic(), time.process_time()
+    plies = len(pv.split())
     try:
-        if at_most is not None:   # only a bound proved, below the line's length: its shorter mate
+        if at_most is not None and at_most < plies:   # a shorter mate
             result = _check_core.check_below_bound(position, pv.split(), at_most, limits, cancel)
+        elif at_least is not None and at_least > plies:   # the line mates too soon: a missed defence
+            result = _check_core.check_above_bound(position, pv.split(), at_least, limits, cancel)
         else:
             result = check_solution(position, pv.split(), limits, session, cancel)
     except (UserError, CheckError) as exc:

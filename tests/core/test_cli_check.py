@@ -75,6 +75,38 @@ def test_a_bound_below_the_line_is_a_shorter_mate() -> None:
     assert "check_error" in check_fields(Position.from_sfen(CLASSIC), "9c9a+ P*2a", Limits(seconds=30), at_most=1)
 
 
+def test_a_bound_above_the_line_finds_the_defence_it_misses() -> None:
+    """将棋無双 55番 (published 11; 13 exact): with only "at least 13" proved, the check finds a
+    defence the line misses, one of the two 変長 the full check reports (plies 4 and 10)."""
+    from tsume_studio.core.check import check_above_bound
+    from tsume_studio.core.cli.check import check_fields, skip_reason
+
+    r = _row("musou.tsv", "musou-055")
+    line = r["pv"].split()
+    position = Position.from_sfen(r["sfen"])
+    result = check_above_bound(position, line, 13, Limits(seconds=60))
+    assert not result.confirmed and not result.complete and result.length is None
+    full = check_solution(position, line)
+    found = [(d.kind, d.ply, d.line) for d in result.discrepancies]
+    assert found and set(found) <= {(d.kind, d.ply, d.line) for d in full.discrepancies}
+    for kind, ply, moves in found:
+        assert kind == "longer_defence"
+        # Re-proved by the brute force: no mate within the plies the line has left after that
+        # defence, under tsume rules.
+        after = cshogi.Board(r["sfen"])
+        for m in moves:
+            after.push_usi(m)
+        assert bruteforce.BruteForce(True).mates(after, len(line) - ply - 1) is False
+    # The row of a batch: checked above the bound, skipped at or below it.
+    assert skip_reason(r["pv"], status="mate", exact=False, at_most=15, at_least=13) is None
+    assert skip_reason(r["pv"], status="mate", exact=False, at_most=15, at_least=11) is not None
+    fields = check_fields(position, r["pv"], Limits(seconds=60), at_most=15, at_least=13)
+    assert fields["check"]["complete"] is False and fields["check"]["confirmed"] is False
+    assert [(d["kind"], d["ply"], tuple(d["line"])) for d in fields["check"]["discrepancies"]] == found
+    with pytest.raises(ValueError):
+        check_above_bound(position, line, 11)
+
+
 def test_yozume_is_reported() -> None:
     sfen = _row("mate.tsv", "tanuki-3-43")["sfen"]
     proof = solve_official(Position.from_sfen(sfen))
