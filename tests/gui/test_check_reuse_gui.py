@@ -17,6 +17,7 @@ from tsume_studio.core.records.formats import write_record
 from tsume_studio.core.records.model import Record, RecordNode
 from tsume_studio.core.search import kernel_length
 from tsume_studio.core.search.contract import Limits
+from tsume_studio.core.search.dfpn import DfPn
 from tsume_studio.core.search.length_search import LengthSearch
 from tsume_studio.core.shogi.moves import parse_move
 from tsume_studio.core.shogi.position import Position
@@ -46,7 +47,7 @@ def _record(tmp_path: Path) -> tuple[Path, str]:
 
 
 def _count_new_searches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Record every df-pn (its oracle) or length search the check module makes (a check that solves again
+    """Record every Python df-pn or length search made while the check runs (a check that solves
     makes the kernel's length search, or the Python df-pn and length search)."""
     made: list[str] = []
     real_kernel = core_check.KernelLengthSearch.__init__
@@ -55,12 +56,12 @@ def _count_new_searches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         made.append("KernelLengthSearch")
         real_kernel(self, *args, **kw)
     monkeypatch.setattr(core_check.KernelLengthSearch, "__init__", kernel_init)
-    real_oracle = core_check.make_oracle
+    real_dfpn = DfPn.__init__
 
-    def new_oracle(*args: Any, **kw: Any) -> Any:
+    def dfpn_init(self: DfPn, *args: Any, **kw: Any) -> None:
         made.append("DfPn")
-        return real_oracle(*args, **kw)
-    monkeypatch.setattr(core_check, "make_oracle", new_oracle)   # the check's df-pn, either engine
+        real_dfpn(self, *args, **kw)
+    monkeypatch.setattr(DfPn, "__init__", dfpn_init)   # the Python df-pn, whoever makes it
     real_init = LengthSearch.__init__
 
     def init(self: LengthSearch, *args: Any, **kw: Any) -> None:
