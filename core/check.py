@@ -141,39 +141,32 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
     moves = _replay(root, given)
     clock = limits.clock()
     deadline = clock() + limits.seconds if limits.seconds is not None else None
-    s: BoundedSearch
     reused = session is not None and session.usable_for(position.sfen())
-    if reused:
-        assert session is not None and session.search is not None and session.length is not None
-        s = session.search
-        # The same table, a budget of the check's own.
-        s.deadline, s.cancel, s.clock = deadline, cancel, clock
-        s.node_limit = None if limits.nodes is None else s.nodes + limits.nodes
-        s.board = root.copy()
-        s.freeze(False)   # the builder is done: its entries may be collected again
-        length: int | None = session.length
-        start = _nodes(s)
-    else:
+    solve_nodes = 0
+    if not reused:
         # No solve to reuse: solve first, as `batch` does, and ask that answer's search.  The answer's
         # builder leaves in its table what the line's questions need; asked cold, along a line off the
         # answer's, they can cost far more (将棋無双 70番: 140 M nodes unfinished, against a 14 s solve).
-        own = AnswerSession()
+        session = AnswerSession()
         try:
-            solved = solve(position, limits, cancel, session=own, force=True)
+            solved = solve(position, limits, cancel, session=session, force=True)
         except IllegalPositionError as exc:
             raise CheckError(f"the position is not a valid problem: {exc}") from exc
         if solved.status == SolveStatus.NO_MATE:
             raise CheckError(NO_MATE)
-        if not own.usable_for(position.sfen()) or own.search is None or own.length is None:
+        if not session.usable_for(position.sfen()):
             return CheckResult(False, None, tuple(given), complete=False, nodes=solved.nodes,
                                engine=str(solved.extra.get("engine", "python")))
-        s = own.search
-        s.deadline, s.cancel, s.clock = deadline, cancel, clock
-        s.node_limit = None if limits.nodes is None else s.nodes + max(1, limits.nodes - solved.nodes)
-        s.board = root.copy()
-        s.freeze(False)
-        length = own.length
-        start = _nodes(s) - solved.nodes   # the check's nodes count the solve's
+        solve_nodes = solved.nodes   # the check's nodes count its solve's; the limits bound both
+    assert session is not None and session.search is not None and session.length is not None
+    s = session.search
+    # The answer's table, a budget of the check's own.
+    s.deadline, s.cancel, s.clock = deadline, cancel, clock
+    s.node_limit = None if limits.nodes is None else s.nodes + max(1, limits.nodes - solve_nodes)
+    s.board = root.copy()
+    s.freeze(False)   # the builder is done: its entries may be collected again
+    length = session.length
+    start = _nodes(s) - solve_nodes
     s.phase = "check"   # questions about other positions than the root
     out: list[Discrepancy] = []
     try:
@@ -202,14 +195,9 @@ def check_below_bound(position: Position, given: list[str] | tuple[str, ...], at
     """
     if at_most >= len(given):
         raise ValueError(f"a bound of {at_most} plies is not below the line's {len(given)}")
-    root = position.board().copy()
-    _replay(root, given)
-    clock = limits.clock()
-    deadline = clock() + limits.seconds if limits.seconds is not None else None
-    fresh = _fresh_search(root, limits, deadline, cancel, clock)
-    if not isinstance(fresh, BoundedSearch):
-        return CheckResult(False, None, tuple(given), complete=False, nodes=fresh[0], engine=fresh[1])
-    fresh.board = root.copy()
+    _root, _moves, fresh = _bound_search(position, given, limits, cancel)
+    if isinstance(fresh, CheckResult):
+        return fresh
     try:
         first = _first_mate(fresh, at_most)
     except SearchAborted:
@@ -239,26 +227,35 @@ def check_above_bound(position: Position, given: list[str] | tuple[str, ...], at
     """
     if at_least <= len(given):
         raise ValueError(f"a bound of {at_least} plies is not above the line's {len(given)}")
-    root = position.board().copy()
-    attacker = root.turn
-    moves = _replay(root, given)
-    clock = limits.clock()
-    deadline = clock() + limits.seconds if limits.seconds is not None else None
-    fresh = _fresh_search(root, limits, deadline, cancel, clock)
-    if not isinstance(fresh, BoundedSearch):
-        return CheckResult(False, None, tuple(given), complete=False, nodes=fresh[0], engine=fresh[1])
-    s = fresh
+    root, moves, s = _bound_search(position, given, limits, cancel)
+    if isinstance(s, CheckResult):
+        return s
     s.phase = "check"
     out: list[Discrepancy] = []
     try:
-        _missed_defence(s, root, attacker, tuple(given), moves, out)
+        _missed_defence(s, root, tuple(given), moves, out)
     except SearchAborted:
         out.clear()
     return CheckResult(False, None, tuple(given), tuple(out), complete=False, nodes=_nodes(s), engine=_engine(s))
 
 
-def _missed_defence(s: BoundedSearch, root: cshogi.Board, attacker: int, given: tuple[str, ...],
-                    moves: list[int], out: list[Discrepancy]) -> None:
+def _bound_search(position: Position, given: list[str] | tuple[str, ...], limits: Limits,
+                  cancel: Cancel | None) -> tuple[cshogi.Board, list[int], BoundedSearch | CheckResult]:
+    """The root, the moves of ``given`` (replayed first: CheckError for a bad line) and a length search
+    of the root of its own for a check from a bound; an incomplete result when the limits ran out first."""
+    root = position.board().copy()
+    moves = _replay(root, given)
+    clock = limits.clock()
+    deadline = clock() + limits.seconds if limits.seconds is not None else None
+    fresh = _fresh_search(root, limits, deadline, cancel, clock)
+    if not isinstance(fresh, BoundedSearch):
+        return root, moves, CheckResult(False, None, tuple(given), complete=False, nodes=fresh[0], engine=fresh[1])
+    fresh.board = root.copy()
+    return root, moves, fresh
+
+
+def _missed_defence(s: BoundedSearch, root: cshogi.Board, given: tuple[str, ...], moves: list[int],
+                    out: list[Discrepancy]) -> None:
     """Append to ``out`` the defences a line that mates too soon misses (:func:`check_above_bound`)."""
     n = len(moves)
     boards = [root.copy()]
@@ -266,21 +263,14 @@ def _missed_defence(s: BoundedSearch, root: cshogi.Board, attacker: int, given: 
         b = boards[-1].copy()
         b.push(mv)
         boards.append(b)
-    end = boards[n]
-    if any(True for _ in end.legal_moves):
-        s.board = end.copy()
-        real = list(_run(s.defences(0)).real)
-        for e in real:
-            out.append(Discrepancy("futile_judgement" if cshogi.move_is_drop(e) else "longer_defence",
-                                   n + 1, given + (cshogi.move_to_usi(e),)))
-        if real:
-            return
+    if _end_discrepancies(s, boards[n], given, out):
+        return
     # Defender positions of the line (index i: after i moves).  "Mated within n - i?" is no at i = 1
     # (the root has no mate within n) and yes at the end; where it turns from no to yes, at i and
     # i + 2, the line's defence at i is mated within n - i - 1 and another defence is not.
-    low, high = 1, n
     if n < 3:
         return   # a one-move line that is no mate: the end above has said so
+    low, high = 1, n
     while high - low > 2:
         mid = low + ((high - low) // 4) * 2   # defender positions have odd indices
         s.board = boards[mid].copy()
@@ -288,22 +278,7 @@ def _missed_defence(s: BoundedSearch, root: cshogi.Board, attacker: int, given: 
             high = mid
         else:
             low = mid
-    i = low
-    left = n - i
-    b = boards[i]
-    assert b.turn != attacker
-    s.board = b.copy()
-    defs = _run(s.defences(left + 1))
-    futile = {m for fs in defs.futile for m in fs.moves}
-    if moves[i] in futile:
-        out.append(Discrepancy("futile_judgement", i + 1, given[:i + 1]))
-    for e in defs.real:
-        if e == moves[i]:
-            continue
-        s.board = b.copy()
-        s.board.push(e)
-        if not _run(s.or_within(left - 1)):
-            out.append(Discrepancy("longer_defence", i + 1, given[:i] + (cshogi.move_to_usi(e),)))
+    _defender_discrepancies(s, boards[low], low, n - low, n - low + 1, given, moves[low], out)
 
 
 def _replay(root: cshogi.Board, given: list[str] | tuple[str, ...]) -> list[int]:
@@ -325,7 +300,7 @@ def _replay(root: cshogi.Board, given: list[str] | tuple[str, ...]) -> list[int]
 
 def _fresh_search(root: cshogi.Board, limits: Limits, deadline: float | None, cancel: Cancel | None,
                   clock: Callable[[], float]) -> BoundedSearch | tuple[int, str]:
-    """The length search of a check that has no solve to reuse, its root proved a mate by its df-pn.
+    """The length search of a check from a bound (no answer built), its root proved a mate by its df-pn.
 
     The solver's: the kernel's length search where it is built and takes the position, else the
     Python one on a df-pn of its own.  (nodes, engine) when the limits ran out before the proof.
@@ -396,29 +371,43 @@ def _compare(s: BoundedSearch, root: cshogi.Board, attacker: int, given: list[st
                                            prefix + (cshogi.move_to_usi(c),)))
         else:
             value = _run(s.exact(False, left + 1))
-            bound = value if value is not None else left + 1
-            defs = _run(s.defences(bound))
-            futile = {m for fs in defs.futile for m in fs.moves}
-            if mv in futile:
-                out.append(Discrepancy("futile_judgement", i + 1, prefix + (given[i],)))
-            for e in defs.real:
-                if e == mv:
-                    continue
-                s.board = b.copy()
-                s.board.push(e)
-                if not _run(s.or_within(left - 1)):
-                    out.append(Discrepancy("longer_defence", i + 1, prefix + (cshogi.move_to_usi(e),)))
+            _defender_discrepancies(s, b, i, left, value if value is not None else left + 1, given, mv, out)
         b.push(mv)
     # The end: mated under tsume rules, with no counted defence left, and nothing left in hand.
-    s.board = b.copy()
-    real: list[int] = []
-    if any(True for _ in b.legal_moves):
-        real = list(_run(s.defences(0)).real)
-        for e in real:
-            out.append(Discrepancy("futile_judgement" if cshogi.move_is_drop(e) else "longer_defence",
-                                   n + 1, tuple(given) + (cshogi.move_to_usi(e),)))
+    real = _end_discrepancies(s, b, given, out)
     if not real and any(b.pieces_in_hand[attacker]):
         out.append(Discrepancy("pieces_left", n, tuple(given)))
+
+
+def _defender_discrepancies(s: BoundedSearch, b: cshogi.Board, i: int, left: int, bound: int,
+                            given: list[str] | tuple[str, ...], mv: int, out: list[Discrepancy]) -> None:
+    """At the defender's move ``mv`` (index ``i`` of ``given``, ``left`` plies to the line's end) from
+    ``b``: the line's move judged futile at ``bound``, and every counted defence that outlasts the line."""
+    s.board = b.copy()
+    defs = _run(s.defences(bound))
+    if mv in {m for fs in defs.futile for m in fs.moves}:
+        out.append(Discrepancy("futile_judgement", i + 1, tuple(given[:i + 1])))
+    for e in defs.real:
+        if e == mv:
+            continue
+        s.board = b.copy()
+        s.board.push(e)
+        if not _run(s.or_within(left - 1)):
+            out.append(Discrepancy("longer_defence", i + 1, tuple(given[:i]) + (cshogi.move_to_usi(e),)))
+
+
+def _end_discrepancies(s: BoundedSearch, end: cshogi.Board, given: list[str] | tuple[str, ...],
+                       out: list[Discrepancy]) -> list[int]:
+    """The counted defences left where the line ends (none when it ends in mate under tsume rules),
+    each appended to ``out``."""
+    s.board = end.copy()
+    if not any(True for _ in end.legal_moves):
+        return []
+    real = list(_run(s.defences(0)).real)
+    for e in real:
+        out.append(Discrepancy("futile_judgement" if cshogi.move_is_drop(e) else "longer_defence",
+                               len(given) + 1, tuple(given) + (cshogi.move_to_usi(e),)))
+    return real
 
 
 def _first_mate(s: BoundedSearch, value: int) -> int:
