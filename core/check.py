@@ -28,14 +28,14 @@ the same.  ``tsume check``, ``tsume batch`` and the window's check all run
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from collections.abc import Callable, Generator
 
 import cshogi
 
 from .search import kernel_length
-from .search.contract import Cancel, Limits, SolveStatus
+from .search.contract import Cancel, Limits, SolveResult, SolveStatus
 from .search.dfpn import Outcome
 from .search.kernel_length import KernelLengthSearch
 from .search.kernel_oracle import engine_of, make_oracle
@@ -86,6 +86,10 @@ class CheckResult:
     """The check asked its questions of a solve's search (:class:`AnswerSession`) instead of solving again."""
     engine: str = ""
     """The df-pn its questions of raw mate went to: ``"kernel"`` or ``"python"``."""
+    at_least: int | None = None
+    """With ``length`` None: the lower bound of the length the solve had proved (plies), if any."""
+    at_most: int | None = None
+    """With ``length`` None: the upper bound the solve had proved, if any."""
 
     def check_json(self) -> dict[str, Any]:
         """The ``check`` object: ``confirmed``, ``discrepancies``, and ``complete: false`` when cut short."""
@@ -101,6 +105,10 @@ class CheckResult:
                "check": self.check_json()}
         if self.engine:
             out["engine"] = self.engine
+        if self.length is None:
+            for key, value in (("at_least", self.at_least), ("at_most", self.at_most)):
+                if value is not None:
+                    out[key] = value
         return out
 
 
@@ -129,7 +137,9 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
     proved and the table behind it answer the check's questions, so the
     problem is not solved a second time; ``limits`` then bound the check's
     own work.  Without one the check solves the position first, as ``tsume
-    batch`` does, and asks that answer's search (``limits`` bound both).
+    batch`` does, within ``limits``, and asks that answer's search within
+    ``limits`` over again.  A solve that proves only bounds of the length
+    still checks the line where a bound refutes it (:func:`_from_bounds`).
 
     Raises:
         CheckError: a move of ``given`` is not legal where it is played (or an
@@ -155,14 +165,15 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
         if solved.status == SolveStatus.NO_MATE:
             raise CheckError(NO_MATE)
         if not session.usable_for(position.sfen()):
-            return CheckResult(False, None, tuple(given), complete=False, nodes=solved.nodes,
-                               engine=str(solved.extra.get("engine", "python")))
-        solve_nodes = solved.nodes   # the check's nodes count its solve's; the limits bound both
+            return _from_bounds(position, given, limits, cancel, solved)
+        solve_nodes = solved.nodes   # the check's nodes count its solve's
+        # The check's own budget, as `batch` gives it: the limits over again.
+        deadline = clock() + limits.seconds if limits.seconds is not None else None
     assert session is not None and session.search is not None and session.length is not None
     s = session.search
     # The answer's table, a budget of the check's own.
     s.deadline, s.cancel, s.clock = deadline, cancel, clock
-    s.node_limit = None if limits.nodes is None else s.nodes + max(1, limits.nodes - solve_nodes)
+    s.node_limit = None if limits.nodes is None else s.nodes + limits.nodes
     s.board = root.copy()
     s.freeze(False)   # the builder is done: its entries may be collected again
     length = session.length
@@ -176,6 +187,29 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
                            reused=reused, engine=_engine(s))
     return CheckResult(not out and len(moves) == length, length, tuple(given), tuple(out),
                        nodes=_nodes(s) - start, reused=reused, engine=_engine(s))
+
+
+def _from_bounds(position: Position, given: list[str] | tuple[str, ...], limits: Limits, cancel: Cancel | None,
+                 solved: SolveResult) -> CheckResult:
+    """The check after a solve that proved bounds of the length but not the length itself.
+
+    A bound that refutes the line still checks it, within ``limits`` over
+    again: an upper bound below the line's length by :func:`check_below_bound`
+    (早詰), a lower bound above it by :func:`check_above_bound` (a missed
+    defence).  Otherwise nothing is proved about the line.  The result is not
+    ``complete`` and carries the bounds; its nodes count the solve's.
+    """
+    at_least, at_most = solved.extra.get("at_least"), solved.extra.get("at_most")
+    at_least = at_least if isinstance(at_least, int) else None
+    at_most = at_most if isinstance(at_most, int) else None
+    if at_most is not None and at_most < len(given):
+        result = check_below_bound(position, given, at_most, limits, cancel)
+    elif at_least is not None and at_least > len(given):
+        result = check_above_bound(position, given, at_least, limits, cancel)
+    else:
+        result = CheckResult(False, None, tuple(given), complete=False,
+                             engine=str(solved.extra.get("engine", "python")))
+    return replace(result, nodes=result.nodes + solved.nodes, at_least=at_least, at_most=at_most)
 
 
 def check_below_bound(position: Position, given: list[str] | tuple[str, ...], at_most: int,
@@ -435,7 +469,14 @@ def discrepancy_comment(d: Discrepancy) -> str:
 def verdict_comment(result: CheckResult) -> str:
     """The record comment on the start position that sums up ``result``."""
     if result.length is None:
-        return "作意の検討：時間内に手数を確定できず"
+        if not result.discrepancies:
+            return "作意の検討：時間内に手数を確定できず"
+        # A proved bound refuted the line: what it found, with the bounds.
+        kinds = "・".join(dict.fromkeys(KIND_NAMES.get(d.kind, d.kind) for d in result.discrepancies))
+        bounds = [f"{result.at_most}手以内"] if result.at_most is not None else []
+        if result.at_least is not None and result.at_least > 1:
+            bounds.append(f"{result.at_least}手以上")
+        return f"作意の検討：{kinds}あり（{'、'.join([*bounds, '手数は未確定'])}）"
     if result.confirmed:
         return f"作意の検討：{result.length}手詰で正解（早詰・余詰・変長なし）"
     kinds = "・".join(dict.fromkeys(KIND_NAMES.get(d.kind, d.kind) for d in result.discrepancies))

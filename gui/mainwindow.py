@@ -524,7 +524,7 @@ class MainWindow(QMainWindow):
         a["check"].setEnabled(not searching and valid)
         self.check_panel.check_button.setEnabled(not searching and valid)
         self.check_panel.write_button.setEnabled(not searching and self._check is not None
-                                                 and self._check[1].length is not None)
+                                                 and self.check_panel.writable(self._check[1]))
         a["export_kif"].setEnabled(self._result is not None and self._result.status is SolveStatus.MATE)
         # The problem cannot change while it is being searched: editing commands
         # wait (copying does not); undo/redo get their state back from the stack.

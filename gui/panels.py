@@ -851,6 +851,9 @@ add_translations("ja", {
     "Not confirmed: %1 (the official answer is mate in %2; the main line has %3 plies).":
         "作意と相違：%1（正解は%2手詰、本譜は%3手）。",
     "Unknown: the exact length was not proved within the limits.": "不明：制限時間内に手数を確定できませんでした。",
+    "Not confirmed: %1. The exact length was not proved (%2); the main line has %3 plies, "
+    "and the other plies were not examined.":
+        "作意と相違：%1（手数は未確定、%2。本譜は%3手、ほかの手は未検討）。",
     "Cut short by the limits: what is listed is proved; the rest was not examined.":
         "制限で打ち切り：一覧は証明済みですが、残りは未検討です。",
     "Stopped before the check ended.": "検討を中止しました。",
@@ -956,7 +959,13 @@ class CheckPanel(_PositionList):
             rows.append((tuple(d.line), f"{where}  {name}: {texts[-1]}",
                          tr(KIND_HELP.get(d.kind, d.kind)) + "\n" + " ".join(d.line)))
         self._set_rows(start, rows, None)
-        self.write_button.setEnabled(result.length is not None)
+        self.write_button.setEnabled(self.writable(result))
+
+    @staticmethod
+    def writable(result: CheckResult) -> bool:
+        """True when ``result`` has something to write into the record: a verdict on a proved
+        length, or discrepancies a bound proved."""
+        return result.length is not None or bool(result.discrepancies)
 
     def verdict(self) -> str:
         """The verdict line as shown (translated)."""
@@ -984,7 +993,16 @@ class CheckPanel(_PositionList):
     @staticmethod
     def _verdict_text(result: CheckResult) -> str:
         if result.length is None:
-            return tr("Unknown: the exact length was not proved within the limits.")
+            if not result.discrepancies:
+                return tr("Unknown: the exact length was not proved within the limits.")
+            # A proved bound refuted the main line all the same.
+            kinds = ", ".join(dict.fromkeys(tr(KIND_LABELS.get(d.kind, d.kind)) for d in result.discrepancies))
+            if i18n.language() == "ja":
+                kinds = kinds.replace(", ", "・")
+            return (tr("Not confirmed: %1. The exact length was not proved (%2); the main line has %3 plies, "
+                       "and the other plies were not examined.")
+                    .replace("%1", kinds).replace("%2", bounds_text(result.at_least, result.at_most))
+                    .replace("%3", str(len(result.given))))
         if result.confirmed:
             return tr("Confirmed: the main line is the official answer, mate in %1.").replace(
                 "%1", str(result.length))

@@ -19,6 +19,7 @@ from typing import Any
 
 from .errors import UserError
 from .. import check as _check_core
+from ..answer import bounds_english
 from ..check import KINDS, CheckError, CheckResult, Discrepancy
 from ..search.contract import Cancel, Limits
 from ..search.length_rule import AnswerSession
@@ -179,7 +180,15 @@ def _check(args: argparse.Namespace) -> int:
                          ensure_ascii=False))
         return 0
     if result.length is None:
-        print("unknown: the exact length was not proved within the limits")
+        bounds = bounds_english(result.at_least, result.at_most)
+        if not result.discrepancies:
+            print("unknown: the exact length was not proved within the limits" + (f" ({bounds})" if bounds else ""))
+            return 0
+        # A proved bound refutes the line all the same.
+        print(f"exact length not proved ({bounds}), given {len(result.given)}: "
+              f"{len(result.discrepancies)} discrepancies proved from the bound, other plies not examined")
+        for d in result.discrepancies:
+            print(f"  {d.kind} at ply {d.ply}: {' '.join(d.line)}")
         return 0
     if not result.complete:
         verdict = f"cut short by the limits, {len(result.discrepancies)} discrepancies found by then"

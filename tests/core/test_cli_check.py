@@ -9,6 +9,7 @@ from pathlib import Path
 import cshogi
 import pytest
 
+from tsume_studio.core.check import verdict_comment
 from tsume_studio.core.cli.check import check_solution
 from tsume_studio.core.cli.errors import UserError
 from tsume_studio.core.cli.main import main
@@ -105,6 +106,57 @@ def test_a_bound_above_the_line_finds_the_defence_it_misses() -> None:
     assert [(d["kind"], d["ply"], tuple(d["line"])) for d in fields["check"]["discrepancies"]] == found
     with pytest.raises(ValueError):
         check_above_bound(position, line, 11)
+
+
+# The Python engine's solve and check of 31番 within 1 M nodes of df-pn: 129 CPU s (2026-11-28, a 2.5 GHz
+# Xeon; at most 29 proved, the same 早詰 at ply 1), against the kernel's 8 s.
+PY_031 = "the Python engine's solve and check of this row take about two CPU minutes"
+
+
+def test_a_check_from_scratch_uses_the_bounds_its_solve_proved(engine: str) -> None:
+    """将棋無双 31番 (published 107 plies): within 1 M nodes the solve proves bounds only, at most 33
+    among them; the check reports the shorter mate that bound gives, and says the length is not proved."""
+    if engine == "python":
+        pytest.skip(PY_031)
+    r = _row("musou.tsv", "musou-031")
+    line = r["pv"].split()
+    result = check_solution(Position.from_sfen(r["sfen"]), line, Limits(nodes=1_000_000))
+    assert result.length is None and not result.complete and not result.confirmed
+    assert result.at_most is not None and result.at_most < len(line)
+    assert result.at_least is not None and result.at_least <= result.at_most
+    assert [(d.kind, d.ply) for d in result.discrepancies] == [("shorter_mate", 1)]
+    # Re-proved by cshogi's df-pn: after that move a raw mate within the bound, so a mate within it
+    # under tsume rules too (futile interpositions not counted can only shorten it).
+    after = cshogi.Board(r["sfen"])
+    after.push_usi(result.discrepancies[0].line[0])
+    assert cshogi.DfPn(result.at_most - 1, 5_000_000).search_andnode(after) is True
+    json_out = result.as_json()
+    assert json_out["exact"] is False and (json_out["at_least"], json_out["at_most"]) == (result.at_least,
+                                                                                         result.at_most)
+    assert verdict_comment(result) == (f"作意の検討：早詰あり（{result.at_most}手以内、"
+                                       f"{result.at_least}手以上、手数は未確定）")
+
+
+def test_the_text_of_a_check_from_a_bound(monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """What ``tsume check`` prints when only bounds were proved: the bounds, and what they refuted."""
+    import tsume_studio.core.cli.check as cli_check
+    from tsume_studio.core.check import CheckResult, Discrepancy
+
+    line = ("9c9a+", "P*2a", "9a2a")
+    found = CheckResult(False, None, line, (Discrepancy("shorter_mate", 1, ("9c9a+",)),), complete=False,
+                        at_most=1)
+    monkeypatch.setattr(cli_check, "check_solution", lambda *args, **kw: found)
+    assert main(["check", CLASSIC, "--pv", " ".join(line)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "exact length not proved (proved: at most 1 plies), given 3: "
+        "1 discrepancies proved from the bound, other plies not examined",
+        "  shorter_mate at ply 1: 9c9a+"]
+    nothing = CheckResult(False, None, line, complete=False, at_least=5, at_most=9)
+    monkeypatch.setattr(cli_check, "check_solution", lambda *args, **kw: nothing)
+    assert main(["check", CLASSIC, "--pv", " ".join(line)]) == 0
+    assert capsys.readouterr().out == ("unknown: the exact length was not proved within the limits "
+                                       "(proved: at most 9 plies, at least 5)\n")
 
 
 def test_yozume_is_reported() -> None:

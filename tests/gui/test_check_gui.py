@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from pytestqt.qtbot import QtBot
 
+from tsume_studio.core import check as check_module
 from tsume_studio.core.check import CheckResult, check_solution
 from tsume_studio.core.records.formats import write_record
 from tsume_studio.core.records.model import Record, RecordNode
@@ -135,3 +136,23 @@ def test_a_check_can_be_stopped(qtbot: QtBot, window: MainWindow, tmp_path: Path
     assert blocker.args[0] is None and window.check_result() is None       # stopped: no verdict
     assert window.check_panel.verdict() == "Stopped before the check ended."
     assert not window.is_searching() and window.actions_["check"].isEnabled()
+
+
+def test_a_line_refuted_by_a_bound_alone(qtbot: QtBot, window: MainWindow, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A solve that proved only bounds of the length, one of them refuting the main line: the panel
+    lists what the bound proved, says the length is not proved, and writes it into the record."""
+    path, line = flawed_record(tmp_path)
+    found = CheckResult(False, None, tuple(line), (check_module.Discrepancy("shorter_mate", 1, (line[0],)),),
+                        complete=False, at_least=3, at_most=5)
+    monkeypatch.setattr(checkworker, "check_solution", lambda *args, **kwargs: found)
+    w = window
+    assert w.open_file(str(path))
+    assert check(qtbot, w) == found
+    assert len(w.check_panel.texts()) == 1 and "Shorter mate (早詰)" in w.check_panel.texts()[0]
+    assert w.check_panel.verdict() == (
+        "Not confirmed: Shorter mate (早詰). The exact length was not proved (proved: at most 5 plies, "
+        f"at least 3); the main line has {len(line)} plies, and the other plies were not examined.")
+    assert w.check_panel.write_button.isEnabled()
+    assert w.write_check()
+    assert "作意の検討：早詰あり（5手以内、3手以上、手数は未確定）" in w.editor.full_record().root.comments
