@@ -154,7 +154,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                    "futile-interposition and 駒余り discrepancies, each with a replayable line.")
     p.add_argument("sfen", nargs="+", help="the position as SFEN (quote it, or give its words)")
     p.add_argument("--pv", required=True, help="the solution: USI moves separated by spaces")
-    p.add_argument("--seconds", type=float, default=60.0, metavar="S", help="time limit (default 60)")
+    p.add_argument("--seconds", type=float, default=60.0, metavar="S",
+                   help="time limit of the solve, and again of the check (default 60)")
     p.add_argument("--memory", type=int, default=1024, metavar="MB", help="memory bound (default 1024)")
     p.add_argument("--cpu-time", action="store_true",
                    help="count --seconds in this process's CPU time instead of wall-clock time "
