@@ -139,7 +139,11 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
     own work.  Without one the check solves the position first, as ``tsume
     batch`` does, within ``limits``, and asks that answer's search within
     ``limits`` over again.  A solve that proves only bounds of the length
-    still checks the line where a bound refutes it (:func:`_from_bounds`).
+    still checks the line where a bound refutes it (:func:`_from_bounds`);
+    otherwise its search, stopped while it asked the root's length
+    (``session.paused``), goes on within the check's limits, and the line is
+    compared once the length is proved (``reused`` when the session was
+    given).
 
     Raises:
         CheckError: a move of ``given`` is not legal where it is played (or an
@@ -151,7 +155,8 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
     moves = _replay(root, given)
     clock = limits.clock()
     deadline = clock() + limits.seconds if limits.seconds is not None else None
-    reused = session is not None and session.usable_for(position.sfen())
+    sfen = position.sfen()
+    reused = session is not None and (session.usable_for(sfen) or session.resumable_for(sfen))
     solve_nodes = 0
     if not reused:
         # No solve to reuse: solve first, as `batch` does, and ask that answer's search.  The answer's
@@ -164,20 +169,42 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
             raise CheckError(f"the position is not a valid problem: {exc}") from exc
         if solved.status == SolveStatus.NO_MATE:
             raise CheckError(NO_MATE)
-        if not session.usable_for(position.sfen()):
-            return _from_bounds(position, given, limits, cancel, solved)
+        if not session.usable_for(sfen):
+            # Only bounds proved: one that refutes the line checks it; else the stopped search goes on.
+            refuted = _from_bounds(position, given, limits, cancel, solved)
+            if refuted is not None or not session.resumable_for(sfen):
+                return refuted or CheckResult(False, None, tuple(given), complete=False, nodes=solved.nodes,
+                                              engine=str(solved.extra.get("engine", "python")),
+                                              at_least=session.at_least, at_most=session.at_most)
         solve_nodes = solved.nodes   # the check's nodes count its solve's
         # The check's own budget, as `batch` gives it: the limits over again.
         deadline = clock() + limits.seconds if limits.seconds is not None else None
-    assert session is not None and session.search is not None and session.length is not None
-    s = session.search
+    assert session is not None
+    s = session.search if session.usable_for(sfen) else session.paused
+    assert s is not None
     # The answer's table, a budget of the check's own.
     s.deadline, s.cancel, s.clock = deadline, cancel, clock
     s.node_limit = None if limits.nodes is None else s.nodes + limits.nodes
+    start = _nodes(s) - solve_nodes
+    if session.length is None:
+        # A search stopped while it asked the root's length: it goes on, within the check's limits.
+        s.board = root.copy()
+        s.phase = "search"
+        try:
+            proved = _run(s.exact(True))
+        except SearchAborted:
+            proved = None
+        if proved is None:
+            session.stopped(s, sfen)
+            return CheckResult(False, None, tuple(given), complete=False, nodes=_nodes(s) - start, reused=reused,
+                               engine=_engine(s), at_least=session.at_least, at_most=session.at_most)
+        session.keep(s, proved, sfen)
+        session.paused = None
+        s.root_lo = s.root_hi = proved
     s.board = root.copy()
     s.freeze(False)   # the builder is done: its entries may be collected again
     length = session.length
-    start = _nodes(s) - solve_nodes
+    assert length is not None
     s.phase = "check"   # questions about other positions than the root
     out: list[Discrepancy] = []
     try:
@@ -190,14 +217,14 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
 
 
 def _from_bounds(position: Position, given: list[str] | tuple[str, ...], limits: Limits, cancel: Cancel | None,
-                 solved: SolveResult) -> CheckResult:
+                 solved: SolveResult) -> CheckResult | None:
     """The check after a solve that proved bounds of the length but not the length itself.
 
     A bound that refutes the line still checks it, within ``limits`` over
     again: an upper bound below the line's length by :func:`check_below_bound`
     (早詰), a lower bound above it by :func:`check_above_bound` (a missed
-    defence).  Otherwise nothing is proved about the line.  The result is not
-    ``complete`` and carries the bounds; its nodes count the solve's.
+    defence).  The result is not ``complete`` and carries the bounds; its
+    nodes count the solve's.  None when no bound refutes the line.
     """
     at_least, at_most = solved.extra.get("at_least"), solved.extra.get("at_most")
     at_least = at_least if isinstance(at_least, int) else None
@@ -207,8 +234,7 @@ def _from_bounds(position: Position, given: list[str] | tuple[str, ...], limits:
     elif at_least is not None and at_least > len(given):
         result = check_above_bound(position, given, at_least, limits, cancel)
     else:
-        result = CheckResult(False, None, tuple(given), complete=False,
-                             engine=str(solved.extra.get("engine", "python")))
+        return None
     return replace(result, nodes=result.nodes + solved.nodes, at_least=at_least, at_most=at_most)
 
 

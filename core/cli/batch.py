@@ -209,7 +209,8 @@ def _solve_row(row: dict[str, str], options: dict[str, Any], cancel: threading.E
         at_most = data.get("at_most") if not exact else None
         at_least = data.get("at_least") if not exact else None
         reason = skip_reason(row["pv"], status=data["status"], exact=exact, raw=options["raw"],
-                             helpmate=options["helpmate"], at_most=at_most, at_least=at_least)
+                             helpmate=options["helpmate"], at_most=at_most, at_least=at_least,
+                             resumable=session is not None and session.resumable_for(position.sfen()))
         if reason is not None:
             line["check_skipped"] = reason
         else:

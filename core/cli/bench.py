@@ -190,8 +190,9 @@ def run_bench(args: argparse.Namespace) -> int:
                 if "pv" in row:
                     at_most = data.get("at_most") if not rec["exact"] else None
                     at_least = data.get("at_least") if not rec["exact"] else None
+                    resumable = session is not None and session.resumable_for(position.sfen())
                     reason = skip_reason(row["pv"], status=result.status.value, exact=rec["exact"], at_most=at_most,
-                                         at_least=at_least)
+                                         at_least=at_least, resumable=resumable)
                     if reason is not None:
                         rec["check_skipped"] = reason
                     else:

@@ -39,14 +39,16 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
 # ---- problem files: the pv column ------------------------------------------------
 
 def skip_reason(pv: str, *, status: str, exact: bool, raw: bool = False, helpmate: bool = False,
-                at_most: int | None = None, at_least: int | None = None) -> str | None:
+                at_most: int | None = None, at_least: int | None = None, resumable: bool = False) -> str | None:
     """Why a row's given solution ``pv`` is not checked, or None when it is.
 
     ``status``, ``exact``, ``at_most`` and ``at_least`` are the row's answer
     (``tsume solve --json``'s fields): the check compares with an exact
     answer, so a row without one is not checked, unless a proved bound lies
     outside the given line's length: ``at_most`` below it (a shorter mate) or
-    ``at_least`` above it (a defence the line misses; :func:`check_fields`).
+    ``at_least`` above it (a defence the line misses; :func:`check_fields`),
+    or the row's search stopped while it asked the length and the check goes
+    on with it (``resumable``: :meth:`AnswerSession.resumable_for`).
     """
     if helpmate:
         return "a helpmate: the check compares direct-mate solutions"
@@ -57,7 +59,8 @@ def skip_reason(pv: str, *, status: str, exact: bool, raw: bool = False, helpmat
     if status != "mate":
         return "no mate proved" if status == "no_mate" else f"no mate found within the limits ({status})"
     plies = len(pv.split())
-    if not exact and (at_most is None or at_most >= plies) and (at_least is None or at_least <= plies):
+    if not exact and not resumable and (at_most is None or at_most >= plies) and (at_least is None
+                                                                                  or at_least <= plies):
         return "the exact length was not proved within the limits"
     return None
 

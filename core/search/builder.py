@@ -368,7 +368,8 @@ def answer(search: BoundedSearch, position: Position, *, max_length: int = MAX_L
                 search.board = root.copy()
                 e = search.tt[root.zobrist_hash()]
                 search.root_lo, search.root_hi = max(search.root_lo, e.lo), min(search.root_hi, e.hi)
-            session.stopped(search)
+            # Stopped while asking the root's length: kept, so that a check can go on with it.
+            session.stopped(search, position.sfen() if search.phase == "search" else None)
         return None
 
 

@@ -224,9 +224,11 @@ class AnswerSession:
     of proved bounds and its df-pn oracle), ``length`` and the root's ``sfen``.
     A check of a given line (:func:`tsume_studio.core.check.check_solution`)
     then asks its questions of that table instead of solving the problem again.
+    A search stopped by the limits while it asked the root's length is kept
+    as ``paused``, with the bounds it had proved: the check may go on with it.
     """
 
-    __slots__ = ("search", "length", "sfen", "at_least", "at_most")
+    __slots__ = ("search", "length", "sfen", "at_least", "at_most", "paused")
 
     def __init__(self) -> None:
         self.search: BoundedSearch | None = None
@@ -235,11 +237,19 @@ class AnswerSession:
         # A search stopped before the length was proved: the bounds it had proved.
         self.at_least: int | None = None
         self.at_most: int | None = None
+        self.paused: BoundedSearch | None = None
 
-    def stopped(self, search: BoundedSearch) -> None:
-        """Record the root's proved bounds of a search stopped before its length was proved."""
+    def stopped(self, search: BoundedSearch, sfen: str | None = None) -> None:
+        """Record the root's proved bounds of a search stopped before its length was proved;
+        with ``sfen`` (the root settled as a mate, its length being asked), keep the search too."""
         self.at_least = search.root_lo
         self.at_most = search.root_hi if search.root_hi < INF else None
+        if sfen is not None:
+            self.paused, self.sfen = search, sfen
+
+    def resumable_for(self, sfen: str) -> bool:
+        """True when a search of exactly this position, stopped while asking its length, is kept."""
+        return self.paused is not None and self.length is None and self.sfen == sfen
 
     def keep(self, search: BoundedSearch, length: int, sfen: str) -> None:
         """Record the search of ``sfen`` whose exact length ``length`` is proved."""
@@ -251,7 +261,7 @@ class AnswerSession:
 
     def release(self) -> None:
         """Let the table go (it may hold hundreds of megabytes)."""
-        self.search = None
+        self.search = self.paused = None
 
 
 __all__ = ["AnswerSession", "Bounds", "BoundsTable", "BoundedSearch", "RawView", "INF", "MAX_LENGTH", "SearchAborted"]

@@ -404,6 +404,7 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
         if session.at_most is not None:
             raw_extra["at_most"] = session.at_most
     if cancel is not None and cancel.is_set() and proof is None:
+        session.paused = None   # stopped on request: nothing goes on with it
         if exact_search and isinstance(exact_search[0], LengthSearch) and session.search is not exact_search[0]:
             # Stop answers now; the length table is freed beside what comes next (unless the
             # session keeps it: the length was proved before the stop, for a check to reuse).

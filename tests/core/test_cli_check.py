@@ -101,6 +101,8 @@ def test_a_bound_above_the_line_finds_the_defence_it_misses() -> None:
     # The row of a batch: checked above the bound, skipped at or below it.
     assert skip_reason(r["pv"], status="mate", exact=False, at_most=15, at_least=13) is None
     assert skip_reason(r["pv"], status="mate", exact=False, at_most=15, at_least=11) is not None
+    # ... unless the row's search stopped while asking the length: the check goes on with it.
+    assert skip_reason(r["pv"], status="mate", exact=False, at_most=15, at_least=11, resumable=True) is None
     fields = check_fields(position, r["pv"], Limits(seconds=60), at_most=15, at_least=13)
     assert fields["check"]["complete"] is False and fields["check"]["confirmed"] is False
     assert [(d["kind"], d["ply"], tuple(d["line"])) for d in fields["check"]["discrepancies"]] == found

@@ -71,6 +71,8 @@ PRE5 = ("S*5b 6c5b 6a5b+ 5a5b S*4a 9a4a B*7d 7c7d 9f9b 5b4c 9b9c 4c3b 3d3c+ 2a3c
 PRE10 = "S*1c 2b1c 1e1d 1c2b 1d1c+ 2b1c R*1i N*1g S*1d 1c2b 1i2i 2b3a R*2a 1a2a"
 PRE11 = "8d8c 8b7a S*7b 7a7b 8c8b 7b6b P*6c 6b6c 5f4e 5c4e S*5d 6c6b P*6c 6b7a 8b8a+ 7a8a 8i8f 4f8f G*7b 8a9b S*8c 8f8c"
 PRE16 = "N*3c 2a2b 1d1c+ 2b1c 1g3e 1c2b"
+PRE3 = ("9c9d 9e9d 8d8c+ 9d8c 6a7b 8c9c 6d6c+ P*8c 7b8c+ 9a8c P*9d 9c8b 9d9c+ 8b9c 7e8d 9c8d 6f7e 4b7e 4a4d+ "
+        "8d9e 4d8d 7e8d 4h8d 9e8d B*9e 8d9c G*8d 9c8b 8d8c 8b9a 8c8b 9a8b")
 PRE17 = "9b9a+ 8a7a 9a8a 7a7b 9c9b+"
 PRE18 = ("N*4d 4c4d S*4c 3b4c 6c5b 4c5b 9e6b+ 5b4c 6b5b 4c5b B*4a 5b6a R*6b 6a5a 6b4b+ 5a4b P*4c 4b4c 6g5e 4c4b G*3b "
          "4b5a 7d6b+ 5a6b 5e6c+ 6b5a")
@@ -285,6 +287,11 @@ CLAIMS: tuple[Claim, ...] = (
     _c("musou-098", "promotion_choice", 33,
        "5d4c+ 4b4c 3e2c 3b2a P*2b 2a2b 3g3c+ 2b2a 2c3a+ 4a3a P*2b 3a2b 3c2b 2a2b R*2c 2b3a P*3b 3a3b 2c3c 3b4b 6f5d "
        "4b5b 3c3b 5b6c 3b6b 6c7d G*7e 7d8c P*8d 8c7c 7e6d 7c8d 6b8b"),
+    # 3番 (published 39, the length confirmed): its length proved by the check going on with the stopped
+    # solve's search (2026-11-28); 余詰 at plies 33 and 39, 成不成非限定 at ply 37
+    _c("musou-003", "alternative", 33, PRE3 + " N*9d"),
+    _c("musou-003", "promotion_choice", 37, PRE3 + " N*7d 8b9a 6c9c 8a9c 9e7c"),
+    _c("musou-003", "alternative", 39, PRE3 + " N*7d 8b9a 6c9c 8a9c 9e7c+ 9a8a 7c8b"),
     # Rows exact since the search got stronger (the run of 2026-11-28), listed 2026-11-28.
     # 2番 (published 47, confirmed length): 成不成非限定 at plies 37 and 39
     _c("musou-002", "promotion_choice", 37, PRE2 + " 1b2c"),
