@@ -171,7 +171,7 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
             raise CheckError(NO_MATE)
         if not session.usable_for(sfen):
             # Only bounds proved: one that refutes the line checks it; else the stopped search goes on.
-            refuted = _from_bounds(position, given, limits, cancel, solved)
+            refuted = _from_bounds(position, given, limits, cancel, solved, session)
             if refuted is not None or not session.resumable_for(sfen):
                 return refuted or CheckResult(False, None, tuple(given), complete=False, nodes=solved.nodes,
                                               engine=str(solved.extra.get("engine", "python")),
@@ -217,7 +217,7 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
 
 
 def _from_bounds(position: Position, given: list[str] | tuple[str, ...], limits: Limits, cancel: Cancel | None,
-                 solved: SolveResult) -> CheckResult | None:
+                 solved: SolveResult, session: AnswerSession) -> CheckResult | None:
     """The check after a solve that proved bounds of the length but not the length itself.
 
     A bound that refutes the line still checks it, within ``limits`` over
@@ -230,24 +230,25 @@ def _from_bounds(position: Position, given: list[str] | tuple[str, ...], limits:
     at_least = at_least if isinstance(at_least, int) else None
     at_most = at_most if isinstance(at_most, int) else None
     if at_most is not None and at_most < len(given):
-        result = check_below_bound(position, given, at_most, limits, cancel)
+        result = check_below_bound(position, given, at_most, limits, cancel, session)
     elif at_least is not None and at_least > len(given):
-        result = check_above_bound(position, given, at_least, limits, cancel)
+        result = check_above_bound(position, given, at_least, limits, cancel, session)
     else:
         return None
     return replace(result, nodes=result.nodes + solved.nodes, at_least=at_least, at_most=at_most)
 
 
 def check_below_bound(position: Position, given: list[str] | tuple[str, ...], at_most: int,
-                      limits: Limits = Limits(seconds=60), cancel: Cancel | None = None) -> CheckResult:
+                      limits: Limits = Limits(seconds=60), cancel: Cancel | None = None,
+                      session: AnswerSession | None = None) -> CheckResult:
     """The check of a line where only an upper bound ``at_most`` of the length is proved.
 
     Without the exact length the line cannot be compared move by move, but a
     mate within ``at_most`` plies, fewer than the line's, is a shorter mate
     (早詰) all the same: the result carries it at ply 1, with an attacker move
-    that mates within the bound (asked of a length search of its own, within
-    ``limits``), and is not ``complete``; with no discrepancy when the limits
-    run out first.
+    that mates within the bound (asked of a length search of its own, or of
+    the stopped solve's that ``session`` keeps, within ``limits``), and is not
+    ``complete``; with no discrepancy when the limits run out first.
 
     Raises:
         CheckError: as :func:`check_solution` (a bad line, or no mate).
@@ -255,19 +256,21 @@ def check_below_bound(position: Position, given: list[str] | tuple[str, ...], at
     """
     if at_most >= len(given):
         raise ValueError(f"a bound of {at_most} plies is not below the line's {len(given)}")
-    _root, _moves, fresh = _bound_search(position, given, limits, cancel)
+    _root, _moves, fresh, start = _bound_search(position, given, limits, cancel, session)
     if isinstance(fresh, CheckResult):
         return fresh
     try:
         first = _first_mate(fresh, at_most)
     except SearchAborted:
-        return CheckResult(False, None, tuple(given), complete=False, nodes=_nodes(fresh), engine=_engine(fresh))
+        return CheckResult(False, None, tuple(given), complete=False, nodes=_nodes(fresh) - start,
+                           engine=_engine(fresh))
     return CheckResult(False, None, tuple(given), (Discrepancy("shorter_mate", 1, (cshogi.move_to_usi(first),)),),
-                       complete=False, nodes=_nodes(fresh), engine=_engine(fresh))
+                       complete=False, nodes=_nodes(fresh) - start, engine=_engine(fresh))
 
 
 def check_above_bound(position: Position, given: list[str] | tuple[str, ...], at_least: int,
-                      limits: Limits = Limits(seconds=60), cancel: Cancel | None = None) -> CheckResult:
+                      limits: Limits = Limits(seconds=60), cancel: Cancel | None = None,
+                      session: AnswerSession | None = None) -> CheckResult:
     """The check of a line where only a lower bound ``at_least`` of the length is proved, above the line's.
 
     No mate within the line's length exists, so somewhere the line misses a
@@ -279,7 +282,8 @@ def check_above_bound(position: Position, given: list[str] | tuple[str, ...], at
     the line is, is found by bisection (the root's position is not, the end
     is), and every counted defence there that outlasts the line is reported.
     Other plies may hold more: the result is not ``complete``, and has no
-    discrepancy when the limits run out first.
+    discrepancy when the limits run out first.  The questions go to the
+    stopped solve's search that ``session`` keeps, else to one of its own.
 
     Raises:
         CheckError: as :func:`check_solution` (a bad line, or no mate).
@@ -287,7 +291,7 @@ def check_above_bound(position: Position, given: list[str] | tuple[str, ...], at
     """
     if at_least <= len(given):
         raise ValueError(f"a bound of {at_least} plies is not above the line's {len(given)}")
-    root, moves, s = _bound_search(position, given, limits, cancel)
+    root, moves, s, start = _bound_search(position, given, limits, cancel, session)
     if isinstance(s, CheckResult):
         return s
     s.phase = "check"
@@ -296,22 +300,33 @@ def check_above_bound(position: Position, given: list[str] | tuple[str, ...], at
         _missed_defence(s, root, tuple(given), moves, out)
     except SearchAborted:
         out.clear()
-    return CheckResult(False, None, tuple(given), tuple(out), complete=False, nodes=_nodes(s), engine=_engine(s))
+    return CheckResult(False, None, tuple(given), tuple(out), complete=False, nodes=_nodes(s) - start,
+                       engine=_engine(s))
 
 
-def _bound_search(position: Position, given: list[str] | tuple[str, ...], limits: Limits,
-                  cancel: Cancel | None) -> tuple[cshogi.Board, list[int], BoundedSearch | CheckResult]:
-    """The root, the moves of ``given`` (replayed first: CheckError for a bad line) and a length search
-    of the root of its own for a check from a bound; an incomplete result when the limits ran out first."""
+def _bound_search(position: Position, given: list[str] | tuple[str, ...], limits: Limits, cancel: Cancel | None,
+                  session: AnswerSession | None) -> tuple[cshogi.Board, list[int], BoundedSearch | CheckResult, int]:
+    """The root, the moves of ``given`` (replayed first: CheckError for a bad line), the length search
+    a check from a bound asks and its node count before the check: the stopped solve's search that
+    ``session`` keeps (its table holds what the solve proved), else one of the root's own; an
+    incomplete result when the limits ran out first."""
     root = position.board().copy()
     moves = _replay(root, given)
     clock = limits.clock()
     deadline = clock() + limits.seconds if limits.seconds is not None else None
+    if session is not None and session.resumable_for(position.sfen()):
+        s = session.paused
+        assert s is not None
+        s.deadline, s.cancel, s.clock = deadline, cancel, clock
+        s.node_limit = None if limits.nodes is None else s.nodes + limits.nodes
+        s.board = root.copy()
+        return root, moves, s, _nodes(s)
     fresh = _fresh_search(root, limits, deadline, cancel, clock)
     if not isinstance(fresh, BoundedSearch):
-        return root, moves, CheckResult(False, None, tuple(given), complete=False, nodes=fresh[0], engine=fresh[1])
+        return root, moves, CheckResult(False, None, tuple(given), complete=False, nodes=fresh[0],
+                                        engine=fresh[1]), 0
     fresh.board = root.copy()
-    return root, moves, fresh
+    return root, moves, fresh, 0
 
 
 def _missed_defence(s: BoundedSearch, root: cshogi.Board, given: tuple[str, ...], moves: list[int],

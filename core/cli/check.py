@@ -89,9 +89,9 @@ def check_fields(position: Position, pv: str, limits: Limits,
     plies = len(pv.split())
     try:
         if at_most is not None and at_most < plies:   # a shorter mate
-            result = _check_core.check_below_bound(position, pv.split(), at_most, limits, cancel)
+            result = _check_core.check_below_bound(position, pv.split(), at_most, limits, cancel, session)
         elif at_least is not None and at_least > plies:   # the line mates too soon: a missed defence
-            result = _check_core.check_above_bound(position, pv.split(), at_least, limits, cancel)
+            result = _check_core.check_above_bound(position, pv.split(), at_least, limits, cancel, session)
         else:
             result = check_solution(position, pv.split(), limits, session, cancel)
     except (UserError, CheckError) as exc:
