@@ -435,11 +435,13 @@ def test_each_claim_is_reproved_independently(claim: Claim) -> None:
 # 20番 after 5.8 M, 26番 after 6.4 M, 2番 after 6.7 M, the length not proved in any, where the kernel's
 # checks passed in 7, 7, 15, 12, 17 and 29 s); 10番 and 34番 at 300 CPU s, 6.2 M and 5.6 M nodes,
 # the length not proved (the kernel's checks of the two, solving first: 30 and 43 s wall, loaded).
+# 3番 (added later on 2026-11-28): not complete at 300 CPU s on the same machine, loaded (the kernel's check
+# from scratch: 96 CPU s).
 # Their discrepancies are re-proved by test_each_claim_is_reproved_independently (for the rows added
 # on 2026-11-28, its kernel-engine copies were run); only the Python engine's own listing is out of reach.
 PYTHON_OUT_OF_REACH = {"musou-083", "musou-096", "musou-075", "musou-067", "musou-084", "musou-092", "musou-076",
                        "musou-010", "musou-034",
-                       "musou-020", "musou-026", "musou-002"}
+                       "musou-020", "musou-026", "musou-002", "musou-003"}
 
 
 @pytest.mark.parametrize("row_id", sorted({c.row for c in CLAIMS}))
