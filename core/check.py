@@ -35,11 +35,12 @@ from collections.abc import Callable, Generator
 import cshogi
 
 from .search import kernel_length
-from .search.contract import Cancel, Limits, SolveResult, SolveStatus
+from .search.contract import Cancel, Limits, SolveStatus
 from .search.dfpn import Outcome
 from .search.kernel_length import KernelLengthSearch
 from .search.kernel_oracle import engine_of, make_oracle
 from .search.length_rule import AnswerSession, BoundedSearch, SearchAborted
+from .search.builder import answer
 from .search.length_search import LengthSearch
 from .search.solver import solve
 from .shogi.position import IllegalPositionError, Position
@@ -139,8 +140,8 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
     own work.  Without one the check solves the position first, as ``tsume
     batch`` does, within ``limits``, and asks that answer's search within
     ``limits`` over again.  A solve that proves only bounds of the length
-    still checks the line where a bound refutes it (:func:`_from_bounds`);
-    otherwise its search, stopped while it asked the root's length
+    still checks the line where a bound refutes it (:func:`check_from_bounds`);
+    otherwise its answer, stopped while it asked the root's length
     (``session.paused``), goes on within the check's limits, and the line is
     compared once the length is proved (``reused`` when the session was
     given).
@@ -154,7 +155,6 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
     # Replay first: a bad line is the user's mistake, whatever the search finds.
     moves = _replay(root, given)
     clock = limits.clock()
-    deadline = clock() + limits.seconds if limits.seconds is not None else None
     sfen = position.sfen()
     reused = session is not None and (session.usable_for(sfen) or session.resumable_for(sfen))
     solve_nodes = 0
@@ -169,38 +169,30 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
             raise CheckError(f"the position is not a valid problem: {exc}") from exc
         if solved.status == SolveStatus.NO_MATE:
             raise CheckError(NO_MATE)
+        solve_nodes = solved.nodes   # the check's nodes count its solve's
         if not session.usable_for(sfen):
             # Only bounds proved: one that refutes the line checks it; else the stopped search goes on.
-            refuted = _from_bounds(position, given, limits, cancel, solved, session)
-            if refuted is not None or not session.resumable_for(sfen):
-                return refuted or CheckResult(False, None, tuple(given), complete=False, nodes=solved.nodes,
-                                              engine=str(solved.extra.get("engine", "python")),
-                                              at_least=session.at_least, at_most=session.at_most)
-        solve_nodes = solved.nodes   # the check's nodes count its solve's
-        # The check's own budget, as `batch` gives it: the limits over again.
-        deadline = clock() + limits.seconds if limits.seconds is not None else None
+            at_least, at_most = _plies(solved.extra.get("at_least")), _plies(solved.extra.get("at_most"))
+            refuted = check_from_bounds(position, given, at_least, at_most, limits, cancel, session)
+            if refuted is not None:
+                return replace(refuted, nodes=refuted.nodes + solve_nodes, at_least=at_least, at_most=at_most)
+            if not session.resumable_for(sfen):
+                return CheckResult(False, None, tuple(given), complete=False, nodes=solve_nodes,
+                                   engine=str(solved.extra.get("engine", "python")), at_least=at_least,
+                                   at_most=at_most)
     assert session is not None
     s = session.search if session.usable_for(sfen) else session.paused
     assert s is not None
-    # The answer's table, a budget of the check's own.
-    s.deadline, s.cancel, s.clock = deadline, cancel, clock
-    s.node_limit = None if limits.nodes is None else s.nodes + limits.nodes
+    s.budget(limits, cancel, clock)   # the check's own, as `batch` gives it: the limits over again
     start = _nodes(s) - solve_nodes
     if session.length is None:
-        # A search stopped while it asked the root's length: it goes on, within the check's limits.
-        s.board = root.copy()
+        # A search stopped while it asked the root's length: the answer goes on (its tree without the
+        # 余詰 search, which fills the table the line's questions ask), within the check's limits.
         s.phase = "search"
-        try:
-            proved = _run(s.exact(True))
-        except SearchAborted:
-            proved = None
-        if proved is None:
-            session.stopped(s, sfen)
+        _run(answer(s, position, alternatives=False, session=session))
+        if not session.usable_for(sfen):
             return CheckResult(False, None, tuple(given), complete=False, nodes=_nodes(s) - start, reused=reused,
                                engine=_engine(s), at_least=session.at_least, at_most=session.at_most)
-        session.keep(s, proved, sfen)
-        session.paused = None
-        s.root_lo = s.root_hi = proved
     s.board = root.copy()
     s.freeze(False)   # the builder is done: its entries may be collected again
     length = session.length
@@ -216,26 +208,26 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
                        nodes=_nodes(s) - start, reused=reused, engine=_engine(s))
 
 
-def _from_bounds(position: Position, given: list[str] | tuple[str, ...], limits: Limits, cancel: Cancel | None,
-                 solved: SolveResult, session: AnswerSession) -> CheckResult | None:
-    """The check after a solve that proved bounds of the length but not the length itself.
+def check_from_bounds(position: Position, given: list[str] | tuple[str, ...], at_least: int | None,
+                      at_most: int | None, limits: Limits = Limits(seconds=60), cancel: Cancel | None = None,
+                      session: AnswerSession | None = None) -> CheckResult | None:
+    """The check of a line whose exact length is not proved, from the bounds that are.
 
-    A bound that refutes the line still checks it, within ``limits`` over
-    again: an upper bound below the line's length by :func:`check_below_bound`
-    (早詰), a lower bound above it by :func:`check_above_bound` (a missed
-    defence).  The result is not ``complete`` and carries the bounds; its
-    nodes count the solve's.  None when no bound refutes the line.
+    An upper bound below the line's length is checked by
+    :func:`check_below_bound` (早詰), a lower bound above it by
+    :func:`check_above_bound` (a missed defence), within ``limits``; None
+    when neither bound refutes the line.
     """
-    at_least, at_most = solved.extra.get("at_least"), solved.extra.get("at_most")
-    at_least = at_least if isinstance(at_least, int) else None
-    at_most = at_most if isinstance(at_most, int) else None
     if at_most is not None and at_most < len(given):
-        result = check_below_bound(position, given, at_most, limits, cancel, session)
-    elif at_least is not None and at_least > len(given):
-        result = check_above_bound(position, given, at_least, limits, cancel, session)
-    else:
-        return None
-    return replace(result, nodes=result.nodes + solved.nodes, at_least=at_least, at_most=at_most)
+        return check_below_bound(position, given, at_most, limits, cancel, session)
+    if at_least is not None and at_least > len(given):
+        return check_above_bound(position, given, at_least, limits, cancel, session)
+    return None
+
+
+def _plies(value: Any) -> int | None:
+    """A bound from a result's ``extra`` (None when absent)."""
+    return value if isinstance(value, int) else None
 
 
 def check_below_bound(position: Position, given: list[str] | tuple[str, ...], at_most: int,
@@ -313,14 +305,13 @@ def _bound_search(position: Position, given: list[str] | tuple[str, ...], limits
     root = position.board().copy()
     moves = _replay(root, given)
     clock = limits.clock()
-    deadline = clock() + limits.seconds if limits.seconds is not None else None
     if session is not None and session.resumable_for(position.sfen()):
         s = session.paused
         assert s is not None
-        s.deadline, s.cancel, s.clock = deadline, cancel, clock
-        s.node_limit = None if limits.nodes is None else s.nodes + limits.nodes
+        s.budget(limits, cancel, clock)
         s.board = root.copy()
         return root, moves, s, _nodes(s)
+    deadline = clock() + limits.seconds if limits.seconds is not None else None
     fresh = _fresh_search(root, limits, deadline, cancel, clock)
     if not isinstance(fresh, BoundedSearch):
         return root, moves, CheckResult(False, None, tuple(given), complete=False, nodes=fresh[0],

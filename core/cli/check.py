@@ -86,14 +86,10 @@ def check_fields(position: Position, pv: str, limits: Limits,
     (:func:`tsume_studio.core.check.check_above_bound`).
     """
     start, cpu = time.monotonic(), time.process_time()
-    plies = len(pv.split())
     try:
-        if at_most is not None and at_most < plies:   # a shorter mate
-            result = _check_core.check_below_bound(position, pv.split(), at_most, limits, cancel, session)
-        elif at_least is not None and at_least > plies:   # the line mates too soon: a missed defence
-            result = _check_core.check_above_bound(position, pv.split(), at_least, limits, cancel, session)
-        else:
-            result = check_solution(position, pv.split(), limits, session, cancel)
+        # A bound that refutes the line (a shorter mate, a missed defence), else the whole check.
+        result = (_check_core.check_from_bounds(position, pv.split(), at_least, at_most, limits, cancel, session)
+                  or check_solution(position, pv.split(), limits, session, cancel))
     except (UserError, CheckError) as exc:
         return {"check_error": str(exc)}
     return {"check": result.check_json(), "check_length": result.length,

@@ -55,7 +55,7 @@ from typing import Any, Protocol
 import cshogi
 
 from .contract import INFINITY as INF
-from .contract import Cancel, Progress, SearchPhase
+from .contract import Cancel, Limits, Progress, SearchPhase
 from .interposition import Defences
 
 MAX_LENGTH = 2001
@@ -133,6 +133,12 @@ class BoundedSearch:
         # question being asked, "mate within ``asking``?" (0: none).
         self.root_lo, self.root_hi, self.asking = 1, INF, 0
         self.root_pn, self.root_dn = 1, 1
+
+    def budget(self, limits: Limits, cancel: Cancel | None, clock: Callable[[], float]) -> None:
+        """A budget of its own from now: ``limits`` on ``clock``, on top of the nodes already searched."""
+        self.deadline = clock() + limits.seconds if limits.seconds is not None else None
+        self.cancel, self.clock = cancel, clock
+        self.node_limit = None if limits.nodes is None else self.nodes + limits.nodes
 
     def check_stop(self) -> None:
         """Raise :class:`SearchAborted` when cancelled or out of budget."""
@@ -252,8 +258,8 @@ class AnswerSession:
         return self.paused is not None and self.length is None and self.sfen == sfen
 
     def keep(self, search: BoundedSearch, length: int, sfen: str) -> None:
-        """Record the search of ``sfen`` whose exact length ``length`` is proved."""
-        self.search, self.length, self.sfen = search, length, sfen
+        """Record the search of ``sfen`` whose exact length ``length`` is proved (no longer paused)."""
+        self.search, self.length, self.sfen, self.paused = search, length, sfen, None
 
     def usable_for(self, sfen: str) -> bool:
         """True when a search of exactly this position, with its length proved, is kept."""
