@@ -35,7 +35,7 @@ from collections.abc import Callable, Generator
 import cshogi
 
 from .search import kernel_length
-from .search.contract import Cancel, Limits, SolveStatus
+from .search.contract import Cancel, Limits, SolveResult, SolveStatus
 from .search.dfpn import Outcome
 from .search.kernel_length import KernelLengthSearch
 from .search.kernel_oracle import engine_of, make_oracle
@@ -128,7 +128,7 @@ def _promotion_twins(a: int, b: int) -> bool:
 
 def check_solution(position: Position, given: list[str] | tuple[str, ...],
                    limits: Limits = Limits(seconds=60), cancel: Cancel | None = None,
-                   session: AnswerSession | None = None) -> CheckResult:
+                   session: AnswerSession | None = None, solved: SolveResult | None = None) -> CheckResult:
     """Compare ``given`` (USI moves from ``position``) with the exact answer.
 
     When ``limits`` run out, or ``cancel`` is set, the result is not
@@ -144,7 +144,10 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
     otherwise its answer, stopped while it asked the root's length
     (``session.paused``), goes on within the check's limits, and the line is
     compared once the length is proved (``reused`` when the session was
-    given).
+    given).  ``solved``, with the ``session`` its solve filled, is a solve of
+    ``position`` already done (the window's, whose progress the user has
+    watched): the check starts from it as from its own solve, and its nodes
+    are not counted again.
 
     Raises:
         CheckError: a move of ``given`` is not legal where it is played (or an
@@ -162,14 +165,17 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
         # No solve to reuse: solve first, as `batch` does, and ask that answer's search.  The answer's
         # builder leaves in its table what the line's questions need; asked cold, along a line off the
         # answer's, they can cost far more (将棋無双 70番: 140 M nodes unfinished, against a 14 s solve).
-        session = AnswerSession()
-        try:
-            solved = solve(position, limits, cancel, session=session, force=True)
-        except IllegalPositionError as exc:
-            raise CheckError(f"the position is not a valid problem: {exc}") from exc
+        if solved is None or session is None:
+            session = AnswerSession()
+            try:
+                solved = solve(position, limits, cancel, session=session, force=True)
+            except IllegalPositionError as exc:
+                raise CheckError(f"the position is not a valid problem: {exc}") from exc
+            solve_nodes = solved.nodes   # the check's nodes count its solve's
+        elif solved.sfen != sfen:
+            raise ValueError("the solve given is not of the position checked")
         if solved.status == SolveStatus.NO_MATE:
             raise CheckError(NO_MATE)
-        solve_nodes = solved.nodes   # the check's nodes count its solve's
         if not session.usable_for(sfen):
             # Only bounds proved: one that refutes the line checks it; else the stopped search goes on.
             at_least, at_most = _plies(solved.extra.get("at_least")), _plies(solved.extra.get("at_most"))

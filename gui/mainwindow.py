@@ -234,6 +234,8 @@ class MainWindow(QMainWindow):
         self._result: SolveResult | None = None
         self._result_start: Position | None = None
         self._session: AnswerSession | None = None   # the last solve's answer, for a check to reuse
+        # A check waiting for the solve of its start (the start and the main line to check).
+        self._check_next: tuple[Position, tuple[str, ...]] | None = None
         self._last_progress: Progress | None = None   # the running search's latest snapshot
         self._limits = load_limits()   # the running search's, for its time against the limit
         self._shown_limit: float | None = self._limits.seconds   # the limit shown against the elapsed time
@@ -720,11 +722,15 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_errored(self, error: BaseException) -> None:
+        if self._check_next is not None:
+            self.check_panel.clear()
         self.result_panel.set_result(self._result_start or Position.empty(), None)
         self.report_error(tr("Solve failed: %1").replace("%1", error_text(error)))
 
     @Slot()
     def _on_aborted(self) -> None:
+        if self._check_next is not None:
+            self.check_panel.set_stopped()
         # The shortest search's last snapshot holds the bounds it had proved: Stop keeps them in view.
         at_least, at_most = progress_bounds(self._last_progress)
         self.result_panel.set_stopped(self._result_start or Position.empty(), at_least, at_most)
@@ -743,6 +749,14 @@ class MainWindow(QMainWindow):
             self.board.set_editable(True)
         self._update_actions()
         self.searchFinished.emit(self._result)
+        pending, self._check_next = self._check_next, None
+        if pending is None:
+            return
+        if self._result is None:   # the solve was stopped or failed: no check (the panel says which)
+            self.checkFinished.emit(None)
+        elif self._worker is None:
+            start, given = pending
+            self._start_check(start, given, self._session, self._result)
 
     def _clear_result(self) -> None:
         """Forget everything derived from the last search: every panel says "not solved yet"."""
@@ -801,11 +815,27 @@ class MainWindow(QMainWindow):
         self._check = None
         self.docks["check"].raise_()
         self.check_panel.set_checking()
-        # The answer just solved for this start is asked again, not solved again.
-        session = self._session if self._session is not None and self._session.usable_for(record.start.sfen()) \
-            else None
-        worker = check_worker(record.start, given, load_limits(), session)
-        worker.returned.connect(functools.partial(self._on_check_returned, record.start.copy()))
+        sfen = record.start.sfen()
+        session = self._session
+        if session is not None and (session.usable_for(sfen) or session.resumable_for(sfen)):
+            # The answer solved for this start is asked again (or its stopped search goes on), not solved again.
+            solved = self._result if self._result is not None and self._result.sfen == sfen else None
+            self._start_check(record.start, given, session, solved)
+        else:
+            # No answer of this start yet: it is solved first, in view as Solve shows it (the search
+            # tree growing, then the result, proof and 無駄合 panels), and the check asks that answer.
+            self._check_next = (record.start.copy(), given)
+            self._forget_continue()
+            self._engine = None   # the check's answer is the built-in solver's
+            self._answer_path = ()
+            self._run_search("mate", self._solver_for("mate"), record.start)
+        return True
+
+    def _start_check(self, start: Position, given: tuple[str, ...], session: AnswerSession | None,
+                     solved: SolveResult | None) -> None:
+        """Check ``given`` from ``start`` on a worker thread, asking ``session`` (``solved``: its solve's result)."""
+        worker = check_worker(start, given, load_limits(), session, solved)
+        worker.returned.connect(functools.partial(self._on_check_returned, start.copy()))
         worker.errored.connect(self._on_check_errored)
         worker.aborted.connect(self.check_panel.set_stopped)
         worker.finished.connect(self._on_check_finished)
@@ -814,7 +844,6 @@ class MainWindow(QMainWindow):
         self._update_actions()
         self._set_stats(lambda: tr("Checking the main line against the official answer…"))
         worker.start()
-        return True
 
     def _on_check_returned(self, start: Position, result: CheckResult) -> None:
         self._check = (start, result)

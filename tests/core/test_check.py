@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from tsume_studio.core import check as check_module
 from tsume_studio.core.check import KINDS, CheckError, check_solution
-from tsume_studio.core.search.contract import Limits
+from tsume_studio.core.search.contract import Limits, SolveStatus
 from tsume_studio.core.search.length_rule import AnswerSession
 from tsume_studio.core.search.solver import solve
 from tsume_studio.core.search.length_search import solve_official
@@ -102,8 +103,36 @@ def test_a_session_of_another_position_is_not_used() -> None:
     assert not result.reused and result.confirmed
 
 
+def test_a_solve_already_done_is_not_done_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``solved`` (the window's own solve, with the session it filled) is where the check starts:
+    a solve stopped before df-pn proved anything leaves nothing to check, and is not redone."""
+    sfen = _sfen("mog-1033")
+    position = Position.from_sfen(sfen)
+    line = _official(sfen)
+    session = AnswerSession()
+    cut = solve(position, Limits(nodes=2), force=True, session=session)
+    assert cut.status is SolveStatus.UNKNOWN and not session.resumable_for(sfen)
+    solves: list[str] = []
+    real = check_module.solve
+    monkeypatch.setattr(check_module, "solve", lambda *a, **kw: solves.append("solve") or real(*a, **kw))
+    result = check_solution(position, line, Limits(seconds=60), session=session, solved=cut)
+    assert solves == [] and result.length is None and not result.complete and result.nodes == 0
+    # Without it, the same session (not usable) makes the check solve for itself, to the end.
+    full = check_solution(position, line, Limits(seconds=60), session=session)
+    assert solves == ["solve"] and full.complete and full.length == len(line) and full.nodes > 0
+    # A solve of no mate is no line to check; a solve of another position is refused.
+    nomate = Position.from_sfen("lns3kn1/1r7/4pgs+R1/2pp1p3/pp2P4/2P1SP3/PPSP5/2GBG4/LN1K3N+l b BG3Pl3p 49")
+    none = solve(nomate, Limits(seconds=60), force=True, session=AnswerSession())
+    assert none.status is SolveStatus.NO_MATE
+    with pytest.raises(CheckError):
+        check_solution(nomate, ["3c3b"], session=AnswerSession(), solved=none)
+    with pytest.raises(ValueError, match="not of the position checked"):
+        check_solution(position, line, session=AnswerSession(), solved=none)
+    assert solves == ["solve"]
+
+
 def test_a_solve_stopped_while_asking_the_length_goes_on_in_the_check(engine: str) -> None:
-    """将棋無双 7番 (published 23; 25 exact): within 600,000 nodes the solve proves only "at least 23,
+    """将棋無双 7番 (published 15; 25 exact): within 600,000 nodes the solve proves only "at least 23,
     at most 31"; its search is kept, and the check goes on with it within its own 600,000 nodes:
     the length 25, and the three 変長 the check of a full solve reports (test_musou_discrepancies
     re-proves them apart from the tool)."""

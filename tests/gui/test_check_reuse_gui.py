@@ -16,7 +16,7 @@ from tsume_studio.core.check import CheckResult, check_solution
 from tsume_studio.core.records.formats import write_record
 from tsume_studio.core.records.model import Record, RecordNode
 from tsume_studio.core.search import kernel_length
-from tsume_studio.core.search.contract import Limits
+from tsume_studio.core.search.contract import Limits, SolveStatus
 from tsume_studio.core.search.dfpn import DfPn
 from tsume_studio.core.search.length_search import LengthSearch
 from tsume_studio.core.shogi.moves import parse_move
@@ -93,23 +93,27 @@ def test_a_check_after_a_solve_of_the_same_position_does_not_solve_again(
     path, sfen = _record(tmp_path)
     w = open_window(seconds=60.0, settle_ms=10000)
     assert w.open_file(str(path))
-    # Without a solve first, the check solves.
+    # Without a solve first, the window solves in view (as Solve does: its answer fills the result
+    # panel), then the check asks that answer: one solve in all.
     made = _count_new_searches(monkeypatch)
+    solved: list[Any] = []
+    w.searchFinished.connect(solved.append)
     fresh = _check(qtbot, w)
-    assert not fresh.reused and made == solving and fresh.engine == engine
-    with qtbot.waitSignal(w.searchFinished, timeout=60000):
-        w.solve()
+    assert made == solving and fresh.reused and fresh.engine == engine
+    assert len(solved) == 1 and solved[0] is w.result() and w.result() is not None
+    assert w.result().status is SolveStatus.MATE and w.result().length == 3
+    assert len(w.result_panel.line()) == 3 and tuple(w.result_panel.line()) == tuple(w.result().pv)
     made.clear()
     again = _check(qtbot, w)
     assert again.reused and made == []          # the solve's table answered: nothing solved again
-    assert again.engine == engine
-    assert again.nodes < fresh.nodes
-    # The same verdict either way, and the same as tsume check's.
+    assert again.engine == engine and len(solved) == 1
+    # The same verdict either way, and the same as tsume check's, which solves for itself.
     assert (again.confirmed, again.length, again.discrepancies) == (fresh.confirmed, fresh.length,
                                                                     fresh.discrepancies)
-    assert again.discrepancies == check_solution(Position.from_sfen(sfen), LINE, Limits(seconds=60)).discrepancies
+    cli = check_solution(Position.from_sfen(sfen), LINE, Limits(seconds=60))
+    assert again.discrepancies == cli.discrepancies and not cli.reused and again.nodes < cli.nodes
     # Once the problem changes, its answer is let go and a check solves again.
     w.editor.set_position(Position.from_sfen("7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"))
     assert w.open_file(str(path))
     made.clear()
-    assert not _check(qtbot, w).reused and made == solving
+    assert _check(qtbot, w).reused and made == solving and len(solved) == 2
