@@ -23,7 +23,9 @@ position.  The line is ``confirmed`` when it has none and its length is the
 exact length.  A check that runs out of its limits (or is cancelled) says so
 (``complete`` false); the discrepancies it found before that are proved all
 the same.  ``tsume check``, ``tsume batch`` and the window's check all run
-:func:`check_solution`.
+:func:`check_solution`, or :func:`check_iter`, which yields its progress: the
+solve's phases first, then :attr:`~.search.contract.SearchPhase.CHECK` with
+the ply of the line examined (``check_ply`` of ``check_plies`` in ``stats``).
 """
 
 from __future__ import annotations
@@ -35,14 +37,14 @@ from collections.abc import Callable, Generator
 import cshogi
 
 from .search import kernel_length
-from .search.contract import Cancel, Limits, SolveResult, SolveStatus
+from .search.contract import Cancel, Limits, Progress, SolveResult, SolveStatus, drive
 from .search.dfpn import Outcome
 from .search.kernel_length import KernelLengthSearch
 from .search.kernel_oracle import engine_of, make_oracle
 from .search.length_rule import AnswerSession, BoundedSearch, SearchAborted
 from .search.builder import answer
 from .search.length_search import LengthSearch
-from .search.solver import solve
+from .search.solver import solve_iter
 from .shogi.position import IllegalPositionError, Position
 
 
@@ -113,12 +115,8 @@ class CheckResult:
         return out
 
 
-def _run(gen: Generator[Any, None, Any]) -> Any:
-    while True:
-        try:
-            next(gen)
-        except StopIteration as stop:
-            return stop.value
+Check = Generator[Progress, None, CheckResult]
+"""A check that yields the progress of its searches and returns its verdict."""
 
 
 def _promotion_twins(a: int, b: int) -> bool:
@@ -129,7 +127,14 @@ def _promotion_twins(a: int, b: int) -> bool:
 def check_solution(position: Position, given: list[str] | tuple[str, ...],
                    limits: Limits = Limits(seconds=60), cancel: Cancel | None = None,
                    session: AnswerSession | None = None, solved: SolveResult | None = None) -> CheckResult:
-    """Compare ``given`` (USI moves from ``position``) with the exact answer.
+    """Run :func:`check_iter` to the end and return its verdict."""
+    return drive(check_iter(position, given, limits, cancel, session, solved))
+
+
+def check_iter(position: Position, given: list[str] | tuple[str, ...],
+               limits: Limits = Limits(seconds=60), cancel: Cancel | None = None,
+               session: AnswerSession | None = None, solved: SolveResult | None = None) -> Check:
+    """Compare ``given`` (USI moves from ``position``) with the exact answer; yields progress.
 
     When ``limits`` run out, or ``cancel`` is set, the result is not
     ``complete`` (its ``length`` is None when the exact length was not proved
@@ -168,7 +173,7 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
         if solved is None or session is None:
             session = AnswerSession()
             try:
-                solved = solve(position, limits, cancel, session=session, force=True)
+                solved = yield from solve_iter(position, limits, cancel, session=session, force=True)
             except IllegalPositionError as exc:
                 raise CheckError(f"the position is not a valid problem: {exc}") from exc
             solve_nodes = solved.nodes   # the check's nodes count its solve's
@@ -179,7 +184,7 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
         if not session.usable_for(sfen):
             # Only bounds proved: one that refutes the line checks it; else the stopped search goes on.
             at_least, at_most = _plies(solved.extra.get("at_least")), _plies(solved.extra.get("at_most"))
-            refuted = check_from_bounds(position, given, at_least, at_most, limits, cancel, session)
+            refuted = yield from _from_bounds(position, given, at_least, at_most, limits, cancel, session)
             if refuted is not None:
                 return replace(refuted, nodes=refuted.nodes + solve_nodes, at_least=at_least, at_most=at_most)
             if not session.resumable_for(sfen):
@@ -195,7 +200,7 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
         # A search stopped while it asked the root's length: the answer goes on (its tree without the
         # 余詰 search, which fills the table the line's questions ask), within the check's limits.
         s.phase = "search"
-        _run(answer(s, position, alternatives=False, session=session))
+        yield from answer(s, position, alternatives=False, session=session)
         if not session.usable_for(sfen):
             return CheckResult(False, None, tuple(given), complete=False, nodes=_nodes(s) - start, reused=reused,
                                engine=_engine(s), at_least=session.at_least, at_most=session.at_most)
@@ -206,7 +211,7 @@ def check_solution(position: Position, given: list[str] | tuple[str, ...],
     s.phase = "check"   # questions about other positions than the root
     out: list[Discrepancy] = []
     try:
-        _compare(s, root, attacker, given, moves, out)
+        yield from _compare(s, root, attacker, given, moves, out)
     except SearchAborted:
         return CheckResult(False, length, tuple(given), tuple(out), complete=False, nodes=_nodes(s) - start,
                            reused=reused, engine=_engine(s))
@@ -224,10 +229,17 @@ def check_from_bounds(position: Position, given: list[str] | tuple[str, ...], at
     :func:`check_above_bound` (a missed defence), within ``limits``; None
     when neither bound refutes the line.
     """
+    return drive(_from_bounds(position, given, at_least, at_most, limits, cancel, session))
+
+
+def _from_bounds(position: Position, given: list[str] | tuple[str, ...], at_least: int | None,
+                 at_most: int | None, limits: Limits, cancel: Cancel | None,
+                 session: AnswerSession | None) -> Generator[Progress, None, CheckResult | None]:
+    """:func:`check_from_bounds`, yielding progress."""
     if at_most is not None and at_most < len(given):
-        return check_below_bound(position, given, at_most, limits, cancel, session)
+        return (yield from _below_bound(position, given, at_most, limits, cancel, session))
     if at_least is not None and at_least > len(given):
-        return check_above_bound(position, given, at_least, limits, cancel, session)
+        return (yield from _above_bound(position, given, at_least, limits, cancel, session))
     return None
 
 
@@ -252,13 +264,21 @@ def check_below_bound(position: Position, given: list[str] | tuple[str, ...], at
         CheckError: as :func:`check_solution` (a bad line, or no mate).
         ValueError: ``at_most`` is not below the line's length.
     """
+    return drive(_below_bound(position, given, at_most, limits, cancel, session))
+
+
+def _below_bound(position: Position, given: list[str] | tuple[str, ...], at_most: int, limits: Limits,
+                 cancel: Cancel | None, session: AnswerSession | None) -> Check:
+    """:func:`check_below_bound`, yielding progress."""
     if at_most >= len(given):
         raise ValueError(f"a bound of {at_most} plies is not below the line's {len(given)}")
-    _root, _moves, fresh, start = _bound_search(position, given, limits, cancel, session)
+    _root, _moves, fresh, start = yield from _bound_search(position, given, limits, cancel, session)
     if isinstance(fresh, CheckResult):
         return fresh
+    fresh.phase = "check"
+    fresh.checking = (1, len(given))
     try:
-        first = _first_mate(fresh, at_most)
+        first = yield from _first_mate(fresh, at_most)
     except SearchAborted:
         return CheckResult(False, None, tuple(given), complete=False, nodes=_nodes(fresh) - start,
                            engine=_engine(fresh))
@@ -287,15 +307,21 @@ def check_above_bound(position: Position, given: list[str] | tuple[str, ...], at
         CheckError: as :func:`check_solution` (a bad line, or no mate).
         ValueError: ``at_least`` is not above the line's length.
     """
+    return drive(_above_bound(position, given, at_least, limits, cancel, session))
+
+
+def _above_bound(position: Position, given: list[str] | tuple[str, ...], at_least: int, limits: Limits,
+                 cancel: Cancel | None, session: AnswerSession | None) -> Check:
+    """:func:`check_above_bound`, yielding progress."""
     if at_least <= len(given):
         raise ValueError(f"a bound of {at_least} plies is not above the line's {len(given)}")
-    root, moves, s, start = _bound_search(position, given, limits, cancel, session)
+    root, moves, s, start = yield from _bound_search(position, given, limits, cancel, session)
     if isinstance(s, CheckResult):
         return s
     s.phase = "check"
     out: list[Discrepancy] = []
     try:
-        _missed_defence(s, root, tuple(given), moves, out)
+        yield from _missed_defence(s, root, tuple(given), moves, out)
     except SearchAborted:
         out.clear()
     return CheckResult(False, None, tuple(given), tuple(out), complete=False, nodes=_nodes(s) - start,
@@ -303,7 +329,8 @@ def check_above_bound(position: Position, given: list[str] | tuple[str, ...], at
 
 
 def _bound_search(position: Position, given: list[str] | tuple[str, ...], limits: Limits, cancel: Cancel | None,
-                  session: AnswerSession | None) -> tuple[cshogi.Board, list[int], BoundedSearch | CheckResult, int]:
+                  session: AnswerSession | None) -> Generator[
+                      Progress, None, tuple[cshogi.Board, list[int], BoundedSearch | CheckResult, int]]:
     """The root, the moves of ``given`` (replayed first: CheckError for a bad line), the length search
     a check from a bound asks and its node count before the check: the stopped solve's search that
     ``session`` keeps (its table holds what the solve proved), else one of the root's own; an
@@ -318,7 +345,7 @@ def _bound_search(position: Position, given: list[str] | tuple[str, ...], limits
         s.board = root.copy()
         return root, moves, s, _nodes(s)
     deadline = clock() + limits.seconds if limits.seconds is not None else None
-    fresh = _fresh_search(root, limits, deadline, cancel, clock)
+    fresh = yield from _fresh_search(root, limits, deadline, cancel, clock)
     if not isinstance(fresh, BoundedSearch):
         return root, moves, CheckResult(False, None, tuple(given), complete=False, nodes=fresh[0],
                                         engine=fresh[1]), 0
@@ -327,7 +354,7 @@ def _bound_search(position: Position, given: list[str] | tuple[str, ...], limits
 
 
 def _missed_defence(s: BoundedSearch, root: cshogi.Board, given: tuple[str, ...], moves: list[int],
-                    out: list[Discrepancy]) -> None:
+                    out: list[Discrepancy]) -> Generator[Progress, None, None]:
     """Append to ``out`` the defences a line that mates too soon misses (:func:`check_above_bound`)."""
     n = len(moves)
     boards = [root.copy()]
@@ -335,7 +362,8 @@ def _missed_defence(s: BoundedSearch, root: cshogi.Board, given: tuple[str, ...]
         b = boards[-1].copy()
         b.push(mv)
         boards.append(b)
-    if _end_discrepancies(s, boards[n], given, out):
+    s.checking = (n, n)
+    if (yield from _end_discrepancies(s, boards[n], given, out)):
         return
     # Defender positions of the line (index i: after i moves).  "Mated within n - i?" is no at i = 1
     # (the root has no mate within n) and yes at the end; where it turns from no to yes, at i and
@@ -346,11 +374,13 @@ def _missed_defence(s: BoundedSearch, root: cshogi.Board, given: tuple[str, ...]
     while high - low > 2:
         mid = low + ((high - low) // 4) * 2   # defender positions have odd indices
         s.board = boards[mid].copy()
-        if _run(s.and_within(n - mid)):
+        s.checking = (mid, n)
+        if (yield from s.and_within(n - mid)):
             high = mid
         else:
             low = mid
-    _defender_discrepancies(s, boards[low], low, n - low, n - low + 1, given, moves[low], out)
+    s.checking = (low + 1, n)
+    yield from _defender_discrepancies(s, boards[low], low, n - low, n - low + 1, given, moves[low], out)
 
 
 def _replay(root: cshogi.Board, given: list[str] | tuple[str, ...]) -> list[int]:
@@ -371,7 +401,7 @@ def _replay(root: cshogi.Board, given: list[str] | tuple[str, ...]) -> list[int]
 
 
 def _fresh_search(root: cshogi.Board, limits: Limits, deadline: float | None, cancel: Cancel | None,
-                  clock: Callable[[], float]) -> BoundedSearch | tuple[int, str]:
+                  clock: Callable[[], float]) -> Generator[Progress, None, BoundedSearch | tuple[int, str]]:
     """The length search of a check from a bound (no answer built), its root proved a mate by its df-pn.
 
     The solver's: the kernel's length search where it is built and takes the position, else the
@@ -389,7 +419,7 @@ def _fresh_search(root: cshogi.Board, limits: Limits, deadline: float | None, ca
             pass   # a position the kernel refuses (二歩 tolerated by ``force``): the Python search's
         else:
             try:
-                outcome = _run(ks.settle_root())
+                outcome = yield from ks.settle_root()
             except SearchAborted:
                 outcome = "unknown"
             if outcome == "disproven":
@@ -419,18 +449,19 @@ def _nodes(s: BoundedSearch) -> int:
 
 
 def _compare(s: BoundedSearch, root: cshogi.Board, attacker: int, given: list[str] | tuple[str, ...],
-             moves: list[int], out: list[Discrepancy]) -> None:
+             moves: list[int], out: list[Discrepancy]) -> Generator[Progress, None, None]:
     """Append to ``out`` every discrepancy of the line ``moves`` (``given`` in USI) from ``root``."""
     b = root.copy()
     n = len(moves)
     for i, mv in enumerate(moves):
         left = n - i          # plies the given line takes from here
         prefix = tuple(given[:i])
+        s.checking = (i + 1, n)
         s.board = b.copy()
         if b.turn == attacker:
-            value = _run(s.exact(True, left))
+            value = yield from s.exact(True, left)
             if value is not None and value < left:
-                first = _first_mate(s, value)
+                first = yield from _first_mate(s, value)
                 out.append(Discrepancy("shorter_mate", i + 1, prefix + (cshogi.move_to_usi(first),)))
             for c in b.check_moves:
                 twin = _promotion_twins(c, mv)
@@ -438,25 +469,27 @@ def _compare(s: BoundedSearch, root: cshogi.Board, attacker: int, given: list[st
                     continue
                 s.board = b.copy()
                 s.board.push(c)
-                if _run(s.and_within(left - 1)):
+                if (yield from s.and_within(left - 1)):
                     out.append(Discrepancy("promotion_choice" if twin else "alternative", i + 1,
                                            prefix + (cshogi.move_to_usi(c),)))
         else:
-            value = _run(s.exact(False, left + 1))
-            _defender_discrepancies(s, b, i, left, value if value is not None else left + 1, given, mv, out)
+            value = yield from s.exact(False, left + 1)
+            yield from _defender_discrepancies(s, b, i, left, value if value is not None else left + 1, given, mv, out)
         b.push(mv)
     # The end: mated under tsume rules, with no counted defence left, and nothing left in hand.
-    real = _end_discrepancies(s, b, given, out)
+    s.checking = (n, n)
+    real = yield from _end_discrepancies(s, b, given, out)
     if not real and any(b.pieces_in_hand[attacker]):
         out.append(Discrepancy("pieces_left", n, tuple(given)))
 
 
 def _defender_discrepancies(s: BoundedSearch, b: cshogi.Board, i: int, left: int, bound: int,
-                            given: list[str] | tuple[str, ...], mv: int, out: list[Discrepancy]) -> None:
+                            given: list[str] | tuple[str, ...], mv: int,
+                            out: list[Discrepancy]) -> Generator[Progress, None, None]:
     """At the defender's move ``mv`` (index ``i`` of ``given``, ``left`` plies to the line's end) from
     ``b``: the line's move judged futile at ``bound``, and every counted defence that outlasts the line."""
     s.board = b.copy()
-    defs = _run(s.defences(bound))
+    defs = yield from s.defences(bound)
     if mv in {m for fs in defs.futile for m in fs.moves}:
         out.append(Discrepancy("futile_judgement", i + 1, tuple(given[:i + 1])))
     for e in defs.real:
@@ -464,31 +497,31 @@ def _defender_discrepancies(s: BoundedSearch, b: cshogi.Board, i: int, left: int
             continue
         s.board = b.copy()
         s.board.push(e)
-        if not _run(s.or_within(left - 1)):
+        if not (yield from s.or_within(left - 1)):
             out.append(Discrepancy("longer_defence", i + 1, tuple(given[:i]) + (cshogi.move_to_usi(e),)))
 
 
 def _end_discrepancies(s: BoundedSearch, end: cshogi.Board, given: list[str] | tuple[str, ...],
-                       out: list[Discrepancy]) -> list[int]:
+                       out: list[Discrepancy]) -> Generator[Progress, None, list[int]]:
     """The counted defences left where the line ends (none when it ends in mate under tsume rules),
     each appended to ``out``."""
     s.board = end.copy()
     if not any(True for _ in end.legal_moves):
         return []
-    real = list(_run(s.defences(0)).real)
+    real = list((yield from s.defences(0)).real)
     for e in real:
         out.append(Discrepancy("futile_judgement" if cshogi.move_is_drop(e) else "longer_defence",
                                len(given) + 1, tuple(given) + (cshogi.move_to_usi(e),)))
     return real
 
 
-def _first_mate(s: BoundedSearch, value: int) -> int:
+def _first_mate(s: BoundedSearch, value: int) -> Generator[Progress, None, int]:
     """An attacker move of ``s.board`` that mates within ``value`` plies."""
     b = s.board.copy()
     for c in b.check_moves:
         s.board = b.copy()
         s.board.push(c)
-        if _run(s.and_within(value - 1)):
+        if (yield from s.and_within(value - 1)):
             s.board = b
             return int(c)
     raise AssertionError(f"no mate within {value} in {b.sfen()}")  # pragma: no cover
@@ -524,5 +557,5 @@ def verdict_comment(result: CheckResult) -> str:
     return f"作意の検討：{kinds}あり（正解は{result.length}手詰）{cut}"
 
 
-__all__ = ["KINDS", "KIND_NAMES", "CheckError", "CheckResult", "Discrepancy", "check_solution",
+__all__ = ["KINDS", "KIND_NAMES", "Check", "CheckError", "CheckResult", "Discrepancy", "check_iter", "check_solution",
            "discrepancy_comment", "verdict_comment"]

@@ -1,7 +1,7 @@
 """The check of a record's main line (作意) on a worker thread.
 
-:func:`check_function` wraps :func:`tsume_studio.core.check.check_solution`
-(the comparison ``tsume check`` runs) as a solver-shaped generator, so that
+:func:`check_function` wraps :func:`tsume_studio.core.check.check_iter`
+(the comparison ``tsume check`` runs, yielding its progress) as a solver-shaped generator, so that
 :class:`~.worker.SolverWorker` drives it on its own ``QThread``, cancels it
 with its flag and hands back the :class:`~tsume_studio.core.check.CheckResult`
 through ``returned``; the GUI thread never runs the check.  Given the
@@ -17,7 +17,7 @@ import functools
 import threading
 from collections.abc import Generator
 
-from ..core.check import CheckResult, check_solution
+from ..core.check import CheckResult, check_iter
 from ..core.search.contract import Limits, Progress, SolveResult
 from ..core.search.length_rule import AnswerSession
 from ..core.shogi.position import Position
@@ -28,8 +28,7 @@ __all__ = ["check_function", "check_worker"]
 
 def _check(given: tuple[str, ...], session: AnswerSession | None, solved: SolveResult | None, position: Position,
            limits: Limits, cancel: threading.Event) -> Generator[Progress, None, CheckResult]:
-    yield from ()
-    return check_solution(position, given, limits, cancel, session=session, solved=solved)
+    return (yield from check_iter(position, given, limits, cancel, session, solved))
 
 
 def check_function(given: tuple[str, ...], session: AnswerSession | None = None,

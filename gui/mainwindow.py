@@ -834,7 +834,9 @@ class MainWindow(QMainWindow):
     def _start_check(self, start: Position, given: tuple[str, ...], session: AnswerSession | None,
                      solved: SolveResult | None) -> None:
         """Check ``given`` from ``start`` on a worker thread, asking ``session`` (``solved``: its solve's result)."""
+        self.docks["check"].raise_()   # after a solve in view, its result dock was raised
         worker = check_worker(start, given, load_limits(), session, solved)
+        worker.progress.connect(self._on_check_progress)
         worker.returned.connect(functools.partial(self._on_check_returned, start.copy()))
         worker.errored.connect(self._on_check_errored)
         worker.aborted.connect(self.check_panel.set_stopped)
@@ -844,6 +846,15 @@ class MainWindow(QMainWindow):
         self._update_actions()
         self._set_stats(lambda: tr("Checking the main line against the official answer…"))
         worker.start()
+
+    @Slot(object)
+    def _on_check_progress(self, progress: Progress) -> None:
+        # What the check asks now (the ply of the line, or the length search it goes on with), in
+        # the panel and on the status line; the check's limits are its own, so no time against them.
+        text = phase_text(progress)
+        self.check_panel.set_progress(text + "…")
+        self._set_stats(lambda: "   ".join((phase_text(progress), tr("Nodes %1").replace("%1", f"{progress.nodes:,}"),
+                                            tr("%1 nodes/s").replace("%1", f"{progress.nps:,.0f}"))))
 
     def _on_check_returned(self, start: Position, result: CheckResult) -> None:
         self._check = (start, result)
@@ -859,7 +870,7 @@ class MainWindow(QMainWindow):
         if not self._viewing:
             self.board.set_editable(True)
         self._update_actions()
-        if self._check is None and self._stats_text() == tr("Checking the main line against the official answer…"):
+        if self._check is None:   # stopped or failed: no verdict, and its progress no longer runs
             self._set_stats(str)
         self.checkFinished.emit(self.check_result())
 

@@ -59,6 +59,8 @@ add_translations("ja", {
         "最短手順を証明中: %1手以内に詰むか（%2手未満の詰みはない）",
     "Building the proof tree": "証明木を作成中",
     "Looking for 余詰 (alternative mates)": "余詰を探索中",
+    "Checking the main line": "作意を検討中",
+    "Checking the main line: ply %1 of %2": "作意を検討中: %2手の%1手目",
     "%1 s of %2 s": "%1 秒／制限 %2 秒",
     "%1 s (no time limit)": "%1 秒（時間制限なし）",
     "Nodes %1": "局面数 %1",
@@ -143,9 +145,15 @@ def phase_text(progress: Progress) -> str:
         if asking:
             return (tr("Proving the shortest: mate within %1 plies? (no mate in fewer than %2)")
                     .replace("%1", str(asking)).replace("%2", str(max(lower, 1))))
+    if phase is SearchPhase.CHECK:
+        stats = dict(progress.stats)
+        ply, plies = int(stats.get("check_ply", 0)), int(stats.get("check_plies", 0))
+        if ply and plies:
+            return tr("Checking the main line: ply %1 of %2").replace("%1", str(ply)).replace("%2", str(plies))
     return tr({SearchPhase.MATE: "Proving mate", SearchPhase.SHORTEST: "Proving the shortest",
                SearchPhase.TREE: "Building the proof tree",
-               SearchPhase.ALTERNATIVES: "Looking for 余詰 (alternative mates)"}[phase])
+               SearchPhase.ALTERNATIVES: "Looking for 余詰 (alternative mates)",
+               SearchPhase.CHECK: "Checking the main line"}[phase])
 
 
 def time_text(elapsed: float, limit: float | None) -> str:
@@ -936,6 +944,11 @@ class CheckPanel(_PositionList):
         self.write_button.setEnabled(False)
         self._shown = (None, None, "Checking the main line against the official answer…")
         self._set_rows(Position.empty(), [], self._shown[2])
+
+    def set_progress(self, text: str) -> None:
+        """Say what the running check does (``text``: translated already, e.g. :func:`phase_text`'s)."""
+        self._shown = (None, None, text)
+        self._set_rows(Position.empty(), [], text)
 
     def set_stopped(self) -> None:
         """Say that the check was stopped."""

@@ -15,23 +15,27 @@ import argparse
 import json
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from .errors import UserError
 from .. import check as _check_core
 from ..answer import bounds_english
+from .running import ProgressLine
 from ..check import KINDS, CheckError, CheckResult, Discrepancy
-from ..search.contract import Cancel, Limits
+from ..search.contract import Cancel, Limits, Progress, drive
 from ..search.length_rule import AnswerSession
 from ..shogi.position import Position
 
 
 def check_solution(position: Position, given: list[str] | tuple[str, ...],
                    limits: Limits = Limits(seconds=60), session: AnswerSession | None = None,
-                   cancel: Cancel | None = None) -> CheckResult:
-    """:func:`tsume_studio.core.check.check_solution`, with its :class:`CheckError` as a :class:`UserError`."""
+                   cancel: Cancel | None = None,
+                   on_progress: Callable[[Progress], object] | None = None) -> CheckResult:
+    """:func:`tsume_studio.core.check.check_iter` run to the end (each snapshot to ``on_progress``),
+    with its :class:`CheckError` as a :class:`UserError`."""
     try:
-        return _check_core.check_solution(position, given, limits, cancel, session=session)
+        return drive(_check_core.check_iter(position, given, limits, cancel, session=session), on_progress)
     except CheckError as exc:
         raise UserError(str(exc)) from exc
 
@@ -160,6 +164,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="count --seconds in this process's CPU time instead of wall-clock time "
                         "(fair limits on a loaded machine)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--progress", action="store_true",
+                   help="print what runs on standard error each time it changes (the solve's phases, then "
+                        "the ply of the line checked); on a terminal a redrawn line shows it anyway")
     p.set_defaults(func=_check)
 
 
@@ -173,8 +180,13 @@ def _check(args: argparse.Namespace) -> int:
     if not given:
         raise UserError("--pv is empty: give the solution's moves in USI")
     cpu = time.process_time()
-    result = check_solution(position, given, Limits(seconds=args.seconds, memory_mb=args.memory,
-                                                            cpu_time=args.cpu_time))
+    shown = ProgressLine(lines=args.progress)
+    try:
+        result = check_solution(position, given, Limits(seconds=args.seconds, memory_mb=args.memory,
+                                                        cpu_time=args.cpu_time),
+                                on_progress=shown if shown.active else None)
+    finally:
+        shown.close()
     if args.json:
         print(json.dumps({**result.as_json(), "cpu_seconds": round(time.process_time() - cpu, 4)},
                          ensure_ascii=False))

@@ -129,6 +129,9 @@ def phase_line(p: Progress) -> str:
         return "building the proof tree"
     if p.phase is SearchPhase.ALTERNATIVES:
         return "looking for 余詰 (alternative mates)"
+    if p.phase is SearchPhase.CHECK:
+        ply, plies = int(stats.get("check_ply", 0)), int(stats.get("check_plies", 0))
+        return f"checking the given line: ply {ply} of {plies}" if ply and plies else "checking the given line"
     return "searching"
 
 

@@ -73,6 +73,7 @@ class SearchPhase(str, enum.Enum):
     SHORTEST = "shortest"          # the official answer's search: proving the length shortest
     TREE = "tree"                  # building the main line and the proof tree
     ALTERNATIVES = "alternatives"  # looking for 余詰 along the main line
+    CHECK = "check"                # checking a given line (a record's 作意) against the answer
 
 
 @dataclass(frozen=True, slots=True)

@@ -133,6 +133,8 @@ class BoundedSearch:
         # question being asked, "mate within ``asking``?" (0: none).
         self.root_lo, self.root_hi, self.asking = 1, INF, 0
         self.root_pn, self.root_dn = 1, 1
+        # A check of a given line (core.check, phase "check"): the ply it examines and the line's plies.
+        self.checking: tuple[int, int] | None = None
 
     def budget(self, limits: Limits, cancel: Cancel | None, clock: Callable[[], float]) -> None:
         """A budget of its own from now: ``limits`` on ``clock``, on top of the nodes already searched."""
@@ -203,13 +205,17 @@ class BoundedSearch:
         """A frozen snapshot for the progress report."""
         elapsed = time.monotonic() - self.start
         entries, fill = self.table_size()
-        phase = {"tree": SearchPhase.TREE, "alternatives": SearchPhase.ALTERNATIVES}.get(
-            self.phase, SearchPhase.SHORTEST)
+        phase = {"tree": SearchPhase.TREE, "alternatives": SearchPhase.ALTERNATIVES,
+                 "check": SearchPhase.CHECK}.get(self.phase, SearchPhase.SHORTEST)
+        checking: tuple[tuple[str, float], ...] = ()
+        if phase is SearchPhase.CHECK and self.checking is not None:
+            checking = (("check_ply", float(self.checking[0])), ("check_plies", float(self.checking[1])))
         return Progress(nodes=self.nodes, nps=self.nodes / elapsed if elapsed > 0 else 0.0,
                         elapsed=elapsed, root_pn=self.root_pn, root_dn=self.root_dn,
                         table_fill=fill, table_entries=entries, phase=phase,
                         stats=(("depth", float(self.depth)), ("futility_tests", float(self.futility_tests)),
-                               ("tree", 0.0 if phase is SearchPhase.SHORTEST else 1.0)) + self.bounds_stats())
+                               ("tree", 0.0 if phase is SearchPhase.SHORTEST else 1.0)) + self.bounds_stats()
+                        + checking)
 
     def bounds_stats(self) -> tuple[tuple[str, float], ...]:
         """``asking`` ("mate within n?"), ``at_least`` and ``at_most`` (the root's proved bounds), when known."""

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import csv
 import threading
+from collections.abc import Callable, Generator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tsume_studio.core import check as check_module
-from tsume_studio.core.check import KINDS, CheckError, check_solution
-from tsume_studio.core.search.contract import Limits, SolveStatus
-from tsume_studio.core.search.length_rule import AnswerSession
+from tsume_studio.core.check import KINDS, CheckError, check_iter, check_solution
+from tsume_studio.core.search.contract import Limits, Progress, SearchPhase, SolveResult, SolveStatus, drive
+from tsume_studio.core.search.kernel_length import KernelLengthSearch
+from tsume_studio.core.search.length_search import LengthSearch
+from tsume_studio.core.search.length_rule import AnswerSession, BoundedSearch
 from tsume_studio.core.search.solver import solve
 from tsume_studio.core.search.length_search import solve_official
 from tsume_studio.core.shogi.position import Position
@@ -113,8 +117,12 @@ def test_a_solve_already_done_is_not_done_again(monkeypatch: pytest.MonkeyPatch)
     cut = solve(position, Limits(nodes=2), force=True, session=session)
     assert cut.status is SolveStatus.UNKNOWN and not session.resumable_for(sfen)
     solves: list[str] = []
-    real = check_module.solve
-    monkeypatch.setattr(check_module, "solve", lambda *a, **kw: solves.append("solve") or real(*a, **kw))
+    real = check_module.solve_iter
+
+    def spy(*args: Any, **kwargs: Any) -> Generator[Progress, None, SolveResult]:
+        solves.append("solve")
+        return (yield from real(*args, **kwargs))
+    monkeypatch.setattr(check_module, "solve_iter", spy)
     result = check_solution(position, line, Limits(seconds=60), session=session, solved=cut)
     assert solves == [] and result.length is None and not result.complete and result.nodes == 0
     # Without it, the same session (not usable) makes the check solve for itself, to the end.
@@ -129,6 +137,41 @@ def test_a_solve_already_done_is_not_done_again(monkeypatch: pytest.MonkeyPatch)
     with pytest.raises(ValueError, match="not of the position checked"):
         check_solution(position, line, session=AnswerSession(), solved=none)
     assert solves == ["solve"]
+
+
+def test_the_check_reports_its_progress_ply_by_ply(monkeypatch: pytest.MonkeyPatch) -> None:
+    """check_iter yields the solve's progress, then the check's: phase CHECK with the ply of the line it
+    examines.  A question reports only when it runs long; here each reports once as it starts (so that a
+    short problem shows it), which changes nothing of the verdict."""
+    sfen = _sfen("mog-1033")
+    position = Position.from_sfen(sfen)
+    line = _official(sfen)
+    quiet = check_solution(position, line, Limits(seconds=60))
+    for cls in (LengthSearch, KernelLengthSearch):
+        for name in ("exact", "and_within", "or_within", "defences"):
+            monkeypatch.setattr(cls, name, _reporting(getattr(cls, name)))
+    seen: list[Progress] = []
+    result = drive(check_iter(position, line, Limits(seconds=60)), seen.append)
+    assert result.check_json() == quiet.check_json() and result.length == quiet.length == len(line)
+    phases = [p.phase for p in seen]
+    assert phases[0] is SearchPhase.MATE and SearchPhase.SHORTEST in phases and phases[-1] is SearchPhase.CHECK
+    first = phases.index(SearchPhase.CHECK)
+    assert set(phases[first:]) == {SearchPhase.CHECK}       # the solve's phases, then the check's only
+    plies = [dict(p.stats) for p in seen[first:]]
+    assert all(st["check_plies"] == len(line) for st in plies)
+    ply = [int(st["check_ply"]) for st in plies]
+    assert ply == sorted(ply) and set(ply) == set(range(1, len(line) + 1))   # every ply, in order
+
+
+Question = Callable[..., Generator[Progress, None, Any]]
+
+
+def _reporting(question: Question) -> Question:
+    """``question`` of a length search, reporting its progress once as it starts."""
+    def asked(self: BoundedSearch, *args: Any, **kwargs: Any) -> Generator[Progress, None, Any]:
+        yield self.progress()
+        return (yield from question(self, *args, **kwargs))
+    return asked
 
 
 def test_a_solve_stopped_while_asking_the_length_goes_on_in_the_check(engine: str) -> None:
@@ -147,8 +190,10 @@ def test_a_solve_stopped_while_asking_the_length_goes_on_in_the_check(engine: st
     solved = solve(position, Limits(nodes=600_000), force=True, session=session)
     assert not solved.extra["exact"] and session.resumable_for(position.sfen())
     assert (solved.extra["at_least"], solved.extra["at_most"]) == (23, 31)
-    result = check_solution(position, row["pv"].split(), Limits(nodes=600_000), session=session)
+    seen: list[Progress] = []
+    result = drive(check_iter(position, row["pv"].split(), Limits(nodes=600_000), session=session), seen.append)
     assert result.reused and result.complete and result.length == 25 and not result.confirmed
+    assert seen and seen[0].phase is SearchPhase.SHORTEST   # the length search going on, as the solve showed it
     assert [(d.kind, d.ply, d.line[-1]) for d in result.discrepancies] == [
         ("longer_defence", 4, "6b7b"), ("longer_defence", 6, "7c7b"), ("longer_defence", 6, "7c8d")]
     assert session.usable_for(position.sfen()) and not session.resumable_for(position.sfen())

@@ -48,6 +48,24 @@ def test_the_phase_line_names_the_question_and_the_bounds() -> None:
     assert (phase_line(_snapshot(SearchPhase.SHORTEST, asking=29, at_least=1, at_most=31))
             == "proving the shortest: mate within 29? (proved: at most 31 plies)")
     assert phase_line(_snapshot(SearchPhase.TREE)) == "building the proof tree"
+    assert (phase_line(_snapshot(SearchPhase.CHECK, check_ply=12, check_plies=37))
+            == "checking the given line: ply 12 of 37")
+    assert phase_line(_snapshot(SearchPhase.CHECK)) == "checking the given line"
+
+
+def test_check_prints_what_it_asks(capsys: pytest.CaptureFixture[str]) -> None:
+    # 将棋無双 90番 within 3 CPU s: the solve proves bounds of the length only, and the check goes on
+    # with that stopped search for its own 3 s; each question it asks is printed as the solve's are.
+    with (DATA / "musou.tsv").open(encoding="utf-8") as f:
+        row = next(r for r in csv.DictReader(f, delimiter="\t") if r["id"] == "musou-090")
+    code = main(["check", "--progress", "--seconds", "3", "--cpu-time", row["sfen"], "--pv", row["pv"]])
+    out, err = capsys.readouterr()
+    assert code == 0
+    lines = [line.split("s  ", 1)[1] for line in err.splitlines() if "s  " in line]
+    assert lines[0] == "proving mate"
+    asked = [line for line in lines if line.startswith("proving the shortest: mate within")]
+    assert len(asked) >= 2, lines
+    assert out.startswith(("unknown: the exact length was not proved", "exact length")), out
 
 
 def test_plain_solve_prints_each_question_and_the_result_keeps_the_bounds(

@@ -14,7 +14,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from tsume_studio.core import check as check_module
-from tsume_studio.core.check import CheckResult, check_solution
+from tsume_studio.core.check import Check, CheckResult, check_solution
 from tsume_studio.core.records.formats import write_record
 from tsume_studio.core.records.model import Record, RecordNode
 from tsume_studio.core.search.contract import Limits
@@ -77,12 +77,12 @@ def test_each_discrepancy_is_listed_shown_and_written_into_the_record(qtbot: QtB
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     path, line = flawed_record(tmp_path)
     threads: list[threading.Thread] = []
-    real = checkworker.check_solution
+    real = checkworker.check_iter
 
-    def spy(*args: Any, **kwargs: Any) -> CheckResult:
+    def spy(*args: Any, **kwargs: Any) -> Check:
         threads.append(threading.current_thread())
-        return real(*args, **kwargs)
-    monkeypatch.setattr(checkworker, "check_solution", spy)
+        return (yield from real(*args, **kwargs))
+    monkeypatch.setattr(checkworker, "check_iter", spy)
     w = window
     assert w.open_file(str(path))
     result = check(qtbot, w)
@@ -149,7 +149,10 @@ def test_a_line_refuted_by_a_bound_alone(qtbot: QtBot, window: MainWindow, tmp_p
     path, line = flawed_record(tmp_path)
     found = CheckResult(False, None, tuple(line), (check_module.Discrepancy("shorter_mate", 1, (line[0],)),),
                         complete=False, at_least=3, at_most=5)
-    monkeypatch.setattr(checkworker, "check_solution", lambda *args, **kwargs: found)
+    def fake(*args: Any, **kwargs: Any) -> Check:
+        yield from ()
+        return found
+    monkeypatch.setattr(checkworker, "check_iter", fake)
     w = window
     assert w.open_file(str(path))
     assert check(qtbot, w) == found
@@ -160,3 +163,41 @@ def test_a_line_refuted_by_a_bound_alone(qtbot: QtBot, window: MainWindow, tmp_p
     assert w.check_panel.write_button.isEnabled()
     assert w.write_check()
     assert "作意の検討：早詰あり（5手以内、3手以上、手数は未確定）" in w.editor.full_record().root.comments
+
+
+def test_a_check_shows_what_it_asks_while_it_runs(qtbot: QtBot, open_window: Callable[..., MainWindow],
+                                                  tmp_path: Path) -> None:
+    """将棋無双 90番 within 3 s: the window's solve proves only bounds of the length; the check goes on
+    with that stopped search, its question and bounds in the check panel and on the status line, then
+    says it could not prove the length (no verdict on the line is made up)."""
+    i18n.set_language("en")
+    with (DATA / "musou.tsv").open(encoding="utf-8") as f:
+        row = next(r for r in csv.DictReader(f, delimiter="\t") if r["id"] == "musou-090")
+    record = Record(start=Position.from_sfen(row["sfen"]))
+    pos, node = record.start.copy(), record.root
+    for usi in row["pv"].split():
+        child = RecordNode(move=parse_move(pos, usi))
+        node.children.append(child)
+        node = child
+        pos.push(child.move)
+    path = tmp_path / "musou-090.kif"
+    write_record(path, record)
+    w = open_window(seconds=3.0, settle_ms=10000)
+    assert w.open_file(str(path))
+    notes: list[str] = []
+    real = w.check_panel.set_progress
+
+    def shown(text: str) -> None:
+        notes.append(text)
+        real(text)
+        assert w.check_panel.verdict() == text
+    w.check_panel.set_progress = shown   # type: ignore[method-assign]
+    result = check(qtbot, w)
+    assert isinstance(result, CheckResult) and w.result() is not None
+    assert w.result().extra["exact"] is False                   # the solve proved bounds only
+    asked = [n for n in notes if n.startswith("Proving the shortest: mate within")]
+    assert asked, notes                                        # the stopped search went on, in view
+    assert result.reused
+    if result.length is None:                                  # 3 s more did not prove the length
+        assert not result.complete and not result.confirmed and not result.discrepancies
+        assert w.check_panel.verdict() == "Unknown: the exact length was not proved within the limits."
