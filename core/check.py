@@ -184,7 +184,7 @@ def check_iter(position: Position, given: list[str] | tuple[str, ...],
         if not session.usable_for(sfen):
             # Only bounds proved: one that refutes the line checks it; else the stopped search goes on.
             at_least, at_most = _plies(solved.extra.get("at_least")), _plies(solved.extra.get("at_most"))
-            refuted = yield from _from_bounds(position, given, at_least, at_most, limits, cancel, session)
+            refuted = yield from check_from_bounds_iter(position, given, at_least, at_most, limits, cancel, session)
             if refuted is not None:
                 return replace(refuted, nodes=refuted.nodes + solve_nodes, at_least=at_least, at_most=at_most)
             if not session.resumable_for(sfen):
@@ -229,12 +229,12 @@ def check_from_bounds(position: Position, given: list[str] | tuple[str, ...], at
     :func:`check_above_bound` (a missed defence), within ``limits``; None
     when neither bound refutes the line.
     """
-    return drive(_from_bounds(position, given, at_least, at_most, limits, cancel, session))
+    return drive(check_from_bounds_iter(position, given, at_least, at_most, limits, cancel, session))
 
 
-def _from_bounds(position: Position, given: list[str] | tuple[str, ...], at_least: int | None,
-                 at_most: int | None, limits: Limits, cancel: Cancel | None,
-                 session: AnswerSession | None) -> Generator[Progress, None, CheckResult | None]:
+def check_from_bounds_iter(position: Position, given: list[str] | tuple[str, ...], at_least: int | None,
+                           at_most: int | None, limits: Limits = Limits(seconds=60), cancel: Cancel | None = None,
+                           session: AnswerSession | None = None) -> Generator[Progress, None, CheckResult | None]:
     """:func:`check_from_bounds`, yielding progress."""
     if at_most is not None and at_most < len(given):
         return (yield from _below_bound(position, given, at_most, limits, cancel, session))
@@ -557,5 +557,6 @@ def verdict_comment(result: CheckResult) -> str:
     return f"作意の検討：{kinds}あり（正解は{result.length}手詰）{cut}"
 
 
-__all__ = ["KINDS", "KIND_NAMES", "Check", "CheckError", "CheckResult", "Discrepancy", "check_iter", "check_solution",
+__all__ = ["KINDS", "KIND_NAMES", "Check", "CheckError", "CheckResult", "Discrepancy", "check_from_bounds",
+           "check_from_bounds_iter", "check_iter", "check_solution",
            "discrepancy_comment", "verdict_comment"]

@@ -215,7 +215,7 @@ def _solve_row(row: dict[str, str], options: dict[str, Any], cancel: threading.E
             line["check_skipped"] = reason
         else:
             line.update(check_fields(position, row["pv"], Limits(**options["limits"]), session, cancel,
-                                     at_most=at_most, at_least=at_least))
+                                     at_most=at_most, at_least=at_least, on_progress=on_progress))
     line["_no_length_column"] = "length" not in row
     return line
 

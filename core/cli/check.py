@@ -71,7 +71,8 @@ def skip_reason(pv: str, *, status: str, exact: bool, raw: bool = False, helpmat
 
 def check_fields(position: Position, pv: str, limits: Limits,
                  session: AnswerSession | None = None, cancel: Cancel | None = None,
-                 at_most: int | None = None, at_least: int | None = None) -> dict[str, Any]:
+                 at_most: int | None = None, at_least: int | None = None,
+                 on_progress: Callable[[Progress], object] | None = None) -> dict[str, Any]:
     """A problem row's check of its given solution ``pv`` (USI moves separated by spaces).
 
     ``session`` is the row's solve (:class:`AnswerSession`): the check asks
@@ -87,13 +88,15 @@ def check_fields(position: Position, pv: str, limits: Limits,
     the line's length, ``at_most`` makes the check look for that shorter mate
     alone (:func:`tsume_studio.core.check.check_below_bound`); above it,
     ``at_least`` for a defence the line misses
-    (:func:`tsume_studio.core.check.check_above_bound`).
+    (:func:`tsume_studio.core.check.check_above_bound`).  ``on_progress``
+    receives the check's snapshots (the solve's phases, then the ply checked).
     """
     start, cpu = time.monotonic(), time.process_time()
     try:
         # A bound that refutes the line (a shorter mate, a missed defence), else the whole check.
-        result = (_check_core.check_from_bounds(position, pv.split(), at_least, at_most, limits, cancel, session)
-                  or check_solution(position, pv.split(), limits, session, cancel))
+        result = (drive(_check_core.check_from_bounds_iter(position, pv.split(), at_least, at_most, limits, cancel,
+                                                           session), on_progress)
+                  or check_solution(position, pv.split(), limits, session, cancel, on_progress))
     except (UserError, CheckError) as exc:
         return {"check_error": str(exc)}
     return {"check": result.check_json(), "check_length": result.length,

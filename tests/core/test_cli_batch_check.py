@@ -13,11 +13,12 @@ import pytest
 
 from tsume_studio.core import check as check_module
 from tsume_studio.core import kernel
+from tsume_studio.core.cli import batch as batch_module
 from tsume_studio.core.cli.batch import solve_row
 from tsume_studio.core.cli.check import CheckTally, check_fields, check_solution
 from tsume_studio.core.cli.main import main
 from tsume_studio.core.search import kernel_engine
-from tsume_studio.core.search.contract import Limits
+from tsume_studio.core.search.contract import Limits, Progress, SearchPhase
 from tsume_studio.core.search.length_rule import SearchAborted
 from tsume_studio.core.search.length_search import solve_official
 from tsume_studio.core.shogi.position import Position
@@ -186,3 +187,28 @@ def test_bench_official(problem_set: Path, tmp_path: Path, capsys: pytest.Captur
     assert all(r["exact"] is True and r["check_cpu"] >= 0 and "alternatives_checked" in r for r in rows.values())
     assert main(["bench", "--official", "--raw", str(problem_set)]) == 2
     assert "--official and --raw exclude each other" in capsys.readouterr().err
+
+
+def test_a_rows_check_reports_its_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+    """将棋無双 90番 within 3 CPU s: the row's solve proves bounds of the length only, and its check goes
+    on with that stopped search; the batch's progress bar gets the check's snapshots as the solve's."""
+    with (DATA / "musou.tsv").open(encoding="utf-8") as f:
+        row = next(r for r in csv.DictReader(f, delimiter="\t") if r["id"] == "musou-090")
+    checking = [False]
+    real = batch_module.check_fields
+
+    def spy(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        checking[0] = True
+        return real(*args, **kwargs)
+    monkeypatch.setattr(batch_module, "check_fields", spy)
+    seen: list[tuple[bool, Progress]] = []
+    options = {**OPTIONS, "limits": {"nodes": None, "seconds": 3.0, "memory_mb": 256, "cpu_time": True}}
+    line = solve_row(row, options, on_progress=lambda p: seen.append((checking[0], p)))
+    assert line["status"] == "mate" and "check" in line and checking[0], line
+    if line.get("exact") is not False:
+        pytest.skip("this machine proved 90番's length within 3 CPU s: its check has nothing to go on with")
+    assert line["check_reused"]
+    solving = [p.phase for during, p in seen if not during]
+    checked = [p.phase for during, p in seen if during]
+    assert solving[0] is SearchPhase.MATE and SearchPhase.SHORTEST in solving
+    assert checked and SearchPhase.SHORTEST in checked and SearchPhase.MATE not in checked   # the search going on
