@@ -302,6 +302,7 @@ def check_above_bound(position: Position, given: list[str] | tuple[str, ...], at
     Other plies may hold more: the result is not ``complete``, and has no
     discrepancy when the limits run out first.  The questions go to the
     stopped solve's search that ``session`` keeps, else to one of its own.
+    The discrepancies proved before the limits run out are kept.
 
     Raises:
         CheckError: as :func:`check_solution` (a bad line, or no mate).
@@ -323,7 +324,7 @@ def _above_bound(position: Position, given: list[str] | tuple[str, ...], at_leas
     try:
         yield from _missed_defence(s, root, tuple(given), moves, out)
     except SearchAborted:
-        out.clear()
+        pass   # each discrepancy found by then was proved: kept, as check_solution keeps them
     return CheckResult(False, None, tuple(given), tuple(out), complete=False, nodes=_nodes(s) - start,
                        engine=_engine(s))
 
