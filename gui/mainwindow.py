@@ -236,6 +236,7 @@ class MainWindow(QMainWindow):
         self._session: AnswerSession | None = None   # the last solve's answer, for a check to reuse
         # A check waiting for the solve of its start (the start and the main line to check).
         self._check_next: tuple[Position, tuple[str, ...]] | None = None
+        self._check_progress: Progress | None = None   # the running check's latest snapshot
         self._last_progress: Progress | None = None   # the running search's latest snapshot
         self._limits = load_limits()   # the running search's, for its time against the limit
         self._shown_limit: float | None = self._limits.seconds   # the limit shown against the elapsed time
@@ -836,10 +837,11 @@ class MainWindow(QMainWindow):
         """Check ``given`` from ``start`` on a worker thread, asking ``session`` (``solved``: its solve's result)."""
         self.docks["check"].raise_()   # after a solve in view, its result dock was raised
         worker = check_worker(start, given, load_limits(), session, solved)
+        self._check_progress = None
         worker.progress.connect(self._on_check_progress)
         worker.returned.connect(functools.partial(self._on_check_returned, start.copy()))
         worker.errored.connect(self._on_check_errored)
-        worker.aborted.connect(self.check_panel.set_stopped)
+        worker.aborted.connect(self._on_check_aborted)
         worker.finished.connect(self._on_check_finished)
         self._worker = worker
         self.board.set_editable(False)
@@ -851,10 +853,16 @@ class MainWindow(QMainWindow):
     def _on_check_progress(self, progress: Progress) -> None:
         # What the check asks now (the ply of the line, or the length search it goes on with), in
         # the panel and on the status line; the check's limits are its own, so no time against them.
+        self._check_progress = progress
         text = phase_text(progress)
         self.check_panel.set_progress(text + "…")
         self._set_stats(lambda: "   ".join((phase_text(progress), tr("Nodes %1").replace("%1", f"{progress.nodes:,}"),
                                             tr("%1 nodes/s").replace("%1", f"{progress.nps:,.0f}"))))
+
+    @Slot()
+    def _on_check_aborted(self) -> None:
+        # Stopped while the length search went on: the bounds it had proved stay in view.
+        self.check_panel.set_stopped(bounds_text(*progress_bounds(self._check_progress)))
 
     def _on_check_returned(self, start: Position, result: CheckResult) -> None:
         self._check = (start, result)

@@ -950,9 +950,10 @@ class CheckPanel(_PositionList):
         self._shown = (None, None, text)
         self._set_rows(Position.empty(), [], text)
 
-    def set_stopped(self) -> None:
-        """Say that the check was stopped."""
-        self._shown = (None, None, "Stopped before the check ended.")
+    def set_stopped(self, detail: str = "") -> None:
+        """Say that the check was stopped (``detail``, translated: what it had proved by then)."""
+        note = "Stopped before the check ended."
+        self._shown = (None, None, f"{tr(note)} {detail}" if detail else note)
         self._set_rows(Position.empty(), [], self._shown[2])
 
     def clear(self) -> None:

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from .errors import UserError
+from . import signals
+from .errors import EXIT_INTERRUPTED, EXIT_OK, UserError
 from .. import check as _check_core
 from ..answer import bounds_english
 from .running import ProgressLine
@@ -184,35 +186,46 @@ def _check(args: argparse.Namespace) -> int:
         raise UserError("--pv is empty: give the solution's moves in USI")
     cpu = time.process_time()
     shown = ProgressLine(lines=args.progress)
-    try:
-        result = check_solution(position, given, Limits(seconds=args.seconds, memory_mb=args.memory,
-                                                        cpu_time=args.cpu_time),
-                                on_progress=shown if shown.active else None)
-    finally:
-        shown.close()
+    # Ctrl-C (or SIGTERM) stops the check, which then reports what it had proved: the bounds, the
+    # discrepancies found so far; the exit status says it was interrupted.
+    with signals.cancelling(threading.Event()) as cancel:
+        try:
+            result = check_solution(position, given, Limits(seconds=args.seconds, memory_mb=args.memory,
+                                                            cpu_time=args.cpu_time),
+                                    cancel=cancel, on_progress=shown if shown.active else None)
+        finally:
+            shown.close()
+    stopped = cancel.is_set() and not result.complete
+    code = EXIT_INTERRUPTED if stopped else EXIT_OK
     if args.json:
-        print(json.dumps({**result.as_json(), "cpu_seconds": round(time.process_time() - cpu, 4)},
-                         ensure_ascii=False))
-        return 0
+        out = {**result.as_json(), "cpu_seconds": round(time.process_time() - cpu, 4)}
+        if stopped:
+            out["interrupted"] = True
+        print(json.dumps(out, ensure_ascii=False))
+        return code
+    cut = "stopped" if stopped else "cut short by the limits"
     if result.length is None:
         bounds = bounds_english(result.at_least, result.at_most)
         if not result.discrepancies:
-            print("unknown: the exact length was not proved within the limits" + (f" ({bounds})" if bounds else ""))
-            return 0
+            head = "stopped: the exact length was not proved" if stopped else \
+                "unknown: the exact length was not proved within the limits"
+            print(head + (f" ({bounds})" if bounds else ""))
+            return code
         # A proved bound refutes the line all the same.
         print(f"exact length not proved ({bounds}), given {len(result.given)}: "
-              f"{len(result.discrepancies)} discrepancies proved from the bound, other plies not examined")
+              f"{len(result.discrepancies)} discrepancies proved from the bound, other plies not examined"
+              + (" (stopped)" if stopped else ""))
         for d in result.discrepancies:
             print(f"  {d.kind} at ply {d.ply}: {' '.join(d.line)}")
-        return 0
+        return code
     if not result.complete:
-        verdict = f"cut short by the limits, {len(result.discrepancies)} discrepancies found by then"
+        verdict = f"{cut}, {len(result.discrepancies)} discrepancies found by then"
     else:
         verdict = "confirmed" if result.confirmed else f"{len(result.discrepancies)} discrepancies"
     print(f"exact length {result.length}, given {len(result.given)}: {verdict}")
     for d in result.discrepancies:
         print(f"  {d.kind} at ply {d.ply}: {' '.join(d.line)}")
-    return 0
+    return code
 
 
 __all__ = ["KINDS", "CheckResult", "CheckTally", "Discrepancy", "check_fields", "check_solution", "register",

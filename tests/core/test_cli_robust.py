@@ -80,6 +80,32 @@ def test_ctrl_c_cancels_text_solve() -> None:
     assert "Traceback" not in err
 
 
+def _musou_row(row_id: str) -> list[str]:
+    for line in (DATA / "musou.tsv").read_text(encoding="utf-8").splitlines():
+        fields = line.split("\t")
+        if fields[0] == row_id:
+            return fields
+    raise AssertionError(row_id)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_stops_check_with_what_it_had_proved(sig: int) -> None:
+    # 将棋無双 23番 (published 25): df-pn proves it at once, the length search then climbs for minutes.
+    _id, sfen, _length, pv, *_ = _musou_row("musou-023")
+    code, out, err = _signal_after(["check", "--json", sfen, "--pv", pv, "--seconds", "120"], sig, delay=3.0)
+    assert "Traceback" not in err and code == 130
+    got = json.loads(out)
+    assert got["interrupted"] is True and got["length"] is None and got["check"]["complete"] is False
+    assert 1 <= got["at_least"] <= got["at_most"]          # the bounds proved by then, kept
+
+
+def test_ctrl_c_stops_text_check_with_its_bounds() -> None:
+    _id, sfen, _length, pv, *_ = _musou_row("musou-023")
+    code, out, err = _signal_after(["check", sfen, "--pv", pv, "--seconds", "120"], signal.SIGINT, delay=3.0)
+    assert code == 130 and "Traceback" not in err
+    assert out.startswith("stopped: the exact length was not proved (proved: at most "), out
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_ends_batch_with_its_summary_so_far(tmp_path: Path, jobs: str) -> None:
     tsv = tmp_path / "set.tsv"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 import shutil
 import threading
 from dataclasses import replace
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import QTimer
 from pytestqt.qtbot import QtBot
 
 from tsume_studio.core import check as check_module
@@ -167,23 +169,11 @@ def test_a_line_refuted_by_a_bound_alone(qtbot: QtBot, window: MainWindow, tmp_p
 
 def test_a_check_shows_what_it_asks_while_it_runs(qtbot: QtBot, open_window: Callable[..., MainWindow],
                                                   tmp_path: Path) -> None:
-    """将棋無双 90番 within 3 s: the window's solve proves only bounds of the length; the check goes on
-    with that stopped search, its question and bounds in the check panel and on the status line, then
-    says it could not prove the length (no verdict on the line is made up)."""
-    i18n.set_language("en")
-    with (DATA / "musou.tsv").open(encoding="utf-8") as f:
-        row = next(r for r in csv.DictReader(f, delimiter="\t") if r["id"] == "musou-090")
-    record = Record(start=Position.from_sfen(row["sfen"]))
-    pos, node = record.start.copy(), record.root
-    for usi in row["pv"].split():
-        child = RecordNode(move=parse_move(pos, usi))
-        node.children.append(child)
-        node = child
-        pos.push(child.move)
-    path = tmp_path / "musou-090.kif"
-    write_record(path, record)
+    """将棋無双 23番 within 3 s (its length takes minutes): the window's solve proves only bounds of the
+    length; the check goes on with that stopped search, its question and bounds in the check panel and on
+    the status line, then says it could not prove the length (no verdict on the line is made up)."""
     w = open_window(seconds=3.0, settle_ms=10000)
-    assert w.open_file(str(path))
+    assert w.open_file(str(_musou_record(tmp_path, "musou-023")))
     notes: list[str] = []
     real = w.check_panel.set_progress
 
@@ -197,7 +187,43 @@ def test_a_check_shows_what_it_asks_while_it_runs(qtbot: QtBot, open_window: Cal
     assert w.result().extra["exact"] is False                   # the solve proved bounds only
     asked = [n for n in notes if n.startswith("Proving the shortest: mate within")]
     assert asked, notes                                        # the stopped search went on, in view
-    assert result.reused
-    if result.length is None:                                  # 3 s more did not prove the length
-        assert not result.complete and not result.confirmed and not result.discrepancies
-        assert w.check_panel.verdict() == "Unknown: the exact length was not proved within the limits."
+    assert result.reused and result.length is None and not result.complete and not result.discrepancies
+    assert w.check_panel.verdict() == "Unknown: the exact length was not proved within the limits."
+
+
+def _musou_record(tmp_path: Path, row_id: str) -> Path:
+    """A record of a 将棋無双 row with its published solution as the main line."""
+    i18n.set_language("en")
+    with (DATA / "musou.tsv").open(encoding="utf-8") as f:
+        row = next(r for r in csv.DictReader(f, delimiter="\t") if r["id"] == row_id)
+    record = Record(start=Position.from_sfen(row["sfen"]))
+    pos, node = record.start.copy(), record.root
+    for usi in row["pv"].split():
+        child = RecordNode(move=parse_move(pos, usi))
+        node.children.append(child)
+        node = child
+        pos.push(child.move)
+    path = tmp_path / f"{row_id}.kif"
+    write_record(path, record)
+    return path
+
+
+def test_stop_during_the_check_keeps_the_bounds_in_view(qtbot: QtBot, open_window: Callable[..., MainWindow],
+                                                         tmp_path: Path) -> None:
+    """将棋無双 23番 (published 25): the window's 3 s solve proves bounds only; stopped while the check's
+    length search goes on, the panel says so with the bounds proved by then."""
+    w = open_window(seconds=3.0, settle_ms=10000)
+    assert w.open_file(str(_musou_record(tmp_path, "musou-023")))
+    real = w.check_panel.set_progress
+
+    def shown(text: str) -> None:
+        real(text)
+        if text.startswith("Proving the shortest: mate within"):
+            QTimer.singleShot(0, w.stop)
+    w.check_panel.set_progress = shown   # type: ignore[method-assign]
+    assert check(qtbot, w) is None and w.check_result() is None
+    verdict = w.check_panel.verdict()
+    match = re.fullmatch(r"Stopped before the check ended\. proved: at most (\d+) plies, at least (\d+)", verdict)
+    assert match is not None, verdict
+    assert int(match[2]) <= 25 <= int(match[1])          # 23番's length (25) lies within them
+    assert not w.is_searching() and w.actions_["check"].isEnabled()
