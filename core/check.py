@@ -94,13 +94,23 @@ class CheckResult:
     at_most: int | None = None
     """With ``length`` None: the upper bound the solve had proved, if any."""
 
+    @property
+    def too_short(self) -> bool:
+        """With the length not proved: the lower bound proved lies above the line's length, so the
+        line mates sooner than any mate can be forced; a defence it misses lasts longer (変長),
+        whether or not the check found where within its limits."""
+        return self.length is None and self.at_least is not None and self.at_least > len(self.given)
+
     def check_json(self) -> dict[str, Any]:
-        """The ``check`` object: ``confirmed``, ``discrepancies``, and ``complete: false`` when cut short."""
+        """The ``check`` object: ``confirmed``, ``discrepancies``, ``complete: false`` when cut short,
+        and ``too_short: true`` when a lower bound refutes the line (:attr:`too_short`)."""
         out: dict[str, Any] = {"confirmed": self.confirmed,
                                "discrepancies": [{"kind": d.kind, "ply": d.ply, "line": list(d.line)}
                                                  for d in self.discrepancies]}
         if not self.complete:
             out["complete"] = False
+        if self.too_short:
+            out["too_short"] = True
         return out
 
     def as_json(self) -> dict[str, Any]:
@@ -318,7 +328,7 @@ def _above_bound(position: Position, given: list[str] | tuple[str, ...], at_leas
         raise ValueError(f"a bound of {at_least} plies is not above the line's {len(given)}")
     root, moves, s, start = yield from _bound_search(position, given, limits, cancel, session)
     if isinstance(s, CheckResult):
-        return s
+        return replace(s, at_least=at_least)
     s.phase = "check"
     out: list[Discrepancy] = []
     try:
@@ -326,7 +336,7 @@ def _above_bound(position: Position, given: list[str] | tuple[str, ...], at_leas
     except SearchAborted:
         pass   # each discrepancy found by then was proved: kept, as check_solution keeps them
     return CheckResult(False, None, tuple(given), tuple(out), complete=False, nodes=_nodes(s) - start,
-                       engine=_engine(s))
+                       engine=_engine(s), at_least=at_least)
 
 
 def _bound_search(position: Position, given: list[str] | tuple[str, ...], limits: Limits, cancel: Cancel | None,
@@ -541,6 +551,9 @@ def discrepancy_comment(d: Discrepancy) -> str:
 def verdict_comment(result: CheckResult) -> str:
     """The record comment on the start position that sums up ``result``."""
     if result.length is None:
+        if not result.discrepancies and result.too_short:
+            # The bound refutes the line though the check did not find where: 変長 somewhere.
+            return f"作意の検討：変長あり（{result.at_least}手以上、変化の箇所は未特定、手数は未確定）"
         if not result.discrepancies:
             return "作意の検討：時間内に手数を確定できず"
         # A proved bound refuted the line: what it found, with the bounds.

@@ -859,6 +859,10 @@ add_translations("ja", {
     "Not confirmed: %1 (the official answer is mate in %2; the main line has %3 plies).":
         "作意と相違：%1（正解は%2手詰、本譜は%3手）。",
     "Unknown: the exact length was not proved within the limits.": "不明：制限時間内に手数を確定できませんでした。",
+    "Not confirmed: the main line mates too soon. No mate within its %1 plies exists (%2), so a defence "
+    "it misses lasts longer (変長); where was not found within the limits.":
+        "作意と相違：本譜は早く詰みすぎています。%1手以内の詰みはない（%2）ので、本譜が見落とした受けで"
+        "長く逃れられます（変長）。その箇所は制限内に特定できませんでした。",
     "Not confirmed: %1. The exact length was not proved (%2); the main line has %3 plies, "
     "and the other plies were not examined.":
         "作意と相違：%1（手数は未確定、%2。本譜は%3手、ほかの手は未検討）。",
@@ -979,7 +983,7 @@ class CheckPanel(_PositionList):
     def writable(result: CheckResult) -> bool:
         """True when ``result`` has something to write into the record: a verdict on a proved
         length, or discrepancies a bound proved."""
-        return result.length is not None or bool(result.discrepancies)
+        return result.length is not None or bool(result.discrepancies) or result.too_short
 
     def verdict(self) -> str:
         """The verdict line as shown (translated)."""
@@ -1007,6 +1011,11 @@ class CheckPanel(_PositionList):
     @staticmethod
     def _verdict_text(result: CheckResult) -> str:
         if result.length is None:
+            if not result.discrepancies and result.too_short:
+                return (tr("Not confirmed: the main line mates too soon. No mate within its %1 plies exists "
+                           "(%2), so a defence it misses lasts longer (変長); where was not found within the "
+                           "limits.").replace("%1", str(len(result.given)))
+                        .replace("%2", bounds_text(result.at_least, result.at_most)))
             if not result.discrepancies:
                 return tr("Unknown: the exact length was not proved within the limits.")
             # A proved bound refuted the main line all the same.

@@ -129,6 +129,8 @@ class CheckTally:
         elif "check" in row:
             check = row["check"]
             kinds = {d["kind"] for d in check["discrepancies"]}
+            if check.get("too_short"):
+                kinds.add("longer_defence")   # a defence the line misses, not located
             self.kinds.update(kinds)
             if check["confirmed"]:
                 self.confirmed += 1
@@ -206,6 +208,11 @@ def _check(args: argparse.Namespace) -> int:
     cut = "stopped" if stopped else "cut short by the limits"
     if result.length is None:
         bounds = bounds_english(result.at_least, result.at_most)
+        if not result.discrepancies and result.too_short:
+            print(f"exact length not proved ({bounds}), given {len(result.given)}: the line mates too soon "
+                  f"(no mate within {len(result.given)} plies exists), a defence it misses lasts longer; where was "
+                  f"not found within the limits" + (" (stopped)" if stopped else ""))
+            return code
         if not result.discrepancies:
             head = "stopped: the exact length was not proved" if stopped else \
                 "unknown: the exact length was not proved within the limits"

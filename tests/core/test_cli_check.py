@@ -12,7 +12,7 @@ import cshogi
 import pytest
 
 from tsume_studio.core.check import verdict_comment
-from tsume_studio.core.cli.check import check_solution
+from tsume_studio.core.cli.check import CheckTally, check_solution
 from tsume_studio.core.cli.errors import UserError
 from tsume_studio.core.cli.main import main
 from tsume_studio.core.search.contract import Limits
@@ -140,6 +140,27 @@ def test_a_missed_defence_proved_before_the_limits_ran_out_is_kept(monkeypatch: 
     assert [(d.kind, d.ply) for d in result.discrepancies] == [("longer_defence", 10)]
 
 
+def test_a_bound_above_the_line_refutes_it_where_the_defence_is_not_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    """55番 with "at least 13" (published 11): the limits run out before the check locates the defence
+    the line misses; the bound refutes the line all the same, and the result says so."""
+    from tsume_studio.core.check import check_above_bound
+    from tsume_studio.core.search.kernel_length import KernelLengthSearch
+    from tsume_studio.core.search.length_rule import SearchAborted
+    from tsume_studio.core.search.length_search import LengthSearch
+
+    for cls in (LengthSearch, KernelLengthSearch):
+        def cut(self: Any, d: int) -> Generator[Any, None, bool]:
+            raise SearchAborted("node limit")   # the first question of the bisection runs out
+            yield   # a generator, as the search's questions are
+        monkeypatch.setattr(cls, "and_within", cut)
+    r = _row("musou.tsv", "musou-055")
+    line = r["pv"].split()
+    result = check_above_bound(Position.from_sfen(r["sfen"]), line, 13, Limits(seconds=60))
+    assert result.length is None and not result.discrepancies and not result.complete
+    assert result.at_least == 13 and result.too_short and result.check_json()["too_short"] is True
+    assert verdict_comment(result) == "作意の検討：変長あり（13手以上、変化の箇所は未特定、手数は未確定）"
+
+
 # The Python engine's solve and check of 31番 within 1 M nodes of df-pn: 129 CPU s (2026-11-28, a 2.5 GHz
 # Xeon; at most 29 proved, the same 早詰 at ply 1), against the kernel's 8 s.
 PY_031 = "the Python engine's solve and check of this row take about two CPU minutes"
@@ -184,11 +205,27 @@ def test_the_text_of_a_check_from_a_bound(monkeypatch: pytest.MonkeyPatch,
         "exact length not proved (proved: at most 1 plies), given 3: "
         "1 discrepancies proved from the bound, other plies not examined",
         "  shorter_mate at ply 1: 9c9a+"]
-    nothing = CheckResult(False, None, line, complete=False, at_least=5, at_most=9)
+    nothing = CheckResult(False, None, line, complete=False, at_least=3, at_most=9)
     monkeypatch.setattr(cli_check, "check_solution", lambda *args, **kw: nothing)
     assert main(["check", CLASSIC, "--pv", " ".join(line)]) == 0
     assert capsys.readouterr().out == ("unknown: the exact length was not proved within the limits "
-                                       "(proved: at most 9 plies, at least 5)\n")
+                                       "(proved: at most 9 plies, at least 3)\n")
+    # A lower bound above the line's length refutes it, though the defence it misses was not found.
+    short = CheckResult(False, None, line, complete=False, at_least=5, at_most=9)
+    assert short.too_short and not nothing.too_short
+    monkeypatch.setattr(cli_check, "check_solution", lambda *args, **kw: short)
+    assert main(["check", CLASSIC, "--pv", " ".join(line)]) == 0
+    assert capsys.readouterr().out == (
+        "exact length not proved (proved: at most 9 plies, at least 5), given 3: the line mates too soon (no mate "
+        "within 3 plies exists), a defence it misses lasts longer; where was not found within the limits\n")
+    assert main(["check", "--json", CLASSIC, "--pv", " ".join(line)]) == 0
+    assert json.loads(capsys.readouterr().out)["check"] == {"confirmed": False, "discrepancies": [],
+                                                            "complete": False, "too_short": True}
+    assert verdict_comment(short) == "作意の検討：変長あり（5手以上、変化の箇所は未特定、手数は未確定）"
+    tally = CheckTally()
+    tally.add({"check": short.check_json()})
+    tally.add({"check": nothing.check_json()})
+    assert (tally.not_confirmed, tally.unknown, tally.kinds["longer_defence"]) == (1, 1, 1)
 
 
 def test_yozume_is_reported() -> None:

@@ -167,6 +167,35 @@ def test_a_line_refuted_by_a_bound_alone(qtbot: QtBot, window: MainWindow, tmp_p
     assert "作意の検討：早詰あり（5手以内、3手以上、手数は未確定）" in w.editor.full_record().root.comments
 
 
+def test_a_line_shorter_than_the_proved_bound(qtbot: QtBot, window: MainWindow, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lower bound above the main line's length, the defence it misses not found in time: the verdict
+    says the line mates too soon (変長 somewhere), in English and Japanese, and writes it into the record."""
+    path, line = flawed_record(tmp_path)
+    short = CheckResult(False, None, tuple(line), complete=False, at_least=len(line) + 2, at_most=len(line) + 6)
+    assert short.too_short
+
+    def fake(*args: Any, **kwargs: Any) -> Check:
+        yield from ()
+        return short
+    monkeypatch.setattr(checkworker, "check_iter", fake)
+    w = window
+    assert w.open_file(str(path))
+    assert check(qtbot, w) == short
+    assert w.check_panel.texts() == []
+    n = len(line)
+    assert w.check_panel.verdict() == (
+        f"Not confirmed: the main line mates too soon. No mate within its {n} plies exists (proved: at most "
+        f"{n + 6} plies, at least {n + 2}), so a defence it misses lasts longer (変長); where was not found "
+        "within the limits.")
+    i18n.set_language("ja")
+    assert w.check_panel.verdict().startswith(f"作意と相違：本譜は早く詰みすぎています。{n}手以内の詰みはない")
+    i18n.set_language("en")
+    assert w.check_panel.write_button.isEnabled() and w.write_check()
+    assert (f"作意の検討：変長あり（{n + 2}手以上、変化の箇所は未特定、手数は未確定）"
+            in w.editor.full_record().root.comments)
+
+
 def test_a_check_shows_what_it_asks_while_it_runs(qtbot: QtBot, open_window: Callable[..., MainWindow],
                                                   tmp_path: Path) -> None:
     """将棋無双 23番 within 3 s (its length takes minutes): the window's solve proves only bounds of the
