@@ -70,6 +70,8 @@ add_translations("ja", {
     "Continue": "続けて探す",
     "Search stopped: Continue (Shift+F5) searches on from where it stopped":
         "探索を中止しました。「続けて探す」(Shift+F5) で止まったところから探索を続けます",
+    "The check stopped at its limits: Check the main line (Ctrl+F5) again goes on from where it stopped":
+        "作意の検討は制限で止まりました。もう一度「本譜を検討」(Ctrl+F5) で止まったところから続けます",
     "Give the stopped search more time, from where it stopped (its table kept)":
         "中止・時間切れの探索を、止まったところから続けます（置換表はそのまま）",
     "Direct mate": "詰将棋",
@@ -868,6 +870,10 @@ class MainWindow(QMainWindow):
         self._check = (start, result)
         self.check_panel.set_result(start, result)
         self._set_stats(lambda: self.check_panel.verdict().split("\n")[0])
+        if result.length is None and self._session is not None and self._session.resumable_for(start.sfen()):
+            # The length search stopped at the limits is kept: another check goes on with it.
+            self.statusBar().showMessage(tr("The check stopped at its limits: Check the main line (Ctrl+F5) "
+                                            "again goes on from where it stopped"), 8000)
 
     def _on_check_errored(self, error: BaseException) -> None:
         self.check_panel.clear()

@@ -859,6 +859,8 @@ add_translations("ja", {
     "Not confirmed: %1 (the official answer is mate in %2; the main line has %3 plies).":
         "作意と相違：%1（正解は%2手詰、本譜は%3手）。",
     "Unknown: the exact length was not proved within the limits.": "不明：制限時間内に手数を確定できませんでした。",
+    "Unknown: the exact length was not proved within the limits (%1).":
+        "不明：制限時間内に手数を確定できませんでした（%1）。",
     "Not confirmed: the main line mates too soon. No mate within its %1 plies exists (%2), so a defence "
     "it misses lasts longer (変長); where was not found within the limits.":
         "作意と相違：本譜は早く詰みすぎています。%1手以内の詰みはない（%2）ので、本譜が見落とした受けで"
@@ -1017,6 +1019,9 @@ class CheckPanel(_PositionList):
                            "limits.").replace("%1", str(len(result.given)))
                         .replace("%2", bounds_text(result.at_least, result.at_most)))
             if not result.discrepancies:
+                bounds = bounds_text(result.at_least, result.at_most)
+                if bounds:
+                    return tr("Unknown: the exact length was not proved within the limits (%1).").replace("%1", bounds)
                 return tr("Unknown: the exact length was not proved within the limits.")
             # A proved bound refuted the main line all the same.
             kinds = ", ".join(dict.fromkeys(tr(KIND_LABELS.get(d.kind, d.kind)) for d in result.discrepancies))

@@ -217,7 +217,16 @@ def test_a_check_shows_what_it_asks_while_it_runs(qtbot: QtBot, open_window: Cal
     asked = [n for n in notes if n.startswith("Proving the shortest: mate within")]
     assert asked, notes                                        # the stopped search went on, in view
     assert result.reused and result.length is None and not result.complete and not result.discrepancies
-    assert w.check_panel.verdict() == "Unknown: the exact length was not proved within the limits."
+    assert result.at_least is not None and result.at_most is not None
+    assert w.check_panel.verdict() == ("Unknown: the exact length was not proved within the limits (proved: at "
+                                       f"most {result.at_most} plies, at least {result.at_least}).")
+    assert "again goes on from where it stopped" in w.statusBar().currentMessage()
+    # Checked again, it goes on with the same search: the bounds it proved stand, and may close in.
+    solved = w.result()
+    again = check(qtbot, w)
+    assert isinstance(again, CheckResult) and again.reused and w.result() is solved   # not solved again
+    assert again.at_least is not None and again.at_most is not None
+    assert result.at_least <= again.at_least <= 25 <= again.at_most <= result.at_most   # 23番: 25 plies
 
 
 def _musou_record(tmp_path: Path, row_id: str) -> Path:
