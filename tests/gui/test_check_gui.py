@@ -127,6 +127,16 @@ def test_each_discrepancy_is_listed_shown_and_written_into_the_record(qtbot: QtB
     assert repr(w.editor.full_record().root) == root_before and not w.is_modified()
 
 
+def checked_as(qtbot: QtBot, w: MainWindow, monkeypatch: pytest.MonkeyPatch, path: Path, result: CheckResult) -> None:
+    """Open ``path`` and check its main line, the check answering ``result`` (its display alone is tested)."""
+    def fake(*args: Any, **kwargs: Any) -> Check:
+        yield from ()
+        return result
+    monkeypatch.setattr(checkworker, "check_iter", fake)
+    assert w.open_file(str(path))
+    assert check(qtbot, w) == result
+
+
 def test_a_record_without_moves_is_not_checked(qtbot: QtBot, window: MainWindow) -> None:
     window.editor.set_position(Position.from_sfen("7k1/4R4/9/9/9/9/9/9/9 b SNr2b4g3s3n4l18p 1"))
     assert not window.check_main_line()
@@ -151,13 +161,8 @@ def test_a_line_refuted_by_a_bound_alone(qtbot: QtBot, window: MainWindow, tmp_p
     path, line = flawed_record(tmp_path)
     found = CheckResult(False, None, tuple(line), (check_module.Discrepancy("shorter_mate", 1, (line[0],)),),
                         complete=False, at_least=3, at_most=5)
-    def fake(*args: Any, **kwargs: Any) -> Check:
-        yield from ()
-        return found
-    monkeypatch.setattr(checkworker, "check_iter", fake)
     w = window
-    assert w.open_file(str(path))
-    assert check(qtbot, w) == found
+    checked_as(qtbot, w, monkeypatch, path, found)
     assert len(w.check_panel.texts()) == 1 and "Shorter mate (早詰)" in w.check_panel.texts()[0]
     assert w.check_panel.verdict() == (
         "Not confirmed: Shorter mate (早詰). The exact length was not proved (proved: at most 5 plies, "
@@ -174,14 +179,8 @@ def test_a_line_shorter_than_the_proved_bound(qtbot: QtBot, window: MainWindow, 
     path, line = flawed_record(tmp_path)
     short = CheckResult(False, None, tuple(line), complete=False, at_least=len(line) + 2, at_most=len(line) + 6)
     assert short.too_short
-
-    def fake(*args: Any, **kwargs: Any) -> Check:
-        yield from ()
-        return short
-    monkeypatch.setattr(checkworker, "check_iter", fake)
     w = window
-    assert w.open_file(str(path))
-    assert check(qtbot, w) == short
+    checked_as(qtbot, w, monkeypatch, path, short)
     assert w.check_panel.texts() == []
     n = len(line)
     assert w.check_panel.verdict() == (
