@@ -70,6 +70,8 @@ add_translations("ja", {
     "Continue": "続けて探す",
     "Search stopped: Continue (Shift+F5) searches on from where it stopped":
         "探索を中止しました。「続けて探す」(Shift+F5) で止まったところから探索を続けます",
+    "The exact length is %1 plies; nothing was found against the main line by then.":
+        "正解の手数は%1手です。それまでに本譜との相違は見つかっていません。",
     "The check stopped at its limits: Check the main line (Ctrl+F5) again goes on from where it stopped":
         "作意の検討は制限で止まりました。もう一度「本譜を検討」(Ctrl+F5) で止まったところから続けます",
     "Give the stopped search more time, from where it stopped (its table kept)":
@@ -239,6 +241,7 @@ class MainWindow(QMainWindow):
         # A check waiting for the solve of its start (the start and the main line to check).
         self._check_next: tuple[Position, tuple[str, ...]] | None = None
         self._check_progress: Progress | None = None   # the running check's latest snapshot
+        self._check_partial: tuple[Position, CheckResult] | None = None   # what a stopped check had proved
         self._last_progress: Progress | None = None   # the running search's latest snapshot
         self._limits = load_limits()   # the running search's, for its time against the limit
         self._shown_limit: float | None = self._limits.seconds   # the limit shown against the elapsed time
@@ -840,8 +843,10 @@ class MainWindow(QMainWindow):
         self.docks["check"].raise_()   # after a solve in view, its result dock was raised
         worker = check_worker(start, given, load_limits(), session, solved)
         self._check_progress = None
+        self._check_partial = None
         worker.progress.connect(self._on_check_progress)
         worker.returned.connect(functools.partial(self._on_check_returned, start.copy()))
+        worker.stopped.connect(functools.partial(self._on_check_stopped, start.copy()))
         worker.errored.connect(self._on_check_errored)
         worker.aborted.connect(self._on_check_aborted)
         worker.finished.connect(self._on_check_finished)
@@ -861,10 +866,28 @@ class MainWindow(QMainWindow):
         self._set_stats(lambda: "   ".join((phase_text(progress), tr("Nodes %1").replace("%1", f"{progress.nodes:,}"),
                                             tr("%1 nodes/s").replace("%1", f"{progress.nps:,.0f}"))))
 
+    def _on_check_stopped(self, start: Position, result: object) -> None:
+        if isinstance(result, CheckResult):
+            self._check_partial = (start, result)
+
     @Slot()
     def _on_check_aborted(self) -> None:
-        # Stopped while the length search went on: the bounds it had proved stay in view.
-        self.check_panel.set_stopped(bounds_text(*progress_bounds(self._check_progress)))
+        partial, self._check_partial = self._check_partial, None
+        if partial is not None and (partial[1].discrepancies or partial[1].too_short):
+            # What the stopped check had proved stays in view, and may be written into the record.
+            self._check = partial
+            self.check_panel.set_result(*partial, stopped=True)
+            self._set_stats(lambda: self.check_panel.verdict().split("\n")[0])
+            return
+        if partial is not None and partial[1].length is not None:
+            self.check_panel.set_stopped(tr("The exact length is %1 plies; nothing was found against the main "
+                                            "line by then.").replace("%1", str(partial[1].length)))
+            return
+        # Stopped with nothing proved against the line: the bounds of the length search stay in view.
+        at_least, at_most = progress_bounds(self._check_progress)
+        if partial is not None and partial[1].at_least is not None:
+            at_least, at_most = partial[1].at_least, partial[1].at_most
+        self.check_panel.set_stopped(bounds_text(at_least, at_most))
 
     def _on_check_returned(self, start: Position, result: CheckResult) -> None:
         self._check = (start, result)

@@ -868,6 +868,8 @@ add_translations("ja", {
     "Not confirmed: %1. The exact length was not proved (%2); the main line has %3 plies, "
     "and the other plies were not examined.":
         "作意と相違：%1（手数は未確定、%2。本譜は%3手、ほかの手は未検討）。",
+    "Stopped: what is listed is proved; the rest was not examined.":
+        "中止しました。一覧は証明済みのもので、残りは未検討です。",
     "Cut short by the limits: what is listed is proved; the rest was not examined.":
         "制限で打ち切り：一覧は証明済みですが、残りは未検討です。",
     "Stopped before the check ended.": "検討を中止しました。",
@@ -926,6 +928,7 @@ class CheckPanel(_PositionList):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         self._shown: tuple[Position | None, CheckResult | None, str | None] = (None, None, CHECK_EMPTY)
+        self._stopped = False
         super().__init__(CHECK_EMPTY, parent)
         self._note_key = CHECK_EMPTY
         self.check_button = QPushButton(self)
@@ -968,8 +971,10 @@ class CheckPanel(_PositionList):
         self._shown = (None, None, CHECK_EMPTY)
         self._set_rows(Position.empty(), [], CHECK_EMPTY)
 
-    def set_result(self, start: Position, result: CheckResult) -> None:
-        """Show a :class:`~tsume_studio.core.check.CheckResult` of a line from ``start``."""
+    def set_result(self, start: Position, result: CheckResult, stopped: bool = False) -> None:
+        """Show a :class:`~tsume_studio.core.check.CheckResult` of a line from ``start`` (``stopped``:
+        what a check stopped by the user had proved)."""
+        self._stopped = stopped
         self._shown = (start, result, None)
         rows = []
         for d in result.discrepancies:
@@ -995,7 +1000,7 @@ class CheckPanel(_PositionList):
     def _refill(self, _lang: str = "") -> None:
         start, result, note = self._shown
         if start is not None and result is not None:
-            self.set_result(start, result)
+            self.set_result(start, result, self._stopped)
         else:
             self._set_rows(Position.empty(), [], note)
 
@@ -1007,11 +1012,11 @@ class CheckPanel(_PositionList):
         if start is None or result is None:
             super()._retranslate()
             return
-        self.note.setText(self._verdict_text(result))
+        self.note.setText(self._verdict_text(result, self._stopped))
         self.note.setVisible(True)
 
     @staticmethod
-    def _verdict_text(result: CheckResult) -> str:
+    def _verdict_text(result: CheckResult, stopped: bool = False) -> str:
         if result.length is None:
             if not result.discrepancies and result.too_short:
                 return (tr("Not confirmed: the main line mates too soon. No mate within its %1 plies exists "
@@ -1040,5 +1045,6 @@ class CheckPanel(_PositionList):
         text = (tr("Not confirmed: %1 (the official answer is mate in %2; the main line has %3 plies).")
                 .replace("%1", kinds).replace("%2", str(result.length)).replace("%3", str(len(result.given))))
         if not result.complete:
-            text += "\n" + tr("Cut short by the limits: what is listed is proved; the rest was not examined.")
+            text += "\n" + (tr("Stopped: what is listed is proved; the rest was not examined.") if stopped else
+                            tr("Cut short by the limits: what is listed is proved; the rest was not examined."))
         return text

@@ -95,6 +95,7 @@ class _Runner(QObject):
     started = Signal()
     progress = Signal(object)
     returned = Signal(object)
+    stopped = Signal(object)
     errored = Signal(object)
     aborted = Signal()
     finished = Signal()
@@ -130,6 +131,7 @@ class _Runner(QObject):
             self.errored.emit(exc)
         else:
             if self._cancel.is_set():
+                self.stopped.emit(result)
                 self.aborted.emit()
             else:
                 self.returned.emit(result)
@@ -191,6 +193,8 @@ class SolverWorker(QObject):
         started(): the generator is about to run.
         progress(object): a frozen Progress snapshot.
         returned(object): the generator's return value (a SolveResult); never after quit().
+        stopped(object): after quit(), just before aborted(): what the generator returned all the same
+            (a cancelled result, with what it had proved by then).
         errored(object): the exception the generator raised.
         aborted(): the search stopped because quit() was called.
         finished(): always last, whatever happened.
@@ -199,6 +203,7 @@ class SolverWorker(QObject):
     started = Signal()
     progress = Signal(object)
     returned = Signal(object)
+    stopped = Signal(object)
     errored = Signal(object)
     aborted = Signal()
     finished = Signal()
@@ -242,7 +247,7 @@ class SolverWorker(QObject):
         thread.setStackSize(STACK_SIZE)
         self._thread = thread
         runner.moveToThread(thread)
-        for name in ("started", "returned", "errored", "aborted", "finished"):
+        for name in ("started", "returned", "stopped", "errored", "aborted", "finished"):
             getattr(runner, name).connect(getattr(self, name))   # queued into this thread
         runner.progress.connect(self._on_progress)
         thread.started.connect(runner.run)

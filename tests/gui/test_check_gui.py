@@ -19,7 +19,7 @@ from tsume_studio.core import check as check_module
 from tsume_studio.core.check import Check, CheckResult, check_solution
 from tsume_studio.core.records.formats import write_record
 from tsume_studio.core.records.model import Record, RecordNode
-from tsume_studio.core.search.contract import Limits
+from tsume_studio.core.search.contract import Limits, Progress, SearchPhase
 from tsume_studio.core.search.length_search import solve_official
 from tsume_studio.core.shogi.moves import parse_move
 from tsume_studio.core.shogi.position import Position
@@ -264,3 +264,35 @@ def test_stop_during_the_check_keeps_the_bounds_in_view(qtbot: QtBot, open_windo
     assert match is not None, verdict
     assert int(match[2]) <= 25 <= int(match[1])          # 23番's length (25) lies within them
     assert not w.is_searching() and w.actions_["check"].isEnabled()
+
+
+def test_stop_during_the_comparison_keeps_what_it_had_proved(qtbot: QtBot, window: MainWindow, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopped while it compares the line, the check returns what it had proved (here a stand-in
+    check that found a 早詰 and then waits): the panel lists it, says it was stopped, and it may be
+    written into the record."""
+    path, line = flawed_record(tmp_path)
+    partial = CheckResult(False, 3, tuple(line), (check_module.Discrepancy("shorter_mate", 1, (line[0],)),),
+                          complete=False)
+
+    def comparing(position: Position, given: Any, limits: Limits, cancel: threading.Event,
+                  *args: Any) -> Check:
+        yield Progress(nodes=1, nps=1.0, elapsed=0.1, root_pn=0, root_dn=1, phase=SearchPhase.CHECK,
+                       stats=(("check_ply", 3.0), ("check_plies", float(len(given)))))
+        while not cancel.wait(0.01):
+            pass
+        return partial
+    monkeypatch.setattr(checkworker, "check_iter", comparing)
+    w = window
+    assert w.open_file(str(path))
+    real = w.check_panel.set_progress
+
+    def shown(text: str) -> None:
+        real(text)
+        if text.startswith(f"Checking the main line: ply 3 of {len(line)}"):
+            QTimer.singleShot(0, w.stop)
+    w.check_panel.set_progress = shown   # type: ignore[method-assign]
+    assert check(qtbot, w) == partial and w.check_result() == partial
+    assert len(w.check_panel.texts()) == 1 and "Shorter mate (早詰)" in w.check_panel.texts()[0]
+    assert w.check_panel.verdict().endswith("\nStopped: what is listed is proved; the rest was not examined.")
+    assert w.check_panel.write_button.isEnabled() and w.write_check()

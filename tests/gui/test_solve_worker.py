@@ -52,10 +52,14 @@ def test_abort_does_not_return(qtbot: QtBot, sample_position: Position, standins
     worker = SolverWorker(standins.waiting, sample_position, Limits())
     with qtbot.waitSignal(worker.progress, timeout=5000):
         worker.start()
+    got: list[Any] = []
+    worker.stopped.connect(got.append)
     with qtbot.assert_not_emitted(worker.returned), \
-            qtbot.waitSignals([worker.aborted, worker.finished], order="strict", timeout=2000):
+            qtbot.waitSignals([worker.stopped, worker.aborted, worker.finished], order="strict", timeout=2000):
         worker.quit()
     assert worker.abort_requested
+    # What the generator returned after the stop comes with `stopped`, for a caller that shows it.
+    assert len(got) == 1 and got[0].status is SolveStatus.CANCELLED
     qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
 
 
