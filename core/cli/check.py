@@ -83,7 +83,9 @@ def check_fields(position: Position, pv: str, limits: Limits,
     (:meth:`CheckResult.check_json`), ``check_length`` (the exact length the
     check worked with, None if not proved in time), ``check_seconds``,
     ``check_cpu``, ``check_nodes`` (the check's own nodes) and
-    ``check_reused`` (the solve's search answered it); or ``check_error``
+    ``check_reused`` (the solve's search answered it), and ``check_at_least`` /
+    ``check_at_most`` when the length was not proved (the bounds the check's
+    search had proved by then); or ``check_error``
     alone when ``pv`` cannot be replayed (a move that is not legal, an even
     number of plies) or the position is proved no mate.  ``at_most`` and
     ``at_least``: the solve proved only these bounds, not the length.  Below
@@ -101,9 +103,16 @@ def check_fields(position: Position, pv: str, limits: Limits,
                   or check_solution(position, pv.split(), limits, session, cancel, on_progress))
     except (UserError, CheckError) as exc:
         return {"check_error": str(exc)}
-    return {"check": result.check_json(), "check_length": result.length,
-            "check_seconds": round(time.monotonic() - start, 4), "check_cpu": round(time.process_time() - cpu, 4),
-            "check_nodes": result.nodes, "check_reused": result.reused}
+    out: dict[str, Any] = {"check": result.check_json(), "check_length": result.length,
+                           "check_seconds": round(time.monotonic() - start, 4),
+                           "check_cpu": round(time.process_time() - cpu, 4),
+                           "check_nodes": result.nodes, "check_reused": result.reused}
+    if result.length is None:
+        # What the check's own search proved of the length (it may have gone on from the solve's bounds).
+        for key, value in (("check_at_least", result.at_least), ("check_at_most", result.at_most)):
+            if value is not None:
+                out[key] = value
+    return out
 
 
 class CheckTally:

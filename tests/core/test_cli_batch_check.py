@@ -212,3 +212,15 @@ def test_a_rows_check_reports_its_progress(monkeypatch: pytest.MonkeyPatch) -> N
     checked = [p.phase for during, p in seen if during]
     assert solving[0] is SearchPhase.MATE and SearchPhase.SHORTEST in solving
     assert checked and SearchPhase.SHORTEST in checked and SearchPhase.MATE not in checked   # the search going on
+
+
+def test_a_rows_check_gives_the_bounds_its_search_proved() -> None:
+    """将棋無双 23番 (published 25; its length takes minutes): within 2 CPU s the solve proves bounds, the
+    check goes on with that search for 2 s more, and the row carries what it proved by then."""
+    with (DATA / "musou.tsv").open(encoding="utf-8") as f:
+        row = next(r for r in csv.DictReader(f, delimiter="\t") if r["id"] == "musou-023")
+    options = {**OPTIONS, "limits": {"nodes": None, "seconds": 2.0, "memory_mb": 256, "cpu_time": True}}
+    line = solve_row(row, options)
+    assert line["exact"] is False and line["check_reused"] and line["check_length"] is None
+    assert line["check"] == {"confirmed": False, "discrepancies": [], "complete": False}
+    assert line["at_least"] <= line["check_at_least"] <= 25 <= line["check_at_most"] <= line["at_most"]
