@@ -868,6 +868,10 @@ add_translations("ja", {
     "Not confirmed: %1. The exact length was not proved (%2); the main line has %3 plies, "
     "and the other plies were not examined.":
         "作意と相違：%1（手数は未確定、%2。本譜は%3手、ほかの手は未検討）。",
+    "Not confirmed: the main line mates too soon. No mate within its %1 plies exists (%2), so a defence "
+    "it misses lasts longer (変長); where was not found before the check was stopped.":
+        "作意と相違：本譜は早く詰みすぎています。%1手以内の詰みはない（%2）ので、本譜が見落とした受けで"
+        "長く逃れられます（変長）。その箇所は中止までに特定できませんでした。",
     "Stopped: what is listed is proved; the rest was not examined.":
         "中止しました。一覧は証明済みのもので、残りは未検討です。",
     "Cut short by the limits: what is listed is proved; the rest was not examined.":
@@ -1019,10 +1023,14 @@ class CheckPanel(_PositionList):
     def _verdict_text(result: CheckResult, stopped: bool = False) -> str:
         if result.length is None:
             if not result.discrepancies and result.too_short:
-                return (tr("Not confirmed: the main line mates too soon. No mate within its %1 plies exists "
+                text = (tr("Not confirmed: the main line mates too soon. No mate within its %1 plies exists "
                            "(%2), so a defence it misses lasts longer (変長); where was not found within the "
-                           "limits.").replace("%1", str(len(result.given)))
-                        .replace("%2", bounds_text(result.at_least, result.at_most)))
+                           "limits.") if not stopped else
+                        tr("Not confirmed: the main line mates too soon. No mate within its %1 plies exists "
+                           "(%2), so a defence it misses lasts longer (変長); where was not found before the "
+                           "check was stopped."))
+                return text.replace("%1", str(len(result.given))).replace("%2", bounds_text(result.at_least,
+                                                                                             result.at_most))
             if not result.discrepancies:
                 bounds = bounds_text(result.at_least, result.at_most)
                 if bounds:

@@ -266,14 +266,18 @@ def test_stop_during_the_check_keeps_the_bounds_in_view(qtbot: QtBot, open_windo
     assert not w.is_searching() and w.actions_["check"].isEnabled()
 
 
+@pytest.mark.parametrize("found", ["shorter_mate", "too_short"])
 def test_stop_during_the_comparison_keeps_what_it_had_proved(qtbot: QtBot, window: MainWindow, tmp_path: Path,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    """Stopped while it compares the line, the check returns what it had proved (here a stand-in
-    check that found a 早詰 and then waits): the panel lists it, says it was stopped, and it may be
-    written into the record."""
+                                                             monkeypatch: pytest.MonkeyPatch, found: str) -> None:
+    """Stopped while it works, the check returns what it had proved (here a stand-in check that found a
+    早詰, or only a lower bound above the line, and then waits): the panel shows it, says it was
+    stopped, and it may be written into the record."""
     path, line = flawed_record(tmp_path)
-    partial = CheckResult(False, 3, tuple(line), (check_module.Discrepancy("shorter_mate", 1, (line[0],)),),
-                          complete=False)
+    if found == "shorter_mate":
+        partial = CheckResult(False, 3, tuple(line), (check_module.Discrepancy("shorter_mate", 1, (line[0],)),),
+                              complete=False)
+    else:
+        partial = CheckResult(False, None, tuple(line), complete=False, at_least=len(line) + 2)
 
     def comparing(position: Position, given: Any, limits: Limits, cancel: threading.Event,
                   *args: Any) -> Check:
@@ -293,6 +297,11 @@ def test_stop_during_the_comparison_keeps_what_it_had_proved(qtbot: QtBot, windo
             QTimer.singleShot(0, w.stop)
     w.check_panel.set_progress = shown   # type: ignore[method-assign]
     assert check(qtbot, w) == partial and w.check_result() == partial
-    assert len(w.check_panel.texts()) == 1 and "Shorter mate (早詰)" in w.check_panel.texts()[0]
-    assert w.check_panel.verdict().endswith("\nStopped: what is listed is proved; the rest was not examined.")
+    if found == "shorter_mate":
+        assert len(w.check_panel.texts()) == 1 and "Shorter mate (早詰)" in w.check_panel.texts()[0]
+        assert w.check_panel.verdict().endswith("\nStopped: what is listed is proved; the rest was not examined.")
+    else:
+        assert w.check_panel.texts() == []
+        assert w.check_panel.verdict().startswith("Not confirmed: the main line mates too soon.")
+        assert w.check_panel.verdict().endswith("where was not found before the check was stopped.")
     assert w.check_panel.write_button.isEnabled() and w.write_check()
