@@ -966,7 +966,12 @@ class CheckPanel(_PositionList):
     def set_stopped(self, detail: str = "") -> None:
         """Say that the check was stopped (``detail``, translated: what it had proved by then)."""
         note = "Stopped before the check ended."
-        self._shown = (None, None, f"{tr(note)} {detail}" if detail else note)
+        if detail:   # within the sentence, before its full stop: "... ended (proved: ...)."
+            head = tr(note)
+            japanese = head.endswith("。")
+            opened, closed = ("（", "）") if japanese else (" (", ")")
+            note = f"{head[:-1]}{opened}{detail}{closed}{head[-1]}"
+        self._shown = (None, None, note)
         self._set_rows(Position.empty(), [], self._shown[2])
 
     def clear(self) -> None:

@@ -260,7 +260,7 @@ def test_stop_during_the_check_keeps_the_bounds_in_view(qtbot: QtBot, open_windo
     w.check_panel.set_progress = shown   # type: ignore[method-assign]
     assert check(qtbot, w) is None and w.check_result() is None
     verdict = w.check_panel.verdict()
-    match = re.fullmatch(r"Stopped before the check ended\. proved: at most (\d+) plies, at least (\d+)", verdict)
+    match = re.fullmatch(r"Stopped before the check ended \(proved: at most (\d+) plies, at least (\d+)\)\.", verdict)
     assert match is not None, verdict
     assert int(match[2]) <= 25 <= int(match[1])          # 23番's length (25) lies within them
     assert not w.is_searching() and w.actions_["check"].isEnabled()
