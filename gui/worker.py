@@ -109,7 +109,6 @@ class _Runner(QObject):
         self._limits = limits
         self._cancel = cancel
         self._interval = interval
-        self._home = self.thread()
 
     @Slot()
     def run(self) -> None:
@@ -138,9 +137,10 @@ class _Runner(QObject):
         finally:
             if self._responsive:
                 sys.setswitchinterval(interval)
-            # Hand the runner back to the starting thread, which deletes it
-            # (Python owns it) once the thread has finished.
-            self.moveToThread(self._home)
+            # The runner stays with this thread; the starting thread lets it go (Python owns it)
+            # once the thread has finished.  It is not moved back: moveToThread here would take
+            # Qt's locks while this thread holds the interpreter lock, and the GUI thread, deleting
+            # a widget, can hold one of those locks while it waits for the interpreter lock.
             self.finished.emit()
             if self._responsive:
                 # After the window has its answer: a stopped search's tables are
