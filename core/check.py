@@ -155,7 +155,7 @@ def check_iter(position: Position, given: list[str] | tuple[str, ...],
     own work.  Without one the check solves the position first, as ``tsume
     batch`` does, within ``limits``, and asks that answer's search within
     ``limits`` over again.  A solve that proves only bounds of the length
-    still checks the line where a bound refutes it (:func:`check_from_bounds`);
+    still checks the line where a bound refutes it (:func:`check_from_bounds_iter`);
     otherwise its answer, stopped while it asked the root's length
     (``session.paused``), goes on within the check's limits, and the line is
     compared once the length is proved (``reused`` when the session was
@@ -229,23 +229,16 @@ def check_iter(position: Position, given: list[str] | tuple[str, ...],
                        nodes=_nodes(s) - start, reused=reused, engine=_engine(s))
 
 
-def check_from_bounds(position: Position, given: list[str] | tuple[str, ...], at_least: int | None,
-                      at_most: int | None, limits: Limits = Limits(seconds=60), cancel: Cancel | None = None,
-                      session: AnswerSession | None = None) -> CheckResult | None:
-    """The check of a line whose exact length is not proved, from the bounds that are.
+def check_from_bounds_iter(position: Position, given: list[str] | tuple[str, ...], at_least: int | None,
+                           at_most: int | None, limits: Limits = Limits(seconds=60), cancel: Cancel | None = None,
+                           session: AnswerSession | None = None) -> Generator[Progress, None, CheckResult | None]:
+    """The check of a line whose exact length is not proved, from the bounds that are; yields progress.
 
     An upper bound below the line's length is checked by
     :func:`check_below_bound` (早詰), a lower bound above it by
     :func:`check_above_bound` (a missed defence), within ``limits``; None
     when neither bound refutes the line.
     """
-    return drive(check_from_bounds_iter(position, given, at_least, at_most, limits, cancel, session))
-
-
-def check_from_bounds_iter(position: Position, given: list[str] | tuple[str, ...], at_least: int | None,
-                           at_most: int | None, limits: Limits = Limits(seconds=60), cancel: Cancel | None = None,
-                           session: AnswerSession | None = None) -> Generator[Progress, None, CheckResult | None]:
-    """:func:`check_from_bounds`, yielding progress."""
     if at_most is not None and at_most < len(given):
         return (yield from _below_bound(position, given, at_most, limits, cancel, session))
     if at_least is not None and at_least > len(given):
@@ -550,6 +543,7 @@ def discrepancy_comment(d: Discrepancy) -> str:
 
 def verdict_comment(result: CheckResult) -> str:
     """The record comment on the start position that sums up ``result``."""
+    kinds = "・".join(dict.fromkeys(KIND_NAMES.get(d.kind, d.kind) for d in result.discrepancies))
     if result.length is None:
         if not result.discrepancies and result.too_short:
             # The bound refutes the line though the check did not find where: 変長 somewhere.
@@ -557,20 +551,18 @@ def verdict_comment(result: CheckResult) -> str:
         if not result.discrepancies:
             return "作意の検討：時間内に手数を確定できず"
         # A proved bound refuted the line: what it found, with the bounds.
-        kinds = "・".join(dict.fromkeys(KIND_NAMES.get(d.kind, d.kind) for d in result.discrepancies))
         bounds = [f"{result.at_most}手以内"] if result.at_most is not None else []
         if result.at_least is not None and result.at_least > 1:
             bounds.append(f"{result.at_least}手以上")
         return f"作意の検討：{kinds}あり（{'、'.join([*bounds, '手数は未確定'])}）"
     if result.confirmed:
         return f"作意の検討：{result.length}手詰で正解（早詰・余詰・変長なし）"
-    kinds = "・".join(dict.fromkeys(KIND_NAMES.get(d.kind, d.kind) for d in result.discrepancies))
     cut = "（時間内に全手順を検討できず）" if not result.complete else ""
     if not kinds:
         return f"作意の検討：正解は{result.length}手詰、作意は{len(result.given)}手{cut}"
     return f"作意の検討：{kinds}あり（正解は{result.length}手詰）{cut}"
 
 
-__all__ = ["KINDS", "KIND_NAMES", "Check", "CheckError", "CheckResult", "Discrepancy", "check_from_bounds",
+__all__ = ["KINDS", "KIND_NAMES", "Check", "CheckError", "CheckResult", "Discrepancy",
            "check_from_bounds_iter", "check_iter", "check_solution",
            "discrepancy_comment", "verdict_comment"]

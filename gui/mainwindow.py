@@ -861,8 +861,8 @@ class MainWindow(QMainWindow):
         # What the check asks now (the ply of the line, or the length search it goes on with), in
         # the panel and on the status line; the check's limits are its own, so no time against them.
         self._check_progress = progress
-        text = phase_text(progress)
-        self.check_panel.set_progress(text + "…")
+        self.check_panel.set_progress(phase_text(progress) + "…")
+        # A callable: the status line is drawn again, translated, when the language changes.
         self._set_stats(lambda: "   ".join((phase_text(progress), tr("Nodes %1").replace("%1", f"{progress.nodes:,}"),
                                             tr("%1 nodes/s").replace("%1", f"{progress.nps:,.0f}"))))
 

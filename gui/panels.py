@@ -1025,6 +1025,12 @@ class CheckPanel(_PositionList):
         self.note.setVisible(True)
 
     @staticmethod
+    def _kinds_text(result: CheckResult) -> str:
+        """The kinds of ``result``'s discrepancies, each once, in the interface language."""
+        sep = "・" if i18n.language() == "ja" else ", "
+        return sep.join(dict.fromkeys(tr(KIND_LABELS.get(d.kind, d.kind)) for d in result.discrepancies))
+
+    @staticmethod
     def _verdict_text(result: CheckResult, stopped: bool = False) -> str:
         if result.length is None:
             if not result.discrepancies and result.too_short:
@@ -1042,9 +1048,7 @@ class CheckPanel(_PositionList):
                     return tr("Unknown: the exact length was not proved within the limits (%1).").replace("%1", bounds)
                 return tr("Unknown: the exact length was not proved within the limits.")
             # A proved bound refuted the main line all the same.
-            kinds = ", ".join(dict.fromkeys(tr(KIND_LABELS.get(d.kind, d.kind)) for d in result.discrepancies))
-            if i18n.language() == "ja":
-                kinds = kinds.replace(", ", "・")
+            kinds = CheckPanel._kinds_text(result)
             return (tr("Not confirmed: %1. The exact length was not proved (%2); the main line has %3 plies, "
                        "and the other plies were not examined.")
                     .replace("%1", kinds).replace("%2", bounds_text(result.at_least, result.at_most))
@@ -1052,9 +1056,7 @@ class CheckPanel(_PositionList):
         if result.confirmed:
             return tr("Confirmed: the main line is the official answer, mate in %1.").replace(
                 "%1", str(result.length))
-        kinds = ", ".join(dict.fromkeys(tr(KIND_LABELS.get(d.kind, d.kind)) for d in result.discrepancies)) or "—"
-        if i18n.language() == "ja":
-            kinds = kinds.replace(", ", "・")
+        kinds = CheckPanel._kinds_text(result) or "—"
         text = (tr("Not confirmed: %1 (the official answer is mate in %2; the main line has %3 plies).")
                 .replace("%1", kinds).replace("%2", str(result.length)).replace("%3", str(len(result.given))))
         if not result.complete:

@@ -47,7 +47,7 @@ from . import signals
 from ..search.contract import Limits, Progress
 from ..search.length_rule import AnswerSession
 from ..shogi.position import Position
-from .check import CheckTally, check_fields, skip_reason
+from .check import CheckTally, check_row
 from .errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, UserError
 from .problemset import expected_length, read_problems
 from .running import RESULT_EXTRAS, add_limits, limits_from_args, phase_line, result_json, run_solver
@@ -205,17 +205,8 @@ def _solve_row(row: dict[str, str], options: dict[str, Any], cancel: threading.E
             data["length"] < expected if data.get("exact") is False else data["length"] != expected):
         line["mismatch"] = True
     if "pv" in row and options.get("check", True):
-        exact = bool(data.get("exact"))
-        at_most = data.get("at_most") if not exact else None
-        at_least = data.get("at_least") if not exact else None
-        reason = skip_reason(row["pv"], status=data["status"], exact=exact, raw=options["raw"],
-                             helpmate=options["helpmate"], at_most=at_most, at_least=at_least,
-                             resumable=session is not None and session.resumable_for(position.sfen()))
-        if reason is not None:
-            line["check_skipped"] = reason
-        else:
-            line.update(check_fields(position, row["pv"], Limits(**options["limits"]), session, cancel,
-                                     at_most=at_most, at_least=at_least, on_progress=on_progress))
+        line.update(check_row(position, row["pv"], data, Limits(**options["limits"]), session, cancel,
+                              raw=options["raw"], helpmate=options["helpmate"], on_progress=on_progress))
     line["_no_length_column"] = "length" not in row
     return line
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import cshogi
 
-from .check import CheckTally, check_fields, skip_reason
+from .check import CheckTally, check_row
 from .errors import UserError
 from .problemset import expected_length, iter_rows
 from ..kernel import AVAILABLE, REASON
@@ -188,16 +188,7 @@ def run_bench(args: argparse.Namespace) -> int:
                 rec["length_matches"] = (result.status == SolveStatus.MATE and expected is not None
                                          and result.length == expected)
                 if "pv" in row:
-                    at_most = data.get("at_most") if not rec["exact"] else None
-                    at_least = data.get("at_least") if not rec["exact"] else None
-                    resumable = session is not None and session.resumable_for(position.sfen())
-                    reason = skip_reason(row["pv"], status=result.status.value, exact=rec["exact"], at_most=at_most,
-                                         at_least=at_least, resumable=resumable)
-                    if reason is not None:
-                        rec["check_skipped"] = reason
-                    else:
-                        rec.update(check_fields(position, row["pv"], limits, session, at_most=at_most,
-                                                at_least=at_least))
+                    rec.update(check_row(position, row["pv"], data, limits, session))
                 view.add(rec)
             misses = 0 if ok else misses + 1
             if ok:

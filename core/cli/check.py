@@ -115,6 +115,24 @@ def check_fields(position: Position, pv: str, limits: Limits,
     return out
 
 
+def check_row(position: Position, pv: str, answer: dict[str, Any], limits: Limits,
+              session: AnswerSession | None = None, cancel: Cancel | None = None, *, raw: bool = False,
+              helpmate: bool = False, on_progress: Callable[[Progress], object] | None = None) -> dict[str, Any]:
+    """The check fields of a problem row whose answer is ``answer`` (``tsume solve --json``'s fields,
+    its solve's ``session``): ``check_skipped`` with :func:`skip_reason`'s reason, or
+    :func:`check_fields`' (``batch`` and ``bench --official`` both)."""
+    exact = bool(answer.get("exact"))
+    at_most = answer.get("at_most") if not exact else None
+    at_least = answer.get("at_least") if not exact else None
+    reason = skip_reason(pv, status=answer["status"], exact=exact, raw=raw, helpmate=helpmate, at_most=at_most,
+                         at_least=at_least,
+                         resumable=session is not None and session.resumable_for(position.sfen()))
+    if reason is not None:
+        return {"check_skipped": reason}
+    return check_fields(position, pv, limits, session, cancel, at_most=at_most, at_least=at_least,
+                        on_progress=on_progress)
+
+
 class CheckTally:
     """Counts of a run's checks, from the rows :func:`check_fields` and :func:`skip_reason` filled in.
 
@@ -231,18 +249,17 @@ def _check(args: argparse.Namespace) -> int:
         print(f"exact length not proved ({bounds}), given {len(result.given)}: "
               f"{len(result.discrepancies)} discrepancies proved from the bound, other plies not examined"
               + (" (stopped)" if stopped else ""))
-        for d in result.discrepancies:
-            print(f"  {d.kind} at ply {d.ply}: {' '.join(d.line)}")
-        return code
-    if not result.complete:
-        verdict = f"{cut}, {len(result.discrepancies)} discrepancies found by then"
     else:
-        verdict = "confirmed" if result.confirmed else f"{len(result.discrepancies)} discrepancies"
-    print(f"exact length {result.length}, given {len(result.given)}: {verdict}")
+        if not result.complete:
+            verdict = f"{cut}, {len(result.discrepancies)} discrepancies found by then"
+        else:
+            verdict = "confirmed" if result.confirmed else f"{len(result.discrepancies)} discrepancies"
+        print(f"exact length {result.length}, given {len(result.given)}: {verdict}")
     for d in result.discrepancies:
         print(f"  {d.kind} at ply {d.ply}: {' '.join(d.line)}")
     return code
 
 
-__all__ = ["KINDS", "CheckResult", "CheckTally", "Discrepancy", "check_fields", "check_solution", "register",
+__all__ = ["KINDS", "CheckResult", "CheckTally", "Discrepancy", "check_fields", "check_row", "check_solution",
+           "register",
            "skip_reason"]

@@ -195,12 +195,12 @@ def test_a_rows_check_reports_its_progress(monkeypatch: pytest.MonkeyPatch) -> N
     with (DATA / "musou.tsv").open(encoding="utf-8") as f:
         row = next(r for r in csv.DictReader(f, delimiter="\t") if r["id"] == "musou-090")
     checking = [False]
-    real = batch_module.check_fields
+    real = batch_module.check_row
 
     def spy(*args: Any, **kwargs: Any) -> dict[str, Any]:
         checking[0] = True
         return real(*args, **kwargs)
-    monkeypatch.setattr(batch_module, "check_fields", spy)
+    monkeypatch.setattr(batch_module, "check_row", spy)
     seen: list[tuple[bool, Progress]] = []
     options = {**OPTIONS, "limits": {"nodes": None, "seconds": 3.0, "memory_mb": 256, "cpu_time": True}}
     line = solve_row(row, options, on_progress=lambda p: seen.append((checking[0], p)))

@@ -65,33 +65,32 @@ TranspositionTable::TranspositionTable(std::size_t memory_mb) {
 // and 37 KB).  An array of kHugeBytes or more (a long search's) asks for transparent huge pages
 // instead, on a 2 MB-aligned mapping, left to fault in as the rehash touches it: one TLB entry
 // then covers 2 MB of buckets, and a child's probe rarely waits on a page walk (将棋無双 48番, a
-// 600 MB table: 7 % less CPU time).  Smaller arrays stay on small pages: zeroing fresh huge pages
+// 600 MB table: about 6 % less CPU time).  Smaller arrays stay on small pages: zeroing fresh huge pages
 // cost some guests more system time than a short search gains (docs/benchmarks.md).  Elsewhere,
 // or when mmap fails, calloc with one bucket more to align.
 void TranspositionTable::allocate_raw(std::size_t n) {
     const std::size_t bytes = n * sizeof(TTBucket);
 #if defined(__linux__) && defined(MAP_POPULATE)
 #if defined(MADV_HUGEPAGE)
-    if (bytes >= kHugeBytes) {
-        const std::size_t len = bytes + kHugePage;
-        void* m = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m != MAP_FAILED) {
-            const auto aligned = (reinterpret_cast<std::uintptr_t>(m) + kHugePage - 1) & ~std::uintptr_t{kHugePage - 1};
-            void* start = reinterpret_cast<void*>(aligned);
-            (void)madvise(start, bytes, MADV_HUGEPAGE);   // a hint: small pages when refused
-            raw_ = m;
-            raw_len_ = len;
-            buckets_ = static_cast<TTBucket*>(start);
-            return;
-        }
-    }
+    const bool huge = bytes >= kHugeBytes;
+#else
+    const bool huge = false;
 #endif
-    const int populate = n > kInitialEntries / kWindow ? MAP_POPULATE : 0;
-    void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | populate, -1, 0);
+    // A huge-page array maps 2 MB more, to start on a 2 MB boundary, and faults in as it is used.
+    const std::size_t len = huge ? bytes + kHugePage : bytes;
+    const int populate = !huge && n > kInitialEntries / kWindow ? MAP_POPULATE : 0;
+    void* m = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | populate, -1, 0);
     if (m != MAP_FAILED) {
+        auto start = reinterpret_cast<std::uintptr_t>(m);   // page-aligned
+#if defined(MADV_HUGEPAGE)
+        if (huge) {
+            start = (start + kHugePage - 1) & ~std::uintptr_t{kHugePage - 1};
+            (void)madvise(reinterpret_cast<void*>(start), bytes, MADV_HUGEPAGE);   // a hint: small pages when refused
+        }
+#endif
         raw_ = m;
-        raw_len_ = bytes;
-        buckets_ = static_cast<TTBucket*>(m);   // page-aligned
+        raw_len_ = len;
+        buckets_ = reinterpret_cast<TTBucket*>(start);
         return;
     }
 #endif
