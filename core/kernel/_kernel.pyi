@@ -63,9 +63,11 @@ class DfPnSearch:
 
     def __init__(self, sfen: str, memory_mb: int = 1024, mate1: bool = True, dominance: bool = True,
                  tca: bool = True, rps: bool = True, epsilon: float = 0.25, max_ply: int = 4000,
-                 delay: str = "far", mate3: bool = True) -> None:
-        """``mate3``: the 3-ply mate test when an OR node expands (a check with at most four
-        evasions, each mated in one, is proven at once)."""
+                 delay: str = "far", mate3: bool = True, play_checks: bool = False) -> None:
+        """``play_checks``: play each new check when its node expands, its evasions counted for
+        its proof number (off: its numbers are estimated from the board and it is played only
+        when searched).  ``mate3`` (with ``play_checks`` only): the 3-ply mate test when an OR
+        node expands (a check with at most four evasions, each mated in one, is proven at once)."""
     def run(self, nodes: int = 0, seconds: float = -1.0, cpu_time: bool = False) -> str:
         """'proven', 'disproven' or 'unknown' (a limit, or cancelled); the GIL is released meanwhile."""
     def principal_variation(self, nodes: int = 0, seconds: float = -1.0,

@@ -162,13 +162,21 @@ def run_on_thread(search: Any, call: str, args: tuple[Any, ...], cancel: Cancel 
     return outcome[0]
 
 
-def new_search(sfen: str, memory_mb: int, options: Any = None, *, mate3: bool | None = None) -> Any:
+def new_search(sfen: str, memory_mb: int, options: Any = None, *, mate3: bool | None = None,
+               play_checks: bool = False) -> Any:
     """A kernel ``DfPnSearch`` of ``sfen`` with df-pn ``options`` (core.search.dfpn.Options or None).
 
-    ``mate3`` switches the kernel's 3-ply mate test; off unless asked for (``Options.mate3`` is the
-    Python engine's cshogi search and does not turn it on).  It proves the raw df-pn faster on long
-    problems, but the solve's answer builder reads this table: the test stores its nodes with the
-    whole hand as proof hand and nothing below them, and the builder's questions then search those
+    ``play_checks`` makes the kernel play each new check as its node expands and count its
+    evasions for its proof number, as the Python engine does; by default a check's numbers are
+    estimated from the board and it is played only when searched (faster: docs/benchmarks.md,
+    2026-11-28 17:00 UTC).  The official answer's searches ask for it: their builder and tests
+    were measured with it, and which of two equal moves its table names first follows the search.
+
+    ``mate3`` switches the kernel's 3-ply mate test, which runs only where the kernel plays each
+    new check as its node expands (``play_checks``, not the default); off unless asked for
+    (``Options.mate3`` is the Python engine's cshogi search and does not turn it on).  Where it
+    runs, the solve's answer builder reads this table: the test stores its nodes with the whole
+    hand as proof hand and nothing below them, and the builder's questions then search those
     again (mog-1033's solve: 216,167 nodes with it, 35,778 without).
     """
     if _KERNEL is None:
@@ -178,6 +186,7 @@ def new_search(sfen: str, memory_mb: int, options: Any = None, *, mate3: bool | 
         kw = {"mate1": options.mate1, "dominance": options.dominance, "tca": options.tca, "rps": options.rps,
               "epsilon": options.epsilon, "max_ply": options.max_ply, "delay": options.delay}
     kw["mate3"] = bool(mate3)
+    kw["play_checks"] = play_checks
     return _KERNEL(sfen, memory_mb, **kw)
 
 

@@ -237,7 +237,8 @@ def make_oracle(board: cshogi.Board, memory_mb: int) -> Oracle:
     """
     if kernel_engine.engine_choice() == "kernel":
         try:
-            return KernelOracle(kernel_engine.new_search(board.sfen(), memory_mb, mate3=False), board.turn)
+            search = kernel_engine.new_search(board.sfen(), memory_mb, mate3=False, play_checks=True)
+            return KernelOracle(search, board.turn)
         except ValueError:
             pass
     return DfPn(board.turn, memory_mb=memory_mb)

@@ -269,21 +269,24 @@ def test_delay_modes_keep_every_verdict(delay: str) -> None:
 
 @needs_kernel
 def test_tca_raises_at_repeated_positions_save_the_search() -> None:
-    """The 29-ply Microcosmos tail, plain search (no 3-ply test, no delayed drops): with TCA's
-    counted raises at children that repeat a position of the path it is proved in 56,008 nodes,
-    without them it needs 130,814 (measured when this was written); the verdict is the same."""
+    """The 29-ply Microcosmos tail, plain search (no 3-ply test, no delayed drops, each new check
+    played to count its evasions as the official answer's df-pn does): with TCA's counted raises
+    at children that repeat a position of the path it is proved in 56,008 nodes, without them it
+    needs 130,814 (measured when this was written); the verdict is the same.  (With the default
+    estimated numbers the tail takes 40,866 nodes with TCA and 40,231 without, 2026-11-28.)"""
     tail = next(r for r in _rows("microcosmos.tsv") if r[2] == "29")
-    with_tca = _kernel().DfPnSearch(tail[1], 64, mate3=False, delay="off")
+    with_tca = _kernel().DfPnSearch(tail[1], 64, mate3=False, delay="off", play_checks=True)
     assert with_tca.run(60000) == "proven"
-    without = _kernel().DfPnSearch(tail[1], 64, mate3=False, delay="off", tca=False)
+    without = _kernel().DfPnSearch(tail[1], 64, mate3=False, delay="off", tca=False, play_checks=True)
     assert without.run(60000) == "unknown"
     assert without.run(0, 30.0, True) == "proven"
 
 
 @needs_kernel
 def test_three_ply_mate_test_keeps_every_verdict_and_saves_nodes() -> None:
-    """mate3 on and off: the same verdicts and complete lines on every 3-ply row of mate.tsv and a
-    few Microcosmos tails; with it on, fewer nodes in all."""
+    """mate3 on and off (where checks are played as their node expands, the only place it runs):
+    the same verdicts and complete lines on every 3-ply row of mate.tsv and a few Microcosmos
+    tails; with it on, fewer nodes in all."""
     rows = [r for r in _rows("mate.tsv") if r[2] == "3"][:40]
     rows += [r for r in _rows("microcosmos.tsv") if r[2] in ("21", "41", "55")]
     assert len(rows) > 40
@@ -291,13 +294,37 @@ def test_three_ply_mate_test_keeps_every_verdict_and_saves_nodes() -> None:
     for mate3 in (False, True):
         total = 0
         for row in rows:
-            search = _kernel().DfPnSearch(row[1], 64, mate3=mate3)
+            search = _kernel().DfPnSearch(row[1], 64, mate3=mate3, play_checks=True)
             assert search.run(0, 30.0, True) == "proven", (mate3, row[0])
             total += search.nodes
             line, complete = search.principal_variation(0, 30.0, True)
             assert complete and _replays_to_mate(row[1], line), (mate3, row[0])
         totals[mate3] = total
     assert totals[True] < totals[False]
+
+
+@needs_kernel
+def test_estimated_and_counted_initial_numbers_keep_every_verdict() -> None:
+    """Checks estimated from the board and not played until searched (the default) against checks
+    played to count their evasions (``play_checks``): the same verdict on every 13th row of
+    mate.tsv, every no-mate row and the Microcosmos tails up to 61 plies, each mate's line complete
+    and replaying to mate; the estimates play fewer moves in all (most checks are never searched)."""
+    rows = [(r, "proven") for r in _rows("mate.tsv")[::13]] + [(r, "disproven") for r in _rows("nomate.tsv")]
+    rows += [(r, "proven") for r in _rows("microcosmos.tsv") if r[2].isdigit() and int(r[2]) <= 61]
+    assert len(rows) > 110
+    moves = {}
+    for play in (False, True):
+        played = 0
+        for row, expected in rows:
+            search = _kernel().DfPnSearch(row[1], 64, play_checks=play)
+            verdict = search.run(0, 30.0, True)
+            played += search.moves
+            assert verdict == expected, (play, row[0])
+            if verdict == "proven":
+                line, complete = search.principal_variation(0, 30.0, True)
+                assert complete and _replays_to_mate(row[1], line), (play, row[0])
+        moves[play] = played
+    assert moves[False] < moves[True]
 
 
 @needs_kernel

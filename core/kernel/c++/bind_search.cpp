@@ -70,7 +70,7 @@ void set_position(Position& pos, const std::string& sfen) {
 class DfPnSearch {
 public:
     DfPnSearch(const std::string& sfen, long long memory_mb, bool mate1, bool dominance, bool tca, bool rps,
-               double epsilon, int max_ply, const std::string& delay, bool mate3)
+               double epsilon, int max_ply, const std::string& delay, bool mate3, bool play_checks)
         : pos_(std::make_unique<Position>()) {
         if (memory_mb < 1 || static_cast<unsigned long long>(memory_mb) > kMaxMemoryMb)
             throw std::invalid_argument("memory must be between 1 MB and 1 TB, got " + std::to_string(memory_mb));
@@ -82,6 +82,7 @@ public:
         dfpn::Options opt;
         opt.mate1 = mate1;
         opt.mate3 = mate3;
+        opt.play_checks = play_checks;
         opt.dominance = dominance;
         opt.tca = tca;
         opt.rps = rps;
@@ -261,10 +262,10 @@ py::tuple snapshot_tuple(const dfpn::Snapshot& s) {
 void bind_search(py::module_& m) {
     py::class_<DfPnSearch>(m, "DfPnSearch",
                            "df-pn for a direct mate from an SFEN (side to move attacks), with its table.")
-        .def(py::init<const std::string&, long long, bool, bool, bool, bool, double, int, const std::string&, bool>(),
+        .def(py::init<const std::string&, long long, bool, bool, bool, bool, double, int, const std::string&, bool, bool>(),
              py::arg("sfen"), py::arg("memory_mb") = 1024, py::arg("mate1") = true, py::arg("dominance") = true,
              py::arg("tca") = true, py::arg("rps") = true, py::arg("epsilon") = 0.25, py::arg("max_ply") = 4000,
-             py::arg("delay") = "far", py::arg("mate3") = true)
+             py::arg("delay") = "far", py::arg("mate3") = true, py::arg("play_checks") = false)
         .def("run", &DfPnSearch::run, py::arg("nodes") = 0, py::arg("seconds") = -1.0, py::arg("cpu_time") = false,
              "Search until decided or a limit; 'proven', 'disproven' or 'unknown'.  Releases the GIL.")
         .def("principal_variation", &DfPnSearch::principal_variation, py::arg("nodes") = 0,

@@ -1,6 +1,6 @@
 // Depth-first proof-number search (df-pn) for direct mates, the kernel's form of the Python
-// engine's core/search/dfpn.py: the same algorithm and the same meaning, node for node where the
-// move generators order moves alike.
+// engine's core/search/dfpn.py: the same algorithm and the same meaning (with `play_checks`, node
+// for node where the move generators order moves alike; by default its initial numbers differ).
 //
 // * Thresholds and child selection after [Qhapaq 2020], with the 1+ε trick for the best
 //   child's threshold (as the Python engine's Options.epsilon).
@@ -15,12 +15,15 @@
 //   transpositions and cost more than it saved (docs/benchmarks.md, 2026-11-27/28).
 // * The 1-ply mate test at OR nodes (the board's own), never when the attacker is in check,
 //   once per node: when its parent expands it (the root on entry).
-// * A 3-ply mate test when an OR node expands: a new check with at most kMate3Evasions evasions,
-//   each mated in one, is proven at once (cshogi's df-pn and [KomoringHeights] search short mates
-//   at the leaves too); it is stored proven with the whole hand as proof hand.
-// * Initial pn/dn by move category, costs added like depth as in realization-probability
-//   search ([Gekisashi RPS]); the costs are the Python engine's, measured by
-//   tools/calibrate_costs.py.
+// * Initial pn/dn of a new child estimated from the board before the move (SearchBoard::estimate,
+//   the df-pn+ categories of [KomoringHeights] after GPS Shogi), so that a new check is not
+//   played until it is searched: most checks of an expanded node never are, and playing each to
+//   count its evasions was most of a node's moves (docs/benchmarks.md, 2026-11-28 17:00 UTC).
+//   With `play_checks` the earlier estimate instead: each new check played, its evasions
+//   counted, plus move-category costs added like depth as in realization-probability search
+//   ([Gekisashi RPS]; the Python engine's costs, measured by tools/calibrate_costs.py), and a
+//   3-ply mate test (`mate3`): a check with at most kMate3Evasions evasions, each mated in one,
+//   is proven at once and stored with the whole hand as proof hand.
 // * Delayed interpositions after [KomoringHeights] in the drop order of [LS3600 2010]: `far`
 //   chains the drops beyond the king's neighbourhood, `all` every drop.
 //
@@ -57,6 +60,10 @@ struct Options {
     bool dominance = true;
     bool tca = true;
     bool rps = true;
+    // Play each new check when its node expands, to count its evasions for its proof number and
+    // run the 3-ply mate test (`mate3`) on it; off, its numbers are estimated from the board
+    // (SearchBoard::estimate) and it is played only when searched.
+    bool play_checks = false;
     double epsilon = 0.25;
     int max_ply = 4000;
     DelayMode delay = DelayMode::Far;
@@ -360,7 +367,11 @@ private:
     // raises pending) the node's own thresholds are first lifted just past its numbers.
     int select(const NodeState& ns, std::uint64_t thpn, std::uint64_t thdn, std::uint64_t& pn, std::uint64_t& dn,
                std::uint64_t& cthpn, std::uint64_t& cthdn, bool raise = false) const {
-        std::uint64_t best = kInf + 1, second = kInf + 1, total = ns.pending();
+        // Moves still waiting behind a chained drop count toward the node's sum: one each with counted
+        // evasions, one per eight (at least one) with the estimates, after [KomoringHeights].
+        const std::size_t waiting = ns.pending();
+        std::uint64_t best = kInf + 1, second = kInf + 1;
+        std::uint64_t total = opt_.play_checks ? waiting : (waiting + 7) / 8;
         int i1 = -1;
         const bool or_node = ns.or_node;
         const std::size_t n = ns.ch.size();
@@ -538,6 +549,21 @@ private:
                     if (e->pn == 0 || e->dn == 0) {
                         c.length = e->length;
                         c.ph = e->hand;
+                    }
+                } else if (!opt_.play_checks) {
+                    // A check is not played here: most are never searched, and its estimate
+                    // reads the board as it stands.  A defence is played for the 1-ply mate test.
+                    const auto [epn, edn] = opt_.rps ? b.estimate(m, or_node) : std::pair<int, int>{2, 2};
+                    c.pn = static_cast<std::uint64_t>(epn);
+                    c.dn = static_cast<std::uint64_t>(edn);
+                    if (!or_node && opt_.mate1) {
+                        b.do_move(m);
+                        if (!b.in_check() && mate1(b) != Move{}) {
+                            c.pn = 0;
+                            c.dn = kInf;
+                            c.length = 1;
+                        }
+                        b.undo_move(m);
                     }
                 } else {
                     int cost = 0;

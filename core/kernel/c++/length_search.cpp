@@ -292,10 +292,18 @@ std::size_t LengthTable::collect(double target) {
 
 // ---- the search -------------------------------------------------------------------------------
 
+// The raw oracle's df-pn plays each new check as its node expands (the estimate the length search
+// was measured with; core/search/kernel_engine.py new_search says why the official answer keeps it).
+static dfpn::Options oracle_options() {
+    dfpn::Options opt;
+    opt.play_checks = true;
+    return opt;
+}
+
 LengthSearch::LengthSearch(int attacker, std::size_t memory_mb, std::size_t oracle_mb, bool distance_rule,
                            const RawLooks& looks)
     : attacker_(attacker), distance_rule_(distance_rule), looks_(looks), table_(memory_mb),
-      oracle_(std::make_shared<Oracle>(attacker, oracle_mb, dfpn::Options{})) {
+      oracle_(std::make_shared<Oracle>(attacker, oracle_mb, oracle_options())) {
     oracle_->track_decided();
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "dfpn_hand.h"
 #include "movegen.h"
@@ -88,6 +89,39 @@ public:
     static int distance(int a, int b) {
         const int df = std::abs(a / 9 - b / 9), dr = std::abs(a % 9 - b % 9);
         return df > dr ? df : dr;
+    }
+    // The df-pn+ estimate of a move's child, (pn, dn) in units of 2, read from the destination
+    // square's supports on the board before the move, without playing it: the categories of
+    // [KomoringHeights]' estimate, itself after GPS Shogi's liberty estimator.  Of a check
+    // (`or_node`): a square the defender guards twice costs the proof more; one the attacker
+    // holds with more pieces than guard it (a drop counting as one) costs the defender more; a
+    // check that neither holds the square nor captures, or captures a piece other than a gold or
+    // silver, costs the proof more.  Of a defence: a capture and an interposition on a square the
+    // attacker does not outnumber the defender on are the defender's better tries (lower dn
+    // relative to pn); a king move is even; an interposition the attacker outnumbers is poor.
+    std::pair<int, int> estimate(Move m, bool or_node) const {
+        const Color us = pos_.side_to_move(), them = ~us;
+        const Square to = move_to(m);
+        const bool drop = is_drop(m);
+        const int ours = pos_.attackers_to(us, to).count(), theirs = pos_.attackers_to(them, to).count();
+        const Piece cap = drop ? NO_PIECE : pos_.piece_on(to);
+        if (or_node) {
+            int pn = 2, dn = 2;
+            if (theirs >= 2) pn += 2;
+            if (ours + (drop ? 1 : 0) > theirs) {
+                dn += 2;
+            } else if (cap != NO_PIECE) {
+                const PieceType pt = unpromoted(type_of(cap));
+                if (pt == GOLD || pt == SILVER) dn += 2; else pn += 2;
+            } else {
+                pn += 2;
+            }
+            return {pn, dn};
+        }
+        if (cap != NO_PIECE) return {4, 2};
+        if (!drop && move_from(m) == pos_.king_square(us)) return {2, 2};
+        if (theirs < ours + (drop ? 1 : 0)) return {4, 2};
+        return {2, 4};
     }
     static std::string usi(Move m) { return move_to_usi(m); }
 
