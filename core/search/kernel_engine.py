@@ -169,8 +169,9 @@ def new_search(sfen: str, memory_mb: int, options: Any = None, *, mate3: bool | 
     ``play_checks`` makes the kernel play each new check as its node expands and count its
     evasions for its proof number, as the Python engine does; by default a check's numbers are
     estimated from the board and it is played only when searched (faster: docs/benchmarks.md,
-    2026-11-28 17:00 UTC).  The official answer's searches ask for it: their builder and tests
-    were measured with it, and which of two equal moves its table names first follows the search.
+    2026-11-28 16:40 UTC).  The length search's raw oracle asks for it (make_oracle): with the
+    estimate there, the builder's choice between equal moves, which takes the oracle's move first,
+    changed on two problems of the tests, and the length search's figures were measured with it.
 
     ``mate3`` switches the kernel's 3-ply mate test, which runs only where the kernel plays each
     new check as its node expands (``play_checks``, not the default); off unless asked for

@@ -179,9 +179,9 @@ def _kernel_search(position: Position, limits: Limits, options: DfPnOptions | No
                    resume: SearchSession | None, exact: bool) -> Any:
     """The kernel search for this solve (resumed from ``resume`` when it holds one), or None for Python.
 
-    df-pn alone (``exact`` false) runs with the kernel's estimated initial numbers (checks played
-    only when searched); the official answer's df-pn plays each new check to count its evasions
-    and without the 3-ply mate test, whose nodes its builder would search again.
+    df-pn alone (``exact`` false) runs with the kernel's 3-ply mate test where it applies (only
+    where checks are played as their node expands, not the default); the official answer reads
+    the table of an exact solve, and that test's nodes would be searched again.
     """
     if kernel_engine.engine_choice() != "kernel" or not kernel_engine.supports(options):
         return None
@@ -193,7 +193,7 @@ def _kernel_search(position: Position, limits: Limits, options: DfPnOptions | No
         search.clear_cancel()
         return search
     try:
-        return kernel_engine.new_search(sfen, limits.memory_mb, options, mate3=not exact, play_checks=exact)
+        return kernel_engine.new_search(sfen, limits.memory_mb, options, mate3=not exact)
     except ValueError:
         # The kernel's board refuses what ``force`` tolerates (二歩, a dead piece): the
         # Python engine searches those, and the result says so ("engine").

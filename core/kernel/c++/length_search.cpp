@@ -292,8 +292,9 @@ std::size_t LengthTable::collect(double target) {
 
 // ---- the search -------------------------------------------------------------------------------
 
-// The raw oracle's df-pn plays each new check as its node expands (the estimate the length search
-// was measured with; core/search/kernel_engine.py new_search says why the official answer keeps it).
+// The raw oracle's df-pn plays each new check as its node expands: the estimate the length search
+// was measured with, and the builder takes the oracle's move first among equal moves (see
+// core/search/kernel_engine.py new_search).
 static dfpn::Options oracle_options() {
     dfpn::Options opt;
     opt.play_checks = true;
