@@ -270,7 +270,7 @@ def test_delay_modes_keep_every_verdict(delay: str) -> None:
 @needs_kernel
 def test_tca_raises_at_repeated_positions_save_the_search() -> None:
     """The 29-ply Microcosmos tail, plain search (no 3-ply test, no delayed drops, each new check
-    played to count its evasions as the official answer's df-pn does): with TCA's counted raises
+    played to count its evasions as the length search's raw oracle does): with TCA's counted raises
     at children that repeat a position of the path it is proved in 56,008 nodes, without them it
     needs 130,814 (measured when this was written); the verdict is the same.  (With the default
     estimated numbers the tail takes 40,866 nodes with TCA and 40,231 without, 2026-11-28.)"""

@@ -18,7 +18,7 @@
 // * Initial pn/dn of a new child estimated from the board before the move (SearchBoard::estimate,
 //   the df-pn+ categories of [KomoringHeights] after GPS Shogi), so that a new check is not
 //   played until it is searched: most checks of an expanded node never are, and playing each to
-//   count its evasions was most of a node's moves (docs/benchmarks.md, 2026-11-28 17:00 UTC).
+//   count its evasions was most of a node's moves (docs/benchmarks.md, 2026-11-28 16:40 UTC).
 //   With `play_checks` the earlier estimate instead: each new check played, its evasions
 //   counted, plus move-category costs added like depth as in realization-probability search
 //   ([Gekisashi RPS]; the Python engine's costs, measured by tools/calibrate_costs.py), and a

@@ -92,13 +92,13 @@ public:
     }
     // The df-pn+ estimate of a move's child, (pn, dn) in units of 2, read from the destination
     // square's supports on the board before the move, without playing it: the categories of
-    // [KomoringHeights]' estimate, itself after GPS Shogi's liberty estimator.  Of a check
-    // (`or_node`): a square the defender guards twice costs the proof more; one the attacker
-    // holds with more pieces than guard it (a drop counting as one) costs the defender more; a
-    // check that neither holds the square nor captures, or captures a piece other than a gold or
-    // silver, costs the proof more.  Of a defence: a capture and an interposition on a square the
-    // attacker does not outnumber the defender on are the defender's better tries (lower dn
-    // relative to pn); a king move is even; an interposition the attacker outnumbers is poor.
+    // [KomoringHeights]' estimate, itself after GPS Shogi's liberty estimator.  Pieces bearing on
+    // the square count the moving one, and a drop counts as one.  Of a check (`or_node`): a
+    // square two or more defenders bear on costs the proof more; a square the attacker
+    // outnumbers the defender on costs the defence more; else capturing a gold or silver costs
+    // the defence more, and any other check costs the proof more.  Of a defence: a capture, and a
+    // move to a square the defender outnumbers the attacker on, are its better tries (dn below
+    // pn); a king move is even; any other (an interposition the attacker holds) is poor.
     std::pair<int, int> estimate(Move m, bool or_node) const {
         const Color us = pos_.side_to_move(), them = ~us;
         const Square to = move_to(m);
