@@ -176,12 +176,12 @@ class SearchSession:
 
 
 def _kernel_search(position: Position, limits: Limits, options: DfPnOptions | None,
-                   resume: SearchSession | None, exact: bool) -> Any:
+                   resume: SearchSession | None) -> Any:
     """The kernel search for this solve (resumed from ``resume`` when it holds one), or None for Python.
 
-    df-pn alone (``exact`` false) runs with the kernel's 3-ply mate test where it applies (only
-    where checks are played as their node expands, not the default); the official answer reads
-    the table of an exact solve, and that test's nodes would be searched again.
+    The same df-pn for df-pn alone and for the official answer: checks estimated, not played as
+    their node expands, so the kernel's 3-ply mate test (which would store nodes the answer's
+    builder searches again) does not run.
     """
     if kernel_engine.engine_choice() != "kernel" or not kernel_engine.supports(options):
         return None
@@ -193,7 +193,7 @@ def _kernel_search(position: Position, limits: Limits, options: DfPnOptions | No
         search.clear_cancel()
         return search
     try:
-        return kernel_engine.new_search(sfen, limits.memory_mb, options, mate3=not exact)
+        return kernel_engine.new_search(sfen, limits.memory_mb, options)
     except ValueError:
         # The kernel's board refuses what ``force`` tolerates (二歩, a dead piece): the
         # Python engine searches those, and the result says so ("engine").
@@ -255,7 +255,7 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
     sfen = position.sfen()
     if resume is not None and not resume.holds(sfen):
         resume.release()   # a search of another position: not this one's to continue
-    kernel_search = _kernel_search(position, limits, options, resume, exact)
+    kernel_search = _kernel_search(position, limits, options, resume)
     if kernel_search is not None and not exact and resume is None:
         # df-pn alone, as fast as it goes: the kernel's own driver (core.search.kernel_engine).
         return (yield from kernel_engine.solve_iter(sfen, limits, cancel, options=options,
