@@ -50,8 +50,8 @@ from .header import HeaderDialog
 from .i18n import add_translations, tr
 from .models import number_text
 from .panels import (
-    NO_MATE_NOTE, NO_PROOF_NOTE, AlternativesPanel, CheckPanel, FutilePanel, ProofTreePanel, ResultPanel,
-    SearchTreePanel, bounds_text, phase_text, progress_bounds, status_text, time_text,
+    NO_MATE_NOTE, NO_PROOF_NOTE, UNDECIDED_NOTE, AlternativesPanel, CheckPanel, FutilePanel, ProofTreePanel,
+    ResultPanel, SearchTreePanel, bounds_text, phase_text, progress_bounds, status_text, time_text,
 )
 from .study import RecordPanel, StudyController
 from .settings import (
@@ -702,7 +702,7 @@ class MainWindow(QMainWindow):
     def _show_answer(self, start: Position, result: SolveResult, helpmate: bool) -> None:
         """Fill the proof, 無駄合 and 余詰 panels from ``result``, each saying what it did not check."""
         answer = result.proof
-        why = NO_PROOF_NOTE if result.status is SolveStatus.MATE else NO_MATE_NOTE
+        why = {SolveStatus.MATE: NO_PROOF_NOTE, SolveStatus.NO_MATE: NO_MATE_NOTE}.get(result.status, UNDECIDED_NOTE)
         if isinstance(answer, HelpmateAnswer):
             proof: Proof | None = helpmate_proof(answer)
             self.alternatives_panel.set_helpmates(start, answer)

@@ -70,6 +70,8 @@ add_translations("ja", {
     "Not solved yet.": "まだ解いていません。",
     "Stopped: no answer. Press Solve to search again.": "中止しました（答えはありません）。「解く」で再び探索します。",
     "No mate was found, so there is nothing to list.": "詰みが見つからなかったので、一覧はありません。",
+    "Not decided: the search stopped before it proved a mate or no mate, so there is nothing to list.":
+        "詰みも不詰も証明する前に探索が止まったので、一覧はありません。",
     "Not checked: the answer is the search's own line, without a proof tree.":
         "未検討：解答は探索の手順のみで、証明木がありません。",
     "First": "最初へ",
@@ -108,6 +110,8 @@ NOT_SOLVED = "Not solved yet."
 #: What a panel of a proof's details says when the answer has no proof tree, or there is no mate.
 NO_PROOF_NOTE = "Not checked: the answer is the search's own line, without a proof tree."
 NO_MATE_NOTE = "No mate was found, so there is nothing to list."
+#: The same when the search stopped (a limit, Stop) before deciding.
+UNDECIDED_NOTE = "Not decided: the search stopped before it proved a mate or no mate, so there is nothing to list."
 #: The notes of the proof-tree and 無駄合 panels for an answer whose length is not proved (core.search.provisional).
 PROVISIONAL_NOTE = ("Not proved shortest: this is df-pn's proof, its line and every defence, with the futile "
                     "interpositions found so far; the official answer was not finished in time.")

@@ -150,6 +150,27 @@ def test_no_mate_says_so_instead_of_none_found(qtbot: QtBot, window: MainWindow)
     assert shown["futile"] == shown["alternatives"] == "No mate was found, so there is nothing to list."
 
 
+def test_an_undecided_search_says_so_not_no_mate(qtbot: QtBot) -> None:
+    def limited(position: Position, limits: Limits, cancel: Any) -> Any:
+        yield from ()
+        return SolveResult(SolveStatus.UNKNOWN, position.sfen(), nodes=1000)
+
+    w = MainWindow(solver_for=lambda mode: limited)
+    qtbot.addWidget(w)
+    i18n.set_language("en")
+    w.editor.set_position(Position.from_sfen(THREE))
+    with qtbot.waitSignal(w.searchFinished, timeout=5000):
+        w.solve()
+    shown = notes(w)
+    for key in ("futile", "alternatives", "proof"):
+        assert shown[key].startswith("Not decided: the search stopped"), key
+        assert "No mate was found" not in shown[key], key
+    i18n.set_language("ja")
+    assert notes(w)["futile"].startswith("詰みも不詰も証明する前に")
+    i18n.set_language("en")
+    qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
+
+
 def test_helpmate_alternatives_tree_and_live_path(qtbot: QtBot, window: MainWindow) -> None:
     """The mirror helpmate: two shortest solutions, both shown; the proof and search trees are filled."""
     window.set_mode("helpmate")
