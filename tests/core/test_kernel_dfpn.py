@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import signal
 import subprocess
 import sys
 import threading
@@ -443,3 +445,49 @@ def test_fuzzed_sfens_raise_or_search_never_crash() -> None:
         search.snapshot()
         outcomes["searched"] += 1
     assert outcomes["error"] > 100 and outcomes["searched"] > 50
+
+
+# ---- the search threads -----------------------------------------------------------------
+
+def _search_threads() -> int:
+    return sum(t.name == "tsume-kernel-search" for t in threading.enumerate())
+
+
+@needs_kernel
+def test_search_threads_are_reused_and_their_pool_stays_small(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(kernel_engine.ENGINE_ENV, "kernel")
+    sfen = _rows("mate.tsv")[0][1]
+    for _ in range(20):   # two kernel calls each, one after another: the same thread serves them
+        assert solve(Position.from_sfen(sfen), exact=False).status is SolveStatus.MATE
+    assert 1 <= _search_threads() <= 2
+    results: list[SolveStatus] = []
+    workers = [threading.Thread(target=lambda: results.append(solve(Position.from_sfen(sfen), exact=False).status))
+               for _ in range(5)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert results == [SolveStatus.MATE] * 5
+    deadline = time.monotonic() + 5
+    while _search_threads() > 2 and time.monotonic() < deadline:   # the extra ones end on release
+        time.sleep(0.01)
+    assert 1 <= _search_threads() <= 2
+
+
+@needs_kernel
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
+def test_a_forked_child_searches_on_threads_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(kernel_engine.ENGINE_ENV, "kernel")
+    sfen = _rows("mate.tsv")[0][1]
+    assert solve(Position.from_sfen(sfen), exact=False).status is SolveStatus.MATE   # an idle thread now
+    assert _search_threads() >= 1
+    pid = os.fork()
+    if pid == 0:   # the child: its pool must not hand out the parent's threads, which it has not got
+        ok = False
+        try:
+            signal.alarm(30)
+            ok = solve(Position.from_sfen(sfen), exact=False).status is SolveStatus.MATE
+        finally:
+            os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
