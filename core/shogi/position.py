@@ -96,6 +96,22 @@ _SIDE_NAMES = ("Black (sente)", "White (gote)")
 _KIND_NAMES = {PAWN: "pawns", LANCE: "lances", KNIGHT: "knights", SILVER: "silvers", GOLD: "golds",
                BISHOP: "bishops", ROOK: "rooks"}
 
+#: The squares of each rank, 一 to 九, as SFEN writes them (file 9 to file 1).
+_RANK_ROWS = tuple(tuple((file - 1) * 9 + (rank - 1) for file in range(9, 0, -1)) for rank in range(1, 10))
+_SFEN_LETTERS: dict[Piece, str] = {}
+
+
+def _sfen_letter(pc: Piece) -> str:
+    """A piece's SFEN text (``+`` before a promoted one, lower case for White)."""
+    got = _SFEN_LETTERS.get(pc)
+    if got is None:
+        pt = piece_type(pc)
+        letter = PIECE_LETTERS[UNPROMOTE.get(pt, pt)]
+        if piece_color(pc) == WHITE:
+            letter = letter.lower()
+        got = _SFEN_LETTERS[pc] = ("+" if pt in UNPROMOTE else "") + letter
+    return got
+
 
 class Position:
     """A shogi position: board, hands, side to move and move number.
@@ -249,23 +265,19 @@ class Position:
     def sfen(self, move_number: bool = True) -> str:
         """SFEN of the position (hands in the usual order R B G S N L P, Black first)."""
         rows = []
-        for rank in range(1, 10):
+        squares = self._squares
+        for order in _RANK_ROWS:
             row = ""
             empty = 0
-            for file in range(9, 0, -1):
-                pc = self._squares[square(file, rank)]
+            for sq in order:
+                pc = squares[sq]
                 if pc == 0:
                     empty += 1
                     continue
                 if empty:
                     row += str(empty)
                     empty = 0
-                pt = piece_type(pc)
-                base = UNPROMOTE.get(pt, pt)
-                letter = PIECE_LETTERS[base]
-                if piece_color(pc) == WHITE:
-                    letter = letter.lower()
-                row += ("+" if pt in UNPROMOTE else "") + letter
+                row += _sfen_letter(pc)
             if empty:
                 row += str(empty)
             rows.append(row)
@@ -392,26 +404,37 @@ class Position:
     def problems(self) -> list[Problem]:
         """Every problem of the position, each with its square where it has one."""
         out: list[Problem] = []
-        kings = [[sq for sq, pc in self.pieces() if pc == make_piece(c, KING)] for c in (BLACK, WHITE)]
+        kings: list[list[Square]] = [[], []]
+        pawns: dict[tuple[Color, int], list[Square]] = {}   # (side, file) -> its pawns, rank order
+        dead: list[Problem] = []
+        king_pieces = (make_piece(BLACK, KING), make_piece(WHITE, KING))
+        for sq, pc in enumerate(self._squares):   # file by file, rank 1 to 9 in each
+            if not pc:
+                continue
+            if pc in king_pieces:
+                kings[piece_color(pc)].append(sq)
+                continue
+            pt = piece_type(pc)
+            if pt == PAWN:
+                pawns.setdefault((piece_color(pc), sq // 9 + 1), []).append(sq)
+            if pt in (PAWN, LANCE, KNIGHT):
+                rr = relative_rank(piece_color(pc), sq)
+                if rr == 1 or (pt == KNIGHT and rr == 2):
+                    dead.append(Problem(Status.DEAD_PIECE, sq,
+                                        f"the {_KIND_NAMES[pt][:-1]} on {square_japanese(sq)} can never move"))
         defender = self.defender
         if not kings[defender]:
             out.append(Problem(Status.NO_DEFENDER_KING, None,
                                f"the defender, {_SIDE_NAMES[defender]}, has no king"))
         out += self._king_and_count_problems(kings)
         for c in (BLACK, WHITE):
-            pawn = make_piece(c, PAWN)
             for file in range(1, 10):
-                sqs = [square(file, r) for r in range(1, 10) if self._squares[square(file, r)] == pawn]
+                sqs = pawns.get((c, file), [])
                 if len(sqs) > 1:
                     out.append(Problem(Status.NIFU, sqs[1],
                                        f"{'two' if len(sqs) == 2 else len(sqs)} pawns of {_SIDE_NAMES[c]} "
                                        f"on file {file} (二歩): " + " and ".join(square_japanese(s) for s in sqs)))
-        for sq, pc in self.pieces():
-            pt = piece_type(pc)
-            rr = relative_rank(piece_color(pc), sq)
-            if (pt in (PAWN, LANCE) and rr == 1) or (pt == KNIGHT and rr <= 2):
-                out.append(Problem(Status.DEAD_PIECE, sq,
-                                   f"the {_KIND_NAMES[pt][:-1]} on {square_japanese(sq)} can never move"))
+        out += dead
         if len(kings[defender]) == 1 and len(kings[self._turn]) <= 1:
             if self._side_in_check(defender):
                 out.append(Problem(Status.NOT_TO_MOVE_IN_CHECK, kings[defender][0],
