@@ -125,17 +125,24 @@ def test_after_stop_the_result_says_stopped_until_a_change(qtbot: QtBot, standin
     qtbot.waitUntil(lambda: running_workers() == 0, timeout=5000)
 
 
-def test_an_answer_without_proof_tree_says_not_checked(qtbot: QtBot) -> None:
-    def raw(position: Position, limits: Limits, cancel: Any) -> Any:
+def _solved_by(qtbot: QtBot, result: Any) -> MainWindow:
+    """A window whose solver returns ``result(position)`` at once, after solving THREE."""
+    def solver(position: Position, limits: Limits, cancel: Any) -> Any:
         yield from ()
-        return SolveResult(SolveStatus.MATE, position.sfen(), pv=("G*5b",), length=1, extra={"exact": False})
+        return result(position)
 
-    w = MainWindow(solver_for=lambda mode: raw)
+    w = MainWindow(solver_for=lambda mode: solver)
     qtbot.addWidget(w)
     i18n.set_language("en")
     w.editor.set_position(Position.from_sfen(THREE))
     with qtbot.waitSignal(w.searchFinished, timeout=5000):
         w.solve()
+    return w
+
+
+def test_an_answer_without_proof_tree_says_not_checked(qtbot: QtBot) -> None:
+    w = _solved_by(qtbot, lambda p: SolveResult(SolveStatus.MATE, p.sfen(), pv=("G*5b",), length=1,
+                                                extra={"exact": False}))
     shown = notes(w)
     for key in ("futile", "alternatives", "proof"):
         assert shown[key].startswith("Not checked"), key
@@ -151,16 +158,7 @@ def test_no_mate_says_so_instead_of_none_found(qtbot: QtBot, window: MainWindow)
 
 
 def test_an_undecided_search_says_so_not_no_mate(qtbot: QtBot) -> None:
-    def limited(position: Position, limits: Limits, cancel: Any) -> Any:
-        yield from ()
-        return SolveResult(SolveStatus.UNKNOWN, position.sfen(), nodes=1000)
-
-    w = MainWindow(solver_for=lambda mode: limited)
-    qtbot.addWidget(w)
-    i18n.set_language("en")
-    w.editor.set_position(Position.from_sfen(THREE))
-    with qtbot.waitSignal(w.searchFinished, timeout=5000):
-        w.solve()
+    w = _solved_by(qtbot, lambda p: SolveResult(SolveStatus.UNKNOWN, p.sfen(), nodes=1000))
     shown = notes(w)
     for key in ("futile", "alternatives", "proof"):
         assert shown[key].startswith("Not decided: the search stopped"), key
