@@ -16,13 +16,13 @@ one (:func:`engine_choice`).
 from __future__ import annotations
 
 import os
-import queue
 import threading
 import time
 from dataclasses import replace
 from collections.abc import Generator, Sequence
 from typing import Any
 
+from .background import search_thread
 from .contract import (
     Cancel, ChildInfo, INFINITY, Limits, PathEntry, Progress, SearchPhase, SolveResult, SolveStatus,
 )
@@ -33,71 +33,6 @@ ENGINES = ("kernel", "python")
 _PATH_LEVELS = 64        # deepest level a progress snapshot describes
 _PATH_CHILDREN = 24      # children listed per level
 _POLL = 0.02             # seconds between looks at the cancel flag while the search runs
-STACK_BYTES = 256 * 2**20
-"""The search thread's stack: df-pn recurses one C++ frame a ply, up to 4000 plies."""
-
-
-_IDLE_THREADS = 2        # search threads kept for the next search (a thread costs ~0.1 ms to start)
-
-
-class _SearchThread:
-    """A daemon thread with the search's stack that runs one call after another.
-
-    A batch of short problems starts two searches a problem; starting a thread for each was a
-    tenth of the CPU time of ``tsume batch --raw`` on mate.tsv.  Idle threads wait in a small pool.
-    """
-
-    def __init__(self) -> None:
-        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        old_size = threading.stack_size()
-        threading.stack_size(STACK_BYTES)
-        try:
-            threading.Thread(target=self._loop, name="tsume-kernel-search", daemon=True).start()
-        finally:
-            threading.stack_size(old_size)
-
-    def _loop(self) -> None:
-        while True:
-            job = self._jobs.get()
-            if job is None:
-                return
-            job()
-
-    def submit(self, job: Any) -> None:
-        self._jobs.put(job)
-
-    def release(self) -> None:
-        """Back to the pool once its call has returned (the pool full: the thread ends)."""
-        with _idle_lock:
-            if len(_idle) < _IDLE_THREADS:
-                _idle.append(self)
-                return
-        self._jobs.put(None)
-
-
-_idle: list[_SearchThread] = []
-_idle_lock = threading.Lock()
-
-
-def _search_thread() -> _SearchThread:
-    """An idle search thread, or a new one."""
-    with _idle_lock:
-        if _idle:
-            return _idle.pop()
-    return _SearchThread()
-
-
-def _forget_after_fork() -> None:
-    # A forked child has none of the parent's threads: its pool must not hand out their queues.
-    global _idle_lock
-    _idle.clear()
-    _idle_lock = threading.Lock()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_after_fork)
-
-
 class EngineChoiceError(ValueError):
     """``TSUME_ENGINE`` names an unknown engine, or the kernel it asks for is not built."""
 
@@ -198,7 +133,7 @@ def run_on_thread(search: Any, call: str, args: tuple[Any, ...], cancel: Cancel 
         finally:
             done.set()
 
-    worker = _search_thread()
+    worker = search_thread()
     worker.submit(run)
     try:
         next_report = time.monotonic() + interval

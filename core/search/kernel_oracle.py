@@ -27,6 +27,7 @@ from typing import Any
 import cshogi
 
 from . import kernel_engine
+from .background import search_thread
 from .dfpn import DfPn, Outcome
 from .tt import Entry
 
@@ -143,31 +144,30 @@ class KernelOracle:
         got: list[str] = []
         failure: list[BaseException] = []
 
+        done = threading.Event()
+
         def run() -> None:
             try:
                 got.append(self.kernel.search_position(sfen, or_node, node_limit or 0, seconds, cpu_time))
             except BaseException as exc:  # raised again below, on the caller's thread
                 failure.append(exc)
+            finally:
+                done.set()
 
-        old_size = threading.stack_size()
-        threading.stack_size(kernel_engine.STACK_BYTES)
-        try:
-            thread = threading.Thread(target=run, name="tsume-kernel-oracle", daemon=True)
-            thread.start()
-        finally:
-            threading.stack_size(old_size)
+        worker = search_thread()
+        worker.submit(run)
         cancelled = False
         try:
-            while thread.is_alive():
-                thread.join(_POLL)
+            while not done.wait(_POLL):
                 if not cancelled and cancel is not None and cancel.is_set():
                     self.kernel.cancel()
                     cancelled = True
         finally:
-            if thread.is_alive():
+            if not done.is_set():
                 self.kernel.cancel()
                 cancelled = True
-                thread.join()
+                done.wait()
+            worker.release()
         if cancelled:
             self.kernel.clear_cancel()   # the table stays usable for what the caller asks next
         if failure:
