@@ -294,8 +294,23 @@ def record_from_proof(proof: Proof, header: dict[str, str] | None = None) -> Rec
     if proof.provisional:
         record.root.comments.append(unproved_note_japanese(proof))
     if not proof.alternatives_checked:
-        record.root.comments.append("余詰は未検討（探索の時間切れ）")
+        record.root.comments.append(alternatives_unchecked_japanese(proof))
     return record
+
+
+def alternatives_unchecked_english(proof: Proof) -> str:
+    """What a 余詰 search cut short established, for the CLI (``proof.alternatives_checked`` False)."""
+    if proof.alternatives_checked_to > 0:
+        return (f"余詰: checked up to ply {proof.alternatives_checked_to} of {proof.length} "
+                "(the search for alternative mates ran out of time after that)")
+    return "余詰: not checked (the search for alternative mates ran out of time)"
+
+
+def alternatives_unchecked_japanese(proof: Proof) -> str:
+    """The same for a record's comment."""
+    if proof.alternatives_checked_to > 0:
+        return f"余詰は{proof.alternatives_checked_to}手目まで検討（以降は探索の時間切れで未検討）"
+    return "余詰は未検討（探索の時間切れ）"
 
 
 def bounds_japanese(at_least: int | None, at_most: int | None) -> str:
@@ -433,6 +448,7 @@ def with_comments(solution: Record, own: Record) -> Record:
     return solution
 
 
-__all__ = ["FINDING_NAMES", "Finding", "branch_of", "classify_alternatives", "classify_variations", "ordered_futile",
+__all__ = ["FINDING_NAMES", "Finding", "alternatives_unchecked_english", "alternatives_unchecked_japanese",
+           "branch_of", "classify_alternatives", "classify_variations", "ordered_futile",
            "promotion_twins", "proved_length", "record_from_helpmate", "record_from_line", "record_from_proof",
            "solution_record", "with_comments", "bounds_english", "bounds_japanese", "unproved_note_japanese"]

@@ -709,7 +709,8 @@ class MainWindow(QMainWindow):
         else:
             proof = answer if isinstance(answer, Proof) else None
             if proof is not None:
-                self.alternatives_panel.set_alternatives(start, self._findings(proof), proof.alternatives_checked)
+                self.alternatives_panel.set_alternatives(start, self._findings(proof), proof.alternatives_checked,
+                                                         checked_to=proof.alternatives_checked_to)
             else:
                 self.alternatives_panel.set_alternatives(None, (), note=why)
         self.proof_panel.set_proof(proof, why)

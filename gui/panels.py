@@ -88,6 +88,8 @@ add_translations("ja", {
     "Not checked: the search for alternative mates ran out of time.": "未検討：余詰の探索が時間切れになりました。",
     "Not checked: the search for alternative mates was skipped or ran out of time.":
         "未検討：余詰の探索を省いたか、時間切れになりました。",
+    "Checked up to ply %1 of the main line: the search for alternative mates ran out of time after that.":
+        "本譜%1手目まで検討済み：その先は余詰の探索が時間切れになりました。",
     "mate in %1": "%1手詰",
     "Not checked: other helpmates of this length were not searched for.":
         "未検討：同じ手数の別の協力詰は探していません。",
@@ -118,6 +120,9 @@ PROVISIONAL_NOTE = ("Not proved shortest: this is df-pn's proof, its line and ev
 PROVISIONAL_FUTILE_NOTE = "Found so far (the shortest is not proved): the futile interpositions the search had judged."
 #: The note of the 余詰 panel when its search was skipped or cut short.
 NOT_CHECKED_ALTERNATIVES = "Not checked: the search for alternative mates was skipped or ran out of time."
+#: The same when it examined the main line's first moves before it stopped (%1: the last ply examined).
+CHECKED_TO_ALTERNATIVES = ("Checked up to ply %1 of the main line: the search for alternative mates ran out of "
+                           "time after that.")
 
 
 def _play(start: Position, line: tuple[str, ...] | list[str]) -> tuple[Position, Move | None]:
@@ -559,8 +564,8 @@ class AlternativesPanel(_PositionList):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("No alternative mates found.", parent)
-        self._shown: tuple[Position | None, tuple[Alternative | Finding, ...], bool, str] = (
-            None, (), True, NOT_SOLVED)
+        self._shown: tuple[Position | None, tuple[Alternative | Finding, ...], bool, str, int] = (
+            None, (), True, NOT_SOLVED, 0)
         self._helpmates: tuple[Position, HelpmateAnswer] | None = None
         i18n.notifier.language_changed.connect(self._refill)
 
@@ -572,7 +577,7 @@ class AlternativesPanel(_PositionList):
             self.set_alternatives(*self._shown)
 
     def set_alternatives(self, start: Position | None, alternatives: Sequence[Alternative | Finding],
-                         checked: bool = True, note: str = NOT_SOLVED) -> None:
+                         checked: bool = True, note: str = NOT_SOLVED, checked_to: int = 0) -> None:
         """List ``alternatives`` found from ``start``.
 
         :class:`~tsume_studio.core.answer.Finding` rows (from
@@ -581,10 +586,12 @@ class AlternativesPanel(_PositionList):
         composers name them: 余詰, 成不成非限定, 変同, 駒余り.
 
         ``checked`` False says the search for them was skipped or did not
-        finish, so the list may be incomplete.  ``start`` None empties the
-        list and shows ``note`` (untranslated; by default "not solved yet").
+        finish, so the list may be incomplete; ``checked_to`` then names the
+        ply of the main line up to which it is complete (0: none).  ``start``
+        None empties the list and shows ``note`` (untranslated; by default
+        "not solved yet").
         """
-        self._shown = (start, tuple(alternatives), checked, note)
+        self._shown = (start, tuple(alternatives), checked, note, checked_to)
         self._helpmates = None
         if start is None:
             self._set_rows(Position.empty(), [], note)
@@ -598,7 +605,9 @@ class AlternativesPanel(_PositionList):
                 length = tr("the main line's mate")
             rows.append((tuple(a.path) + (a.move,), f"{len(a.path) + 1}: {name}{text}  ({length})",
                          " ".join(a.path + (a.move,))))
-        self._set_rows(start, rows, None if checked else NOT_CHECKED_ALTERNATIVES)
+        unchecked = (i18n.Message(CHECKED_TO_ALTERNATIVES, str(checked_to)) if checked_to > 0
+                     else NOT_CHECKED_ALTERNATIVES)
+        self._set_rows(start, rows, None if checked else unchecked)
 
     def set_helpmates(self, start: Position, answer: HelpmateAnswer) -> None:
         """List the shortest helpmates of ``answer`` other than its first (the main line)."""

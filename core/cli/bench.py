@@ -183,8 +183,9 @@ def run_bench(args: argparse.Namespace) -> int:
                                    "cpu_seconds": result.extra.get("cpu_seconds", round(cpu, 4))}
             if official:
                 data = result_json(result)
-                if "alternatives_checked" in data:
-                    rec["alternatives_checked"] = data["alternatives_checked"]
+                for key in ("alternatives_checked", "alternatives_checked_to"):
+                    if key in data:
+                        rec[key] = data[key]
                 rec["length_matches"] = (result.status == SolveStatus.MATE and expected is not None
                                          and result.length == expected)
                 if "pv" in row:

@@ -94,6 +94,9 @@ def result_json(result: SolveResult) -> dict[str, Any]:
         out["alternatives"] = [{"path": list(a.path), "move": a.move, "length": a.length, "kind": a.kind}
                                for a in classify_alternatives(proof)]
         out["alternatives_checked"] = proof.alternatives_checked
+        if not proof.alternatives_checked:
+            # The ply up to which the 余詰 search had examined the main line (0: none).
+            out["alternatives_checked_to"] = proof.alternatives_checked_to
         out["variations"] = proof.variations
     elif isinstance(proof, HelpmateAnswer):
         out["exact"] = proof.exact

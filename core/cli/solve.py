@@ -16,7 +16,8 @@ from .running import ProgressLine, add_limits, limits_from_args, result_json, ru
 from ..shogi.position import Position
 from ..search.contract import SolveResult, SolveStatus
 from ..answer import (
-    bounds_english, classify_alternatives, classify_variations, ordered_futile, promotion_twins, solution_record,
+    alternatives_unchecked_english, bounds_english, classify_alternatives, classify_variations, ordered_futile,
+    promotion_twins, solution_record,
 )
 from ..records.formats import read_record, write_record
 from ..records.model import Record
@@ -182,7 +183,7 @@ def _solve(args: argparse.Namespace) -> int:
                     path = " ".join(f.path)
                     print(f"  after {path or '(start)'}: {f.move} — {f.reason.english()}")
             if not proof.alternatives_checked:
-                print("余詰: not checked (the search for alternative mates ran out of time)")
+                print(alternatives_unchecked_english(proof))
             alternatives = classify_alternatives(proof)
             if alternatives:
                 print(f"余詰 candidates: {len(alternatives)}")

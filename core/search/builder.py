@@ -24,7 +24,7 @@ the limits run out in that last part, the answer without it stands).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from collections.abc import Generator
 
 import cshogi
@@ -67,6 +67,11 @@ class AnswerBuilder:
         self.mates: dict[int, list[int]] = {}          # main-line OR node -> every mating move
         self.futile: list[FutileInterposition] = []
         self.alternatives: list[Alternative] = []
+        # The main line as walked so far (main_line, USI), the other mating moves found at its
+        # attacker moves, and the ply of the last of those: what a 余詰 search cut short established.
+        self.walked: list[str] = []
+        self.found: list[Alternative] = []
+        self.checked_to = 0
         self.variations = 0
         self.tree_nodes = 0
         self.futile_lengths: dict[int, int | None] = {}
@@ -178,6 +183,8 @@ class AnswerBuilder:
         """Walk the official main line from the root, recording its moves and 余詰 candidates."""
         b = self.s.board
         moves: list[int] = []
+        path = self.walked
+        path.clear()
         or_node = True
         while value > 0:
             key = b.zobrist_hash()
@@ -193,7 +200,12 @@ class AnswerBuilder:
                     break
             ln = yield from self._pick(value, cands, not or_node)
             self.main[key] = ln.moves[0]
+            if or_node and self.find_alternatives:
+                for c, hi, _pn, _dn in self._other_mates(value, ln.moves[0]):
+                    self.found.append(Alternative(tuple(path), cshogi.move_to_usi(c), hi + 1))
+                self.checked_to = len(moves) + 1
             moves.append(ln.moves[0])
+            path.append(cshogi.move_to_usi(ln.moves[0]))
             b.push(ln.moves[0])
             value -= 1
             or_node = not or_node
@@ -233,17 +245,27 @@ class AnswerBuilder:
         self.tree_nodes += 1
         out = [ProofNode(usi, role, pn, dn, value - 1, kids)]
         if main:
-            for c in self.mates.get(key, ()):
-                if c == mv or (value == 1 and _promotion_twins(c, mv)):
-                    continue
-                b.push(c)
-                pn, dn = self.node_pn_dn(False)
-                hi = min(self._hi(), value - 1)  # proved: mates within this
-                b.pop()
+            for c, hi, pn, dn in self._other_mates(value, mv):
                 cu = cshogi.move_to_usi(c)
                 self.alternatives.append(Alternative(path, cu, hi + 1))
                 out.append(ProofNode(cu, Role.ALTERNATIVE, pn, dn, hi, (), "余詰"))
         return tuple(out)
+
+    def _other_mates(self, value: int, mv: int) -> list[tuple[int, int, int, int]]:
+        """The current main-line node's mating moves other than ``mv`` (its main move; the same
+        move with the other promotion on the last move is no 余詰): (move, plies its child is
+        proved to mate within, the child's pn, dn)."""
+        b = self.s.board
+        out = []
+        for c in self.mates.get(b.zobrist_hash(), ()):
+            if c == mv or (value == 1 and _promotion_twins(c, mv)):
+                continue
+            b.push(c)
+            pn, dn = self.node_pn_dn(False)
+            hi = min(self._hi(), value - 1)  # proved: mates within this
+            b.pop()
+            out.append((c, hi, pn, dn))
+        return out
 
     def and_node(self, path: tuple[str, ...], role: Role, value: int
                  ) -> Generator[Progress, None, tuple[ProofNode, ...]]:
@@ -317,6 +339,22 @@ def assemble_proof(builder: AnswerBuilder, position: Position, length: int, sear
     )
 
 
+def _cut_short(proof: Proof, full: AnswerBuilder) -> Proof:
+    """``proof`` (the answer without the 余詰 search) with what ``full``'s search, stopped part way,
+    established: the other mates at the main line's attacker moves it finished.  Those count only
+    where its walk took ``proof``'s moves: at a node with several mates it takes the one that
+    leaves the fewest pieces, ``proof`` the first found."""
+    agree = 0
+    for walked, main in zip(full.walked, proof.main_line):
+        if walked != main:
+            break
+        agree += 1
+    to = min(full.checked_to, agree if agree % 2 else agree - 1)   # an attacker move's ply
+    if to <= 0:
+        return proof
+    return replace(proof, alternatives=tuple(a for a in full.found if len(a.path) < to), alternatives_checked_to=to)
+
+
 def _promotion_twins(a: int, b: int) -> bool:
     """Two moves that differ only in promoting."""
     return (not cshogi.move_is_drop(a) and not cshogi.move_is_drop(b)
@@ -360,7 +398,7 @@ def answer(search: BoundedSearch, position: Position, *, max_length: int = MAX_L
         try:
             return (yield from assemble_proof(full, position, length, search))
         except SearchAborted:
-            return proof
+            return _cut_short(proof, full)
     except SearchAborted:
         if session is not None:
             if search.phase == "search":

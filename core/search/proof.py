@@ -129,6 +129,10 @@ class Proof:
             main line was proved not to mate in time, so ``alternatives`` is
             complete; False when that search was skipped or ran out of time
             (the length and the main line are still exact).
+        alternatives_checked_to: when ``alternatives_checked`` is False, the
+            ply of the main line up to which every other attacker move was
+            examined before the search stopped (``alternatives`` lists what
+            those moves have); 0 when none was, and when it is True.
         provisional: True when the tree is df-pn's proof read back because
             the length search ran out of time (:mod:`.provisional`): its main
             line is df-pn's, not the official one, and it is not ``exact``.
@@ -147,6 +151,7 @@ class Proof:
     variations: int = 0
     exact: bool = False
     alternatives_checked: bool = True
+    alternatives_checked_to: int = 0
     provisional: bool = False
     at_least: int | None = None
     at_most: int | None = None

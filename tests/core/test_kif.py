@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import cshogi
@@ -13,7 +14,7 @@ from tsume_studio.core.shogi.position import Position
 from tsume_studio.core.search.proof import (
     Alternative, FutileInterposition, FutileReason, Futility, Proof, ProofNode, Role,
 )
-from tsume_studio.core.answer import record_from_proof
+from tsume_studio.core.answer import alternatives_unchecked_english, alternatives_unchecked_japanese, record_from_proof
 from tsume_studio.core.records.model import Record, RecordNode
 from tsume_studio.core.records.formats import read_record, write_record
 
@@ -177,6 +178,19 @@ def test_unchecked_alternatives_are_noted_before_the_moves() -> None:
     assert "余詰は未検討（探索の時間切れ）" in again.root.comments
     assert "余詰" not in to_kif(record_from_proof(
         Proof(EXAMPLE_SFEN, ProofNode(None, Role.MAIN), ("N*3c", "2a3a", "S*2b"), 3)))
+
+
+def test_a_cut_short_alternatives_search_says_how_far_it_went() -> None:
+    proof = Proof(EXAMPLE_SFEN, ProofNode(None, Role.MAIN), ("N*3c", "2a3a", "S*2b"), 3,
+                  exact=True, alternatives_checked=False, alternatives_checked_to=1)
+    comments = parse_kif(to_kif(record_from_proof(proof))).root.comments
+    assert "余詰は1手目まで検討（以降は探索の時間切れで未検討）" in comments
+    assert alternatives_unchecked_english(proof) == (
+        "余詰: checked up to ply 1 of 3 (the search for alternative mates ran out of time after that)")
+    none = replace(proof, alternatives_checked_to=0)
+    assert alternatives_unchecked_english(none) == (
+        "余詰: not checked (the search for alternative mates ran out of time)")
+    assert alternatives_unchecked_japanese(none) == "余詰は未検討（探索の時間切れ）"
 
 
 def test_illegal_proof_move_is_a_value_error() -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 import cshogi
 import pytest
 
-from tsume_studio.core.search import builder
+from tsume_studio.core.search import builder, kernel_length, length_search
 from tsume_studio.core.search.contract import INFINITY as INF
 from tsume_studio.core.search.contract import Progress, drive
 from tsume_studio.core.search.dfpn import DfPn, Outcome
@@ -531,6 +531,59 @@ def test_yozume_search_out_of_time_keeps_the_exact_answer(monkeypatch: pytest.Mo
     assert proof.exact and proof.length == length and len(proof.main_line) == length
     assert proof.alternatives == () and proof.alternatives_checked is False
     assert all(n.pn == 0 for n in _walk(proof.root))
+
+
+@pytest.mark.parametrize("builder_of", [
+    pytest.param(length_search.build_proof, id="python"),
+    pytest.param(kernel_length.build_proof, id="kernel",
+                 marks=pytest.mark.skipif(not kernel_length.available(), reason="the kernel is not built"))])
+@pytest.mark.parametrize(("row_id", "cuts", "step"), [("tanuki-5-83", {0, 1, 3}, 1), ("sugyan-1013", {0, 1}, 40)])
+def test_yozume_search_cut_short_keeps_what_it_examined(builder_of: object, row_id: str, cuts: set[int],
+                                                        step: int) -> None:
+    # Node limits from a third of the whole answer's count up (every one, or every step-th where
+    # each part of the search takes hundreds of nodes) stop it somewhere; where the
+    # 余詰 search is cut part way, the answer without it stands with what that search established:
+    # the main line's attacker moves up to ply alternatives_checked_to, with every other mate they
+    # have, and nothing past that ply.  tanuki-5-83 has 余詰 at plies 3 (4a4b+) and 5 (3a3b).  In
+    # sugyan-1013 ply 3 has two mates: the answer without the 余詰 search plays the first found
+    # (7h4h), the whole answer the one leaving fewer pieces (B*4i), so the 余詰 search's findings
+    # from ply 3 on belong to another line and are not kept.
+    sfen, length = row(row_id)
+    position = Position.from_sfen(sfen)
+    counted = _NodeCount()
+    whole = drive(builder_of(position, observe=counted))  # type: ignore[operator]
+    base = drive(builder_of(position, alternatives=False))  # type: ignore[operator]
+    assert whole is not None and whole.alternatives_checked and whole.length == length
+    assert base is not None and not base.alternatives_checked and base.alternatives_checked_to == 0
+    if row_id == "sugyan-1013":
+        assert whole.main_line[2] == "B*4i" and base.main_line[2] == "7h4h"
+    cut_at: set[int] = set()
+    for limit in range(counted.nodes // 3, counted.nodes + 1, step):
+        proof = drive(builder_of(position, node_limit=limit))  # type: ignore[operator]
+        if proof is None or proof.alternatives_checked:
+            continue
+        assert proof.exact and proof.main_line == base.main_line
+        to = proof.alternatives_checked_to
+        assert to == 0 or (to < length and to % 2 == 1)
+        assert [(a.path, a.move, a.length) for a in proof.alternatives] == [
+            (a.path, a.move, a.length) for a in sorted(whole.alternatives, key=lambda a: len(a.path))
+            if len(a.path) < to]
+        cut_at.add(to)
+    assert cut_at == cuts
+
+
+class _NodeCount:
+    """An ``observe`` hook that keeps the search, to read its node count at the end."""
+
+    def __init__(self) -> None:
+        self.search: object = None
+
+    def __call__(self, search: object) -> None:
+        self.search = search
+
+    @property
+    def nodes(self) -> int:
+        return int(self.search.nodes)  # type: ignore[attr-defined]
 
 
 def test_dfpn_lengths_only_bound_from_above() -> None:

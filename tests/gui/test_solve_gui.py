@@ -23,6 +23,7 @@ from tsume_studio.core.shogi.position import Position
 from tsume_studio.core.records.formats import read_record
 from tsume_studio.core.search.background import in_background
 from tsume_studio.core.search.contract import ChildInfo, Limits, Progress, SolveResult, SolveStatus
+from tsume_studio.gui import i18n
 from tsume_studio.gui.mainwindow import MainWindow, default_solver
 from tsume_studio.gui.settings import save_limits
 from tsume_studio.gui.worker import running_workers
@@ -426,6 +427,15 @@ def test_unchecked_alternatives_are_said_to_be_unchecked(qtbot: QtBot) -> None:
     assert "ran out of time" in panel.note.text() and not panel.note.isHidden()
     panel.set_alternatives(start, (Alternative(("N*3c", "2a1a"), "S*2b", 1),), checked=False)
     assert panel.count() == 1 and "ran out of time" in panel.note.text()
+    panel.set_alternatives(start, (Alternative(("N*3c", "2a1a"), "S*2b", 1),), checked=False, checked_to=1)
+    assert panel.count() == 1 and panel.note.text() == (
+        "Checked up to ply 1 of the main line: the search for alternative mates ran out of time after that.")
+    i18n.set_language("ja")
+    try:   # the panel says it again in the new language
+        assert panel.note.text() == "本譜1手目まで検討済み：その先は余詰の探索が時間切れになりました。"
+    finally:
+        i18n.set_language("en")
+    assert panel.note.text().startswith("Checked up to ply 1")
     panel.set_alternatives(None, ())   # nothing solved: not "none found" (#16)
     assert panel.count() == 0 and panel.note.text() == "Not solved yet."
 
