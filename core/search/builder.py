@@ -67,11 +67,6 @@ class AnswerBuilder:
         self.mates: dict[int, list[int]] = {}          # main-line OR node -> every mating move
         self.futile: list[FutileInterposition] = []
         self.alternatives: list[Alternative] = []
-        # The main line as walked so far (main_line, USI), the other mating moves found at its
-        # attacker moves, and the ply of the last of those: what a 余詰 search cut short established.
-        self.walked: list[str] = []
-        self.found: list[Alternative] = []
-        self.checked_to = 0
         self.variations = 0
         self.tree_nodes = 0
         self.futile_lengths: dict[int, int | None] = {}
@@ -183,8 +178,6 @@ class AnswerBuilder:
         """Walk the official main line from the root, recording its moves and 余詰 candidates."""
         b = self.s.board
         moves: list[int] = []
-        path = self.walked
-        path.clear()
         or_node = True
         while value > 0:
             key = b.zobrist_hash()
@@ -200,12 +193,7 @@ class AnswerBuilder:
                     break
             ln = yield from self._pick(value, cands, not or_node)
             self.main[key] = ln.moves[0]
-            if or_node and self.find_alternatives:
-                for c, hi, _pn, _dn in self._other_mates(value, ln.moves[0]):
-                    self.found.append(Alternative(tuple(path), cshogi.move_to_usi(c), hi + 1))
-                self.checked_to = len(moves) + 1
             moves.append(ln.moves[0])
-            path.append(cshogi.move_to_usi(ln.moves[0]))
             b.push(ln.moves[0])
             value -= 1
             or_node = not or_node
@@ -339,20 +327,25 @@ def assemble_proof(builder: AnswerBuilder, position: Position, length: int, sear
     )
 
 
-def _cut_short(proof: Proof, full: AnswerBuilder) -> Proof:
+def _cut_short(proof: Proof, full: AnswerBuilder, root: cshogi.Board) -> Proof:
     """``proof`` (the answer without the 余詰 search) with what ``full``'s search, stopped part way,
-    established: the other mates at the main line's attacker moves it finished.  Those count only
-    where its walk took ``proof``'s moves: at a node with several mates it takes the one that
-    leaves the fewest pieces, ``proof`` the first found."""
-    agree = 0
-    for walked, main in zip(full.walked, proof.main_line):
-        if walked != main:
+    established: the other mates at each attacker move of ``proof``'s main line that its walk
+    finished (``full.main`` holds a node once all its mates are known).  The walk goes no further
+    than where it took another move: at a node with several mates it takes the one that leaves
+    the fewest pieces, ``proof`` the first found."""
+    b = full.s.board = root.copy()
+    found: list[Alternative] = []
+    to = 0
+    for ply, usi in enumerate(proof.main_line, start=1):
+        move = b.move_from_usi(usi)
+        if full.main.get(b.zobrist_hash()) != move:
             break
-        agree += 1
-    to = min(full.checked_to, agree if agree % 2 else agree - 1)   # an attacker move's ply
-    if to <= 0:
-        return proof
-    return replace(proof, alternatives=tuple(a for a in full.found if len(a.path) < to), alternatives_checked_to=to)
+        if ply % 2:
+            found += [Alternative(proof.main_line[:ply - 1], cshogi.move_to_usi(c), hi + 1)
+                      for c, hi, _pn, _dn in full._other_mates(proof.length - ply + 1, move)]
+            to = ply
+        b.push(move)
+    return replace(proof, alternatives=tuple(found), alternatives_checked_to=to) if to else proof
 
 
 def _promotion_twins(a: int, b: int) -> bool:
@@ -398,7 +391,7 @@ def answer(search: BoundedSearch, position: Position, *, max_length: int = MAX_L
         try:
             return (yield from assemble_proof(full, position, length, search))
         except SearchAborted:
-            return _cut_short(proof, full)
+            return _cut_short(proof, full, root)
     except SearchAborted:
         if session is not None:
             if search.phase == "search":

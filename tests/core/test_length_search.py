@@ -550,15 +550,16 @@ def test_yozume_search_cut_short_keeps_what_it_examined(builder_of: object, row_
     # from ply 3 on belong to another line and are not kept.
     sfen, length = row(row_id)
     position = Position.from_sfen(sfen)
-    counted = _NodeCount()
-    whole = drive(builder_of(position, observe=counted))  # type: ignore[operator]
+    seen: list[object] = []
+    whole = drive(builder_of(position, observe=seen.append))  # type: ignore[operator]
+    nodes = int(seen[0].nodes)  # type: ignore[attr-defined]
     base = drive(builder_of(position, alternatives=False))  # type: ignore[operator]
     assert whole is not None and whole.alternatives_checked and whole.length == length
     assert base is not None and not base.alternatives_checked and base.alternatives_checked_to == 0
     if row_id == "sugyan-1013":
         assert whole.main_line[2] == "B*4i" and base.main_line[2] == "7h4h"
     cut_at: set[int] = set()
-    for limit in range(counted.nodes // 3, counted.nodes + 1, step):
+    for limit in range(nodes // 3, nodes + 1, step):
         proof = drive(builder_of(position, node_limit=limit))  # type: ignore[operator]
         if proof is None or proof.alternatives_checked:
             continue
@@ -570,20 +571,6 @@ def test_yozume_search_cut_short_keeps_what_it_examined(builder_of: object, row_
             if len(a.path) < to]
         cut_at.add(to)
     assert cut_at == cuts
-
-
-class _NodeCount:
-    """An ``observe`` hook that keeps the search, to read its node count at the end."""
-
-    def __init__(self) -> None:
-        self.search: object = None
-
-    def __call__(self, search: object) -> None:
-        self.search = search
-
-    @property
-    def nodes(self) -> int:
-        return int(self.search.nodes)  # type: ignore[attr-defined]
 
 
 def test_dfpn_lengths_only_bound_from_above() -> None:
