@@ -88,6 +88,13 @@ def nested_lower() -> bool:
 LOWER_RETRY_NODES = 20_000
 """Nodes of a tsume-rule question between two tries of the 'effective' restricted game."""
 
+LOWER_AFTER_NODES = 1_000
+"""Nodes a builder's question gets under the tsume rules before the 'none' restricted game is
+tried on it.  Most of them end well within this (on mate.tsv 12,967 questions of the 余詰 search
+took 30 nodes each on average), and asking the restricted game first cost those more than it
+saved; a question still open after this many nodes is one where a refutation without drops can
+pay (docs/benchmarks.md, 2026-11-29)."""
+
 BYTES_PER_ENTRY = 40
 """Bytes of one entry of the kernel's length table (``LEntry`` in length_search.h)."""
 
@@ -275,6 +282,13 @@ class KernelLengthSearch(BoundedSearch):
         self.phase = "mate"
         chunk = 1024
         try:
+            pn, dn = self.kmate.lookup(self.board, True)
+            if pn == 0 or dn == 0:
+                # Settled already: the solve's df-pn, whose table this one is, proved it (no
+                # hand-over to the search thread for a call that would return at once).
+                self.root_pn, self.root_dn = pn, dn
+                self.outcome = "proven" if pn == 0 else "disproven"
+                return self.outcome
             while True:
                 self.check_stop()
                 nodes = int(self.k.oracle_nodes) + chunk
@@ -423,12 +437,14 @@ class KernelLengthSearch(BoundedSearch):
 
     def _within(self, or_node: bool, d: int) -> Generator[Progress, None, bool]:
         """The builder's questions (a check that mates in time? a defence shorter than the longest?),
-        many of them answered no: the 'none' restricted game first, unless the table answers."""
+        many of them answered no: the tsume-rule question with :data:`LOWER_AFTER_NODES` nodes
+        (the kernel answers from its table first), then the 'none' restricted game, then the
+        question again."""
         if self.lower_game == "none" and d >= (1 if or_node else 0):
-            e = self.bounds(self.board)
-            if e.hi <= d:
-                return True
-            if e.lo > d or (yield from self.lower_refutes(or_node, d)):
+            quick = yield from self._ask_within(or_node, d, LOWER_AFTER_NODES)
+            if quick is not None:
+                return quick
+            if (yield from self.lower_refutes(or_node, d)):
                 return False
         return (yield from self._ask(or_node, d))
 
