@@ -19,7 +19,7 @@ import os
 import threading
 import time
 from dataclasses import replace
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 from .background import search_thread
@@ -155,6 +155,65 @@ def run_on_thread(search: Any, call: str, args: tuple[Any, ...], cancel: Cancel 
     return outcome[0]
 
 
+INLINE_NODES = 8_192
+INLINE_SECONDS = 0.02
+"""The first slice of a df-pn call, run on the calling thread: most problems end within it, and
+each hand-over to the search thread and back costs about 0.1 ms of CPU, as much as a short
+problem's whole search.  The slice is no longer than the thread's poll of the cancel flag."""
+
+
+def _inline_clock(cpu_time: bool) -> Callable[[], float]:
+    return time.thread_time if cpu_time else time.monotonic   # the kernel's own clocks for a call
+
+
+def prove(search: Any, nodes: int, seconds: float, cpu_time: bool, cancel: Cancel | None, interval: float,
+          start: float, phase: SearchPhase | None = None) -> Generator[Progress, None, str]:
+    """``search.run(nodes, seconds, cpu_time)``: 'proven', 'disproven' or 'unknown', its
+    progress yielded as :func:`run_on_thread`'s.  ``nodes`` is the search's node count to stop
+    at (0: none), ``seconds`` a limit from now (negative: none).  The first
+    :data:`INLINE_NODES` run on the calling thread, the rest on a search thread."""
+    if cancel is None or not cancel.is_set():
+        clock = _inline_clock(cpu_time)
+        cap = int(search.nodes) + INLINE_NODES
+        t0 = clock()
+        got = str(search.run(min(cap, nodes) if nodes else cap,
+                             INLINE_SECONDS if seconds < 0 else min(seconds, INLINE_SECONDS), cpu_time))
+        if got != "unknown" or (nodes and int(search.nodes) >= nodes):
+            return got
+        if seconds >= 0:
+            seconds -= clock() - t0
+            if seconds <= 0:
+                return got
+    return str((yield from run_on_thread(search, "run", (nodes, seconds, cpu_time), cancel, interval, start, phase)))
+
+
+def proof_line(search: Any, nodes: int, seconds: float, cpu_time: bool, cancel: Cancel | None, interval: float,
+               start: float, phase: SearchPhase | None = None) -> Generator[Progress, None, tuple[list[str], bool]]:
+    """``search.principal_variation(nodes, seconds, cpu_time)``: (the proof line in USI, whether
+    it replays to mate), searched on where the table stops short; ``nodes`` a budget from now (0:
+    none), ``seconds`` as :func:`prove`'s, a first slice on the calling thread as there."""
+    if cancel is None or not cancel.is_set():
+        clock = _inline_clock(cpu_time)
+        before = int(search.nodes)
+        t0 = clock()
+        line, complete = search.principal_variation(min(nodes, INLINE_NODES) if nodes else INLINE_NODES,
+                                                    INLINE_SECONDS if seconds < 0 else min(seconds, INLINE_SECONDS),
+                                                    cpu_time)
+        if complete:
+            return list(line), True
+        if nodes:
+            nodes -= int(search.nodes) - before
+            if nodes <= 0:
+                return list(line), False
+        if seconds >= 0:
+            seconds -= clock() - t0
+            if seconds <= 0:
+                return list(line), False
+    line, complete = yield from run_on_thread(search, "principal_variation", (nodes, seconds, cpu_time), cancel,
+                                              interval, start, phase)
+    return list(line), bool(complete)
+
+
 def new_search(sfen: str, memory_mb: int, options: Any = None, *, mate3: bool | None = None,
                play_checks: bool = False) -> Any:
     """A kernel ``DfPnSearch`` of ``sfen`` with df-pn ``options`` (core.search.dfpn.Options or None).
@@ -203,8 +262,8 @@ def solve_iter(sfen: str, limits: Limits = Limits(), cancel: Cancel | None = Non
     start = time.monotonic()
     nodes = limits.nodes or 0
     seconds = -1.0 if limits.seconds is None else float(limits.seconds)
-    outcome = yield from run_on_thread(search, "run", (nodes, seconds, limits.cpu_time), cancel,
-                                       progress_interval, start, SearchPhase.MATE)
+    outcome = yield from prove(search, nodes, seconds, limits.cpu_time, cancel, progress_interval, start,
+                               SearchPhase.MATE)
 
     def finish(status: SolveStatus, **kw: Any) -> SolveResult:
         extra = kw.pop("extra", {})
@@ -220,8 +279,8 @@ def solve_iter(sfen: str, limits: Limits = Limits(), cancel: Cancel | None = Non
     if outcome != "proven":
         return finish(SolveStatus.UNKNOWN)
     # The line, searched on where the table does not answer it to mate (same limits, from now).
-    line, complete = yield from run_on_thread(search, "principal_variation", (nodes, seconds, limits.cpu_time),
-                                              cancel, progress_interval, start, SearchPhase.MATE)
+    line, complete = yield from proof_line(search, nodes, seconds, limits.cpu_time, cancel, progress_interval,
+                                           start, SearchPhase.MATE)
     pv = tuple(line)
     extra: dict[str, Any] = {"exact": False, "dfpn_pv": pv}
     if not complete:
@@ -231,4 +290,4 @@ def solve_iter(sfen: str, limits: Limits = Limits(), cancel: Cancel | None = Non
 
 
 __all__ = ["ENGINES", "ENGINE_ENV", "EngineChoiceError", "available", "engine_choice", "new_search",
-           "progress_from_snapshot", "run_on_thread", "solve_iter", "supports"]
+           "progress_from_snapshot", "proof_line", "prove", "run_on_thread", "solve_iter", "supports"]

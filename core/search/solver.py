@@ -349,9 +349,8 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
 
     if kernel_search is not None:
         seconds_left = None if deadline is None else max(0.0, deadline - clock())
-        line, raw_complete = yield from kernel_engine.run_on_thread(
-            kernel_search, "principal_variation",
-            (limits.nodes or 0, -1.0 if seconds_left is None else seconds_left, limits.cpu_time),
+        line, raw_complete = yield from kernel_engine.proof_line(
+            kernel_search, limits.nodes or 0, -1.0 if seconds_left is None else seconds_left, limits.cpu_time,
             cancel, progress_interval, start)
         pv_moves = _usi_line(board, line)
         raw_complete = raw_complete and _ends_in_mate(board, pv_moves)
@@ -438,10 +437,11 @@ def solve_iter(position: Position, limits: Limits = Limits(), cancel: Cancel | N
 
 def _prove_on_kernel(search: Any, limits: Limits, node_limit: int | None, cancel: Cancel | None,
                      interval: float, start: float) -> Generator[Progress, None, Outcome]:
-    """The kernel's df-pn of the root on its own thread, its progress yielded as the Python engine's."""
+    """The kernel's df-pn of the root (:func:`.kernel_engine.prove`: a first slice on this thread, the
+    rest on a search thread), its progress yielded as the Python engine's."""
     seconds = -1.0 if limits.seconds is None else float(limits.seconds)
-    got = yield from kernel_engine.run_on_thread(search, "run", (node_limit or 0, seconds, limits.cpu_time),
-                                                 cancel, interval, start, phase=SearchPhase.MATE)
+    got = yield from kernel_engine.prove(search, node_limit or 0, seconds, limits.cpu_time, cancel, interval, start,
+                                         SearchPhase.MATE)
     return {"proven": Outcome.PROVEN, "disproven": Outcome.DISPROVEN}.get(got, Outcome.UNKNOWN)
 
 
