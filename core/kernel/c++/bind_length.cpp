@@ -331,8 +331,7 @@ private:
     // A position of this problem: parsed, checked, the same material as the root, and (when
     // or_node is given) the attacker to move exactly for an OR question.
     std::unique_ptr<Position> position(const std::string& sfen, std::optional<bool> or_node) const {
-        auto pos = std::make_unique<Position>();
-        pos->set(sfen);
+        auto pos = std::make_unique<Position>(sfen);
         check_position(*pos);
         if (material(*pos) != material_)
             throw std::invalid_argument("not a position of this problem: its pieces differ from the root's");

@@ -40,11 +40,10 @@ Color color_arg(int color) {
 
 class Board {
 public:
-    explicit Board(const std::string& sfen) : pos_(std::make_unique<Position>()) { pos_->set(sfen); }
+    explicit Board(const std::string& sfen) : pos_(std::make_unique<Position>(sfen)) {}
 
     void set_sfen(const std::string& sfen) {
-        auto fresh = std::make_unique<Position>();
-        fresh->set(sfen);  // throws before the board changes
+        auto fresh = std::make_unique<Position>(sfen);  // throws before the board changes
         pos_ = std::move(fresh);
     }
     std::string sfen() const { return pos_->sfen(); }
@@ -144,7 +143,7 @@ PYBIND11_MODULE(_kernel, m) {
     }, py::arg("a"), py::arg("b"));
     m.def("bench_perft", [](const std::string& sfen, int depth) {
         if (depth < 0 || depth > 7) throw std::invalid_argument("perft depth must be 0..7");
-        std::make_unique<Position>()->set(sfen);  // validates before the GIL is released
+        (void)std::make_unique<Position>(sfen);  // validates before the GIL is released
         PerftResult r;
         {
             py::gil_scoped_release release;

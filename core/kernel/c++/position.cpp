@@ -81,6 +81,8 @@ std::vector<std::string_view> split(std::string_view s) {
 
 Position::Position() { set("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"); }
 
+Position::Position(std::string_view sfen) { set(sfen); }
+
 namespace {
 // The groups each piece type belongs to, at most two: GROUP_NB (a scratch slot never read) fills
 // the rest, so that flip() updates two groups whatever the kind, without a test of it.

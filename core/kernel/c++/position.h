@@ -26,7 +26,10 @@ struct StateInfo {
 // The side to move's king square, or SQ_NONE when it has none (tsume attackers).
 class Position {
 public:
-    Position();
+    Position();   // the starting position of an even game
+    // The position of `sfen`, without reading the starting position first (as set() would after
+    // Position()): what a call from Python that names its position makes.
+    explicit Position(std::string_view sfen);
     // Raises std::invalid_argument (a ValueError in Python) with the reason on a bad SFEN.
     void set(std::string_view sfen);
     std::string sfen() const;
