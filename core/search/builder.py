@@ -307,7 +307,7 @@ class AnswerBuilder:
         return best
 
 
-def assemble_proof(builder: AnswerBuilder, position: Position, length: int, search: BoundedSearch
+def assemble_proof(builder: AnswerBuilder, length: int, search: BoundedSearch
               ) -> Generator[Progress, None, Proof]:
     """The :class:`Proof` of a root whose tsume-rule length is known to be ``length``."""
     line = yield from builder.main_line(length)
@@ -315,7 +315,7 @@ def assemble_proof(builder: AnswerBuilder, position: Position, length: int, sear
     pn, dn = (search.root_pn, search.root_dn) if search.root_pn == 0 else (0, INF)
     tree = ProofNode(None, Role.MAIN, pn, dn, length, kids)
     return Proof(
-        sfen=position.sfen(),
+        sfen=builder.sfen,
         root=tree,
         main_line=tuple(cshogi.move_to_usi(m) for m in line),
         length=length,
@@ -368,6 +368,7 @@ def answer(search: BoundedSearch, position: Position, *, max_length: int = MAX_L
     proved); once it is proved ``session`` keeps the search.
     """
     root = position.board().copy()
+    sfen = position.sfen()
     try:
         search.board = root.copy()
         length = yield from search.exact(True, max_length)
@@ -377,19 +378,19 @@ def answer(search: BoundedSearch, position: Position, *, max_length: int = MAX_L
         search.asking = 0
         search.phase = "tree"
         if session is not None:
-            session.keep(search, length, position.sfen())
+            session.keep(search, length, sfen)
         search.freeze(True)
         # The main line and the tree first, without the 余詰 search, which asks more of every
         # other check on the main line than the length did; should it run out of time, this stands.
-        base = AnswerBuilder(search, position.sfen(), False)
-        proof = yield from assemble_proof(base, position, length, search)
+        base = AnswerBuilder(search, sfen, False)
+        proof = yield from assemble_proof(base, length, search)
         if not alternatives:
             return proof
-        full = AnswerBuilder(search, position.sfen(), True)
+        full = AnswerBuilder(search, sfen, True)
         full.share(base)
         search.phase = "alternatives"
         try:
-            return (yield from assemble_proof(full, position, length, search))
+            return (yield from assemble_proof(full, length, search))
         except SearchAborted:
             return _cut_short(proof, full, root)
     except SearchAborted:
@@ -400,7 +401,7 @@ def answer(search: BoundedSearch, position: Position, *, max_length: int = MAX_L
                 e = search.tt[root.zobrist_hash()]
                 search.root_lo, search.root_hi = max(search.root_lo, e.lo), min(search.root_hi, e.hi)
             # Stopped while asking the root's length: kept, so that a check can go on with it.
-            session.stopped(search, position.sfen() if search.phase == "search" else None)
+            session.stopped(search, sfen if search.phase == "search" else None)
         return None
 
 
