@@ -335,17 +335,41 @@ def _cut_short(proof: Proof, full: AnswerBuilder, root: cshogi.Board) -> Proof:
     the fewest pieces, ``proof`` the first found."""
     b = full.s.board = root.copy()
     found: list[Alternative] = []
+    nodes: dict[int, list[ProofNode]] = {}   # ply -> the 余詰 nodes beside its main move
     to = 0
     for ply, usi in enumerate(proof.main_line, start=1):
         move = b.move_from_usi(usi)
         if full.main.get(b.zobrist_hash()) != move:
             break
         if ply % 2:
-            found += [Alternative(proof.main_line[:ply - 1], cshogi.move_to_usi(c), hi + 1)
-                      for c, hi, _pn, _dn in full._other_mates(proof.length - ply + 1, move)]
+            for c, hi, pn, dn in full._other_mates(proof.length - ply + 1, move):
+                cu = cshogi.move_to_usi(c)
+                found.append(Alternative(proof.main_line[:ply - 1], cu, hi + 1))
+                nodes.setdefault(ply, []).append(ProofNode(cu, Role.ALTERNATIVE, pn, dn, hi, (), "余詰"))
             to = ply
         b.push(move)
-    return replace(proof, alternatives=tuple(found), alternatives_checked_to=to) if to else proof
+    if not to:
+        return proof
+    return replace(proof, root=_with_alternatives(proof.root, nodes, 1), alternatives=tuple(found),
+                   alternatives_checked_to=to)
+
+
+def _with_alternatives(node: ProofNode, nodes: dict[int, list[ProofNode]], ply: int) -> ProofNode:
+    """``node`` (an attacker-to-move node of the main line, its move at ``ply``) with the 余詰
+    ``nodes`` of each ply added beside the main line's move there, as the whole answer's tree has them."""
+    kids = list(node.children)
+    for i, move in enumerate(kids):
+        if move.role is not Role.MAIN:
+            continue
+        defences = list(move.children)
+        for j, defence in enumerate(defences):
+            if defence.role is Role.MAIN:
+                defences[j] = _with_alternatives(defence, nodes, ply + 2)
+                break
+        kids[i] = replace(move, children=tuple(defences))
+        kids[i + 1:i + 1] = nodes.get(ply, [])
+        break
+    return replace(node, children=tuple(kids))
 
 
 def _promotion_twins(a: int, b: int) -> bool:

@@ -569,8 +569,25 @@ def test_yozume_search_cut_short_keeps_what_it_examined(builder_of: object, row_
         assert [(a.path, a.move, a.length) for a in proof.alternatives] == [
             (a.path, a.move, a.length) for a in sorted(whole.alternatives, key=lambda a: len(a.path))
             if len(a.path) < to]
+        # The proof tree holds them too, beside the main line's move, as the whole answer's does.
+        assert _tree_alternatives(proof.root) == [(a.path, a.move, a.length) for a in proof.alternatives]
         cut_at.add(to)
     assert cut_at == cuts
+    assert _tree_alternatives(whole.root) == sorted(
+        ((a.path, a.move, a.length) for a in whole.alternatives), key=lambda t: len(t[0]))
+
+
+def _tree_alternatives(node: ProofNode, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], str, int]]:
+    """The 余詰 nodes of a proof tree, main line first: (path, move, plies it mates in)."""
+    out = []
+    for kid in node.children:
+        if kid.role is Role.ALTERNATIVE:
+            assert kid.move is not None and kid.length is not None and kid.comment == "余詰"
+            out.append((path, kid.move, kid.length + 1))
+    for kid in node.children:
+        if kid.role is Role.MAIN and kid.move is not None:
+            out += _tree_alternatives(kid, path + (kid.move,))
+    return out
 
 
 def test_dfpn_lengths_only_bound_from_above() -> None:
