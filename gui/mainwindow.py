@@ -35,7 +35,7 @@ from ..core.search.proof import HelpmateAnswer, Proof, helpmate_proof
 from ..core.search.contract import Progress, SolveResult, SolveStatus
 from ..core.search.helpmate import solve_iter as helpmate_solve_iter
 from ..core.search.length_rule import AnswerSession
-from ..core.search.solver import SearchSession, solve_iter
+from ..core.search.solver import SearchSession, can_continue_alternatives, continue_alternatives, solve_iter
 from ..core.usi_client import EngineSpec, engine_solver
 from . import i18n
 from .about import AboutDialog
@@ -70,6 +70,8 @@ add_translations("ja", {
     "Continue": "続けて探す",
     "Search stopped: Continue (Shift+F5) searches on from where it stopped":
         "探索を中止しました。「続けて探す」(Shift+F5) で止まったところから探索を続けます",
+    "The 余詰 search ran out of its limits: Continue (Shift+F5) checks on from where it stopped":
+        "余詰の検討が制限で止まりました。「続けて探す」(Shift+F5) で止まったところから検討を続けます",
     "The exact length is %1 plies; nothing was found against the main line by then.":
         "正解の手数は%1手です。それまでに本譜との相違は見つかっていません。",
     "The check stopped at its limits: Check the main line (Ctrl+F5) again goes on from where it stopped":
@@ -585,16 +587,33 @@ class MainWindow(QMainWindow):
         self._run_search(mode, function, start)
 
     def can_continue(self) -> bool:
-        """True when a stopped or timed-out search of the direct-mate solver is kept to continue."""
-        return self._continue_from is not None and self._resume.holds(self._continue_from[0].sfen())
+        """True when a stopped or timed-out search of the direct-mate solver is kept to continue:
+        df-pn's before its answer, or the official answer's whose 余詰 search ran out."""
+        return (self._continue_from is not None and self._resume.holds(self._continue_from[0].sfen())) \
+            or self._can_continue_alternatives()
+
+    def _can_continue_alternatives(self) -> bool:
+        return (self._result is not None and self._result_start is not None and self._search_mode == "mate"
+                and can_continue_alternatives(self._result, self._session))
 
     def continue_search(self) -> None:
-        """Give the stopped or timed-out search more time: df-pn goes on from where it stopped.
+        """Give the stopped or timed-out search more time, from where it stopped.
 
-        The table and the node count are kept; the time limit (Limits...) applies
-        to this run afresh.  Does nothing when no such search is kept.
+        df-pn before its answer goes on with its table and node count; an
+        answer whose 余詰 search ran out asks its kept search again, which
+        answers what it proved from its table and searches on.  The time limit
+        (Limits...) applies to this run afresh.  Does nothing when no such
+        search is kept.
         """
-        if self._worker is not None or not self.can_continue() or self._continue_from is None:
+        if self._worker is not None or not self.can_continue():
+            return
+        if self._continue_from is None or not self._resume.holds(self._continue_from[0].sfen()):
+            start, session = self._result_start, self._session
+            assert start is not None and session is not None   # _can_continue_alternatives
+            self._engine = None
+            self._show_engine_note(None)
+            function = cast(SolveFunction, functools.partial(continue_alternatives, session=session))
+            self._run_search("mate", function, start, session=session)
             return
         start, path = self._continue_from
         self._answer_path = path
@@ -610,20 +629,28 @@ class MainWindow(QMainWindow):
         if act is not None:
             act.setEnabled(False)
 
-    def _run_search(self, mode: str, function: SolveFunction, start: Position, continuing: bool = False) -> None:
-        """Start ``function`` on ``start`` on a worker thread (``continuing``: resume the kept search)."""
+    def _run_search(self, mode: str, function: SolveFunction, start: Position, continuing: bool = False,
+                    session: AnswerSession | None = None) -> None:
+        """Start ``function`` on ``start`` on a worker thread (``continuing``: resume the kept search;
+        ``session``: the answer's search ``function`` goes on with, kept through the new run)."""
         builtin = function is solve_iter
         if mode == "mate" and self._engine is None and _takes_resume(function):
             # The built-in solver keeps its df-pn search here when it stops before its answer.
             function = cast(SolveFunction, functools.partial(cast(Any, function), resume=self._resume))
             self._continue_from = (start, self._answer_path)
-        self._clear_result()
+        if session is not None:
+            self._session = None   # not released with the last result: the new run goes on with it
+        # Going on with an answer's search: df-pn's tree stays in view (the run adds none).
+        self._clear_result(keep_search_tree=session is not None)
+        if session is not None:
+            self._session = session
         if builtin:
             # The built-in solver keeps its official answer's search for a check of this position.
             self._session = AnswerSession()
             function = cast(SolveFunction, functools.partial(cast(Any, function), session=self._session))
         self.result_panel.set_searching(start)
-        self.search_panel.reset(start, "Searching…")
+        if session is None:
+            self.search_panel.reset(start, "Searching…")
         self._result_start = start
         self._search_mode = mode
         self._last_progress = None
@@ -698,6 +725,9 @@ class MainWindow(QMainWindow):
         nodes_text = "%1, %2 node in %3 s" if result.nodes == 1 else "%1, %2 nodes in %3 s"
         self._set_stats(lambda: tr(nodes_text).replace("%1", status_text(result, helpmate))
                         .replace("%2", f"{result.nodes:,}").replace("%3", f"{result.seconds:.2f}"))
+        if self._can_continue_alternatives():
+            self.statusBar().showMessage(
+                tr("The 余詰 search ran out of its limits: Continue (Shift+F5) checks on from where it stopped"), 10000)
 
     def _show_answer(self, start: Position, result: SolveResult, helpmate: bool) -> None:
         """Fill the proof, 無駄合 and 余詰 panels from ``result``, each saying what it did not check."""
@@ -765,8 +795,9 @@ class MainWindow(QMainWindow):
             start, given = pending
             self._start_check(start, given, self._session, self._result)
 
-    def _clear_result(self) -> None:
-        """Forget everything derived from the last search: every panel says "not solved yet"."""
+    def _clear_result(self, keep_search_tree: bool = False) -> None:
+        """Forget everything derived from the last search: every panel says "not solved yet" (the
+        search tree's stays with ``keep_search_tree``)."""
         self._result = None
         if self._session is not None:
             self._session.release()   # its table may hold hundreds of megabytes
@@ -776,7 +807,8 @@ class MainWindow(QMainWindow):
         self.proof_panel.set_proof(None)
         self.futile_panel.set_proof(None)
         self.alternatives_panel.set_alternatives(None, ())
-        self.search_panel.reset(self.editor.position())
+        if not keep_search_tree:
+            self.search_panel.reset(self.editor.position())
         self._set_stats(str)
 
     # ---- checking the main line (作意) ---------------------------------------------

@@ -19,7 +19,7 @@ import cshogi
 from .contract import (
     INFINITY, Cancel, ChildInfo, Limits, PathEntry, Progress, SearchPhase, SolveResult, SolveStatus, drive,
 )
-from . import kernel_engine, kernel_length
+from . import builder, kernel_engine, kernel_length
 from .background import in_background, release_later
 from .dfpn import DfPn, Options as DfPnOptions, Outcome
 from .kernel_oracle import KernelOracle, Oracle
@@ -474,6 +474,50 @@ def _ends_in_mate(board: cshogi.Board, moves: list[int]) -> bool:
     for m in moves:
         b.push(m)
     return len(moves) % 2 == 1 and not b.legal_moves
+
+
+def can_continue_alternatives(result: SolveResult, session: AnswerSession | None) -> bool:
+    """True when ``result`` is an official answer whose 余詰 search ran out of its limits and
+    ``session`` keeps the search it was built with (:func:`continue_alternatives` goes on)."""
+    proof = result.proof
+    return (isinstance(proof, Proof) and proof.exact and not proof.alternatives_checked
+            and session is not None and session.usable_for(result.sfen))
+
+
+def continue_alternatives(position: Position, limits: Limits = Limits(), cancel: Cancel | None = None, *,
+                          session: AnswerSession) -> Generator[Progress, None, SolveResult]:
+    """More time for an official answer whose 余詰 search ran out: the search ``session`` kept is
+    asked again, within ``limits`` afresh (:func:`can_continue_alternatives` says when).
+
+    Its table holds every answer the run before proved and the numbers of the questions it
+    left open, so the length, the tree and the 余詰 found so far come back from it, and the
+    search goes on where it stopped.  Returns the answer, the 余詰 search whole or again cut
+    short (``alternatives_checked_to`` then as far as it reached), or a ``cancelled`` /
+    ``unknown`` result when the limits end even the rebuilding of the answer.
+
+    Raises:
+        ValueError: ``session`` keeps no search of ``position`` with its length proved.
+    """
+    sfen = position.sfen()
+    search = session.search
+    if search is None or not session.usable_for(sfen):
+        raise ValueError("no official answer of this position is kept to continue")
+    start = time.monotonic()
+    cpu0 = time.process_time()
+    nodes0 = search.nodes
+    search.budget(limits, cancel, limits.clock())
+    search.board = position.board().copy()
+    proof = yield from builder.answer(search, position, session=session)
+    engine = "kernel" if isinstance(search, kernel_length.KernelLengthSearch) else "python"
+    extra: dict[str, Any] = {"engine": engine, "cpu_seconds": round(time.process_time() - cpu0, 4)}
+    entries, _fill = search.table_size()
+    nodes, seconds = search.nodes - nodes0, time.monotonic() - start
+    if proof is None:
+        status = SolveStatus.CANCELLED if cancel is not None and cancel.is_set() else SolveStatus.UNKNOWN
+        return SolveResult(status, sfen, nodes=nodes, seconds=seconds, table_entries=entries, extra=extra)
+    extra["exact"] = proof.exact
+    return SolveResult(SolveStatus.MATE, sfen, pv=tuple(proof.main_line), length=proof.length, nodes=nodes,
+                       seconds=seconds, table_entries=entries, proof=proof, extra=extra)
 
 
 def solve(position: Position, limits: Limits = Limits(), cancel: Cancel | None = None,

@@ -15,13 +15,15 @@ from pathlib import Path
 import cshogi
 import pytest
 
-from tsume_studio.core.search import builder, kernel_length, length_search
+from tsume_studio.core.search import builder, kernel_engine, kernel_length, length_search
 from tsume_studio.core.search.contract import INFINITY as INF
-from tsume_studio.core.search.contract import Progress, drive
+from tsume_studio.core.search.contract import Limits, Progress, SolveResult, SolveStatus, drive
 from tsume_studio.core.search.dfpn import DfPn, Outcome
-from tsume_studio.core.search.length_rule import SearchAborted
+from tsume_studio.core.search.length_rule import AnswerSession, SearchAborted
 from tsume_studio.core.search.length_search import LengthSearch, LengthTable, build_proof, solve_official
 from tsume_studio.core.search.proof import FutileReason, Proof, ProofNode, Role
+from tsume_studio.core.search.solver import can_continue_alternatives, continue_alternatives
+from tsume_studio.core.search.solver import solve as solve_problem
 from tsume_studio.core.shogi.position import Position
 
 import bruteforce  # tests/core is on sys.path
@@ -656,3 +658,43 @@ def test_a_stop_after_the_length_is_proved_keeps_the_table_for_a_check(monkeypat
     line = solve(sfen).main_line
     check = check_solution(Position.from_sfen(sfen), list(line), Limits(seconds=60), session=session)
     assert check.reused and check.length == length == len(line)
+
+
+@pytest.mark.parametrize("engine", ["kernel", "python"])
+def test_a_cut_yozume_search_continues_with_its_search_to_the_whole_answer(
+        engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # tanuki-5-83 has 余詰 at plies 3 and 5.  A node limit that stops the solve inside its 余詰
+    # search leaves an exact answer checked part way, its search kept in the session; more time
+    # from there (continue_alternatives) ends with the whole answer's 余詰, and it searches less
+    # than the whole solve did.
+    if engine == "kernel" and not kernel_engine.available():
+        pytest.skip("the C++ kernel is not built in this install")
+    monkeypatch.setenv(kernel_engine.ENGINE_ENV, engine)
+    position = Position.from_sfen(row("tanuki-5-83")[0])
+    whole = solve_problem(position, Limits())
+    assert isinstance(whole.proof, Proof) and whole.proof.alternatives_checked
+    cut: tuple[SolveResult, AnswerSession] | None = None
+    for nodes in range(whole.nodes // 3, whole.nodes, max(1, whole.nodes // 200)):
+        session = AnswerSession()
+        result = solve_problem(position, Limits(nodes=nodes), session=session)
+        if can_continue_alternatives(result, session):
+            cut = result, session
+            break
+    assert cut is not None, "no node limit stopped the solve inside its 余詰 search"
+    result, session = cut
+    assert isinstance(result.proof, Proof) and len(result.proof.alternatives) < len(whole.proof.alternatives)
+    more = drive(continue_alternatives(position, Limits(), session=session))
+    assert more.status is SolveStatus.MATE and more.extra["exact"] is True
+    assert isinstance(more.proof, Proof) and more.proof.alternatives_checked
+    assert more.proof.main_line == whole.proof.main_line
+    assert [(a.path, a.move, a.length) for a in more.proof.alternatives] == [
+        (a.path, a.move, a.length) for a in whole.proof.alternatives]
+    assert _tree_alternatives(more.proof.root) == _tree_alternatives(whole.proof.root)
+    assert not can_continue_alternatives(more, session)
+    assert more.nodes < whole.nodes
+
+
+def test_continue_alternatives_needs_a_kept_answer_of_the_position() -> None:
+    position = Position.from_sfen(row("tanuki-5-83")[0])
+    with pytest.raises(ValueError, match="no official answer"):
+        drive(continue_alternatives(position, Limits(), session=AnswerSession()))

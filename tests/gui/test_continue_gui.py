@@ -119,3 +119,47 @@ def test_a_new_problem_drops_the_kept_search(qtbot: QtBot, open_window: Callable
     w.editor.set_position(Position.from_sfen(_sfen("mate.tsv", "mog-1033")))
     assert not w.actions_["continue"].isEnabled()
     assert w._resume.search is None   # its table freed
+
+
+def test_continue_checks_on_an_answer_whose_yozume_search_ran_out(
+        qtbot: QtBot, open_window: Callable[..., MainWindow]) -> None:
+    from tsume_studio.core.search.length_rule import AnswerSession
+    from tsume_studio.core.search.proof import Proof
+    from tsume_studio.core.search.solver import can_continue_alternatives, solve
+
+    # tanuki-5-83 has 余詰 at plies 3 and 5: a node limit that ends the solve inside its 余詰
+    # search (found here with the same solver) leaves an exact answer checked part way.
+    position = Position.from_sfen(_sfen("mate.tsv", "tanuki-5-83"))
+    whole = solve(position, Limits(memory_mb=64))
+    assert isinstance(whole.proof, Proof) and whole.proof.alternatives_checked
+    limit = None
+    for n in range(whole.nodes // 3, whole.nodes):
+        session = AnswerSession()
+        if can_continue_alternatives(solve(position, Limits(nodes=n, memory_mb=64), session=session), session):
+            limit = n
+            break
+    assert limit is not None
+    w = open_window()
+    save_limits(Limits(nodes=limit, seconds=None, memory_mb=64))
+    w.editor.set_position(position)
+    with qtbot.waitSignal(w.searchFinished, timeout=30000) as first:
+        w.actions_["solve"].trigger()
+    cut = first.args[0]
+    assert cut is not None and cut.status is SolveStatus.MATE and cut.extra["exact"] is True
+    assert isinstance(cut.proof, Proof) and not cut.proof.alternatives_checked
+    assert w.actions_["continue"].isEnabled()
+    assert "Shift+F5" in w.statusBar().currentMessage()
+    tree_nodes = w.search_panel.model.node_count()   # type: ignore[attr-defined]
+    assert tree_nodes > 0
+    save_limits(Limits(seconds=60, memory_mb=64))
+    with qtbot.waitSignal(w.searchFinished, timeout=60000) as second:
+        w.actions_["continue"].trigger()
+    more = second.args[0]
+    assert more is not None and more.status is SolveStatus.MATE and more.length == whole.length
+    assert isinstance(more.proof, Proof) and more.proof.alternatives_checked
+    assert [(a.path, a.move) for a in more.proof.alternatives] == [(a.path, a.move) for a in whole.proof.alternatives]
+    assert w.result() is more and not w.actions_["continue"].isEnabled()
+    # The panels show the whole answer: the 余詰 panel no longer says it stopped part way.
+    assert w.proof_panel.model.proof() is more.proof   # type: ignore[union-attr]
+    # df-pn's search tree from the first run stays in view: the 余詰 search adds no df-pn nodes.
+    assert w.search_panel.model.node_count() == tree_nodes   # type: ignore[attr-defined]
