@@ -70,8 +70,8 @@ add_translations("ja", {
     "Continue": "続けて探す",
     "Search stopped: Continue (Shift+F5) searches on from where it stopped":
         "探索を中止しました。「続けて探す」(Shift+F5) で止まったところから探索を続けます",
-    "The 余詰 search ran out of its limits: Continue (Shift+F5) checks on from where it stopped":
-        "余詰の検討が制限で止まりました。「続けて探す」(Shift+F5) で止まったところから検討を続けます",
+    "The 余詰 search stopped before it was done: Continue (Shift+F5) checks on from where it stopped":
+        "余詰の検討は途中で止まりました。「続けて探す」(Shift+F5) で止まったところから検討を続けます",
     "The exact length is %1 plies; nothing was found against the main line by then.":
         "正解の手数は%1手です。それまでに本譜との相違は見つかっていません。",
     "The check stopped at its limits: Check the main line (Ctrl+F5) again goes on from where it stopped":
@@ -240,6 +240,7 @@ class MainWindow(QMainWindow):
         self._result: SolveResult | None = None
         self._result_start: Position | None = None
         self._session: AnswerSession | None = None   # the last solve's answer, for a check to reuse
+        self._stopped_answer: SolveResult | None = None   # the answer a stopped 余詰 search still gives
         # A check waiting for the solve of its start (the start and the main line to check).
         self._check_next: tuple[Position, tuple[str, ...]] | None = None
         self._check_progress: Progress | None = None   # the running check's latest snapshot
@@ -608,12 +609,13 @@ class MainWindow(QMainWindow):
         if self._worker is not None or not self.can_continue():
             return
         if self._continue_from is None or not self._resume.holds(self._continue_from[0].sfen()):
-            start, session = self._result_start, self._session
+            start, session, answer = self._result_start, self._session, self._result
             assert start is not None and session is not None   # _can_continue_alternatives
             self._engine = None
             self._show_engine_note(None)
             function = cast(SolveFunction, functools.partial(continue_alternatives, session=session))
             self._run_search("mate", function, start, session=session)
+            self._stopped_answer = answer   # what Stop leaves in view unless the run gives more
             return
         start, path = self._continue_from
         self._answer_path = path
@@ -665,6 +667,10 @@ class MainWindow(QMainWindow):
         worker.errored.connect(self._on_errored)
         worker.aborted.connect(self._on_aborted)
         worker.finished.connect(self._on_finished)
+        self._stopped_answer = None
+        if session is not None:
+            # Stopped while it checks on, the answer still stands, checked as far as it got.
+            worker.stopped.connect(self._keep_stopped_answer)
         self._worker = worker
         self._search_started = time.monotonic()
         self.board.set_editable(False)
@@ -727,7 +733,8 @@ class MainWindow(QMainWindow):
                         .replace("%2", f"{result.nodes:,}").replace("%3", f"{result.seconds:.2f}"))
         if self._can_continue_alternatives():
             self.statusBar().showMessage(
-                tr("The 余詰 search ran out of its limits: Continue (Shift+F5) checks on from where it stopped"), 10000)
+                tr("The 余詰 search stopped before it was done: Continue (Shift+F5) checks on from where it stopped"),
+                10000)
 
     def _show_answer(self, start: Position, result: SolveResult, helpmate: bool) -> None:
         """Fill the proof, 無駄合 and 余詰 panels from ``result``, each saying what it did not check."""
@@ -764,8 +771,19 @@ class MainWindow(QMainWindow):
         self.result_panel.set_result(self._result_start or Position.empty(), None)
         self.report_error(tr("Solve failed: %1").replace("%1", error_text(error)))
 
+    @Slot(object)
+    def _keep_stopped_answer(self, result: object) -> None:
+        """A stopped continuation's answer (its 余詰 checked further), kept in view by the abort."""
+        if isinstance(result, SolveResult) and result.status is SolveStatus.MATE and isinstance(result.proof, Proof):
+            self._stopped_answer = result
+
     @Slot()
     def _on_aborted(self) -> None:
+        answer, self._stopped_answer = self._stopped_answer, None
+        if answer is not None:
+            # The 余詰 search stopped: its answer is shown, and Continue goes on with it again.
+            self._on_returned(answer)
+            return
         if self._check_next is not None:
             self.check_panel.set_stopped()
         # The shortest search's last snapshot holds the bounds it had proved: Stop keeps them in view.

@@ -163,3 +163,58 @@ def test_continue_checks_on_an_answer_whose_yozume_search_ran_out(
     assert w.proof_panel.model.proof() is more.proof   # type: ignore[union-attr]
     # df-pn's search tree from the first run stays in view: the 余詰 search adds no df-pn nodes.
     assert w.search_panel.model.node_count() == tree_nodes   # type: ignore[attr-defined]
+
+
+def test_stop_while_the_yozume_search_goes_on_keeps_the_answer(
+        qtbot: QtBot, open_window: Callable[..., MainWindow], monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    import time
+
+    from tsume_studio.core.search.contract import SolveResult
+    from tsume_studio.core.search.length_rule import AnswerSession
+    from tsume_studio.core.search.proof import Proof
+    from tsume_studio.core.search.solver import can_continue_alternatives, solve
+    from tsume_studio.gui import mainwindow
+
+    position = Position.from_sfen(_sfen("mate.tsv", "tanuki-5-83"))
+    whole = solve(position, Limits(memory_mb=64))
+    limit = None
+    for n in range(whole.nodes // 3, whole.nodes):
+        session = AnswerSession()
+        if can_continue_alternatives(solve(position, Limits(nodes=n, memory_mb=64), session=session), session):
+            limit = n
+            break
+    assert limit is not None
+    w = open_window()
+    save_limits(Limits(nodes=limit, seconds=None, memory_mb=64))
+    w.editor.set_position(position)
+    with qtbot.waitSignal(w.searchFinished, timeout=30000):
+        w.actions_["solve"].trigger()
+    cut = w.result()
+    assert cut is not None and w.actions_["continue"].isEnabled()
+
+    # The continuation, stopped: one that gives nothing more, then one whose answer is whole by then.
+    gives: list[SolveResult] = [SolveResult(SolveStatus.CANCELLED, cut.sfen), whole]
+
+    def stopped_continuation(pos: Position, limits: Limits, cancel: threading.Event, *,
+                             session: AnswerSession) -> object:
+        while not cancel.is_set():
+            time.sleep(0.01)
+        return gives.pop(0)
+        yield  # pragma: no cover - a generator like the real one
+
+    monkeypatch.setattr(mainwindow, "continue_alternatives", stopped_continuation)
+    with qtbot.waitSignal(w.searchStarted, timeout=5000):
+        w.actions_["continue"].trigger()
+    with qtbot.waitSignal(w.searchFinished, timeout=5000):
+        w.actions_["stop"].trigger()
+    # Nothing more: the answer before stays in view, and Continue with it.
+    assert w.result() is cut and w.actions_["continue"].isEnabled()
+    assert w.result_panel.line()
+    with qtbot.waitSignal(w.searchStarted, timeout=5000):
+        w.actions_["continue"].trigger()
+    with qtbot.waitSignal(w.searchFinished, timeout=5000):
+        w.actions_["stop"].trigger()
+    # The run had checked it all: that answer is shown, nothing left to continue.
+    assert w.result() is whole and not w.actions_["continue"].isEnabled()
+    assert isinstance(w.proof_panel.model.proof(), Proof)   # type: ignore[union-attr]
