@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from tsume_studio.core.search.contract import Limits, Progress, SearchPhase, SolveStatus
+from tsume_studio.core.search.contract import Limits, Progress, SearchPhase, SolveResult, SolveStatus
 from tsume_studio.core.shogi.position import Position
 from tsume_studio.gui.mainwindow import MainWindow
 from tsume_studio.gui.settings import save_limits
@@ -123,22 +123,12 @@ def test_a_new_problem_drops_the_kept_search(qtbot: QtBot, open_window: Callable
 
 def test_continue_checks_on_an_answer_whose_yozume_search_ran_out(
         qtbot: QtBot, open_window: Callable[..., MainWindow]) -> None:
-    from tsume_studio.core.search.length_rule import AnswerSession
     from tsume_studio.core.search.proof import Proof
-    from tsume_studio.core.search.solver import can_continue_alternatives, solve
 
     # tanuki-5-83 has 余詰 at plies 3 and 5: a node limit that ends the solve inside its 余詰
     # search (found here with the same solver) leaves an exact answer checked part way.
     position = Position.from_sfen(_sfen("mate.tsv", "tanuki-5-83"))
-    whole = solve(position, Limits(memory_mb=64))
-    assert isinstance(whole.proof, Proof) and whole.proof.alternatives_checked
-    limit = None
-    for n in range(whole.nodes // 3, whole.nodes):
-        session = AnswerSession()
-        if can_continue_alternatives(solve(position, Limits(nodes=n, memory_mb=64), session=session), session):
-            limit = n
-            break
-    assert limit is not None
+    whole, limit = _cut_in_yozume_search(position)
     w = open_window()
     save_limits(Limits(nodes=limit, seconds=None, memory_mb=64))
     w.editor.set_position(position)
@@ -173,18 +163,10 @@ def test_stop_while_the_yozume_search_goes_on_keeps_the_answer(
     from tsume_studio.core.search.contract import SolveResult
     from tsume_studio.core.search.length_rule import AnswerSession
     from tsume_studio.core.search.proof import Proof
-    from tsume_studio.core.search.solver import can_continue_alternatives, solve
     from tsume_studio.gui import mainwindow
 
     position = Position.from_sfen(_sfen("mate.tsv", "tanuki-5-83"))
-    whole = solve(position, Limits(memory_mb=64))
-    limit = None
-    for n in range(whole.nodes // 3, whole.nodes):
-        session = AnswerSession()
-        if can_continue_alternatives(solve(position, Limits(nodes=n, memory_mb=64), session=session), session):
-            limit = n
-            break
-    assert limit is not None
+    whole, limit = _cut_in_yozume_search(position)
     w = open_window()
     save_limits(Limits(nodes=limit, seconds=None, memory_mb=64))
     w.editor.set_position(position)
@@ -218,3 +200,18 @@ def test_stop_while_the_yozume_search_goes_on_keeps_the_answer(
     # The run had checked it all: that answer is shown, nothing left to continue.
     assert w.result() is whole and not w.actions_["continue"].isEnabled()
     assert isinstance(w.proof_panel.model.proof(), Proof)   # type: ignore[union-attr]
+
+
+def _cut_in_yozume_search(position: Position) -> tuple[SolveResult, int]:
+    """The whole answer of ``position`` (64 MB) and a node limit that ends its solve inside the 余詰 search."""
+    from tsume_studio.core.search.length_rule import AnswerSession
+    from tsume_studio.core.search.proof import Proof
+    from tsume_studio.core.search.solver import can_continue_alternatives, solve
+
+    whole = solve(position, Limits(memory_mb=64))
+    assert isinstance(whole.proof, Proof) and whole.proof.alternatives_checked
+    for n in range(whole.nodes // 3, whole.nodes):
+        session = AnswerSession()
+        if can_continue_alternatives(solve(position, Limits(nodes=n, memory_mb=64), session=session), session):
+            return whole, n
+    raise AssertionError("no node limit stopped the solve inside its 余詰 search")
