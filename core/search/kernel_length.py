@@ -263,7 +263,16 @@ class KernelLengthSearch(BoundedSearch):
                 self.last_yield = time.monotonic()
                 yield self.progress()
                 continue
+            yield from self._report()
             return got
+
+    def _report(self) -> Generator[Progress, None, None]:
+        """A snapshot when :attr:`report_every` seconds have passed since the last: a run of short
+        questions, none of which pauses to report, is seen as it goes too."""
+        now = time.monotonic()
+        if now - self.last_yield >= self.report_every:
+            self.last_yield = now
+            yield self.progress()
 
     # ---- the root ------------------------------------------------------
 
@@ -388,6 +397,7 @@ class KernelLengthSearch(BoundedSearch):
             got = k.question(sfen, or_node, d, nodes, stop, *_PAUSE)
             self._sync()
             if got == "yes" or got == "no":
+                yield from self._report()
                 return bool(got == "yes")
             if got == "stopped":
                 self.check_stop()
@@ -416,6 +426,7 @@ class KernelLengthSearch(BoundedSearch):
             got = k.question(sfen, or_node, d, min(nodes, until) if nodes else until, stop, *_PAUSE)
             self._sync()
             if got == "yes" or got == "no":
+                yield from self._report()
                 return bool(got == "yes")
             if got == "stopped":
                 self.check_stop()
