@@ -590,8 +590,10 @@ class MainWindow(QMainWindow):
     def can_continue(self) -> bool:
         """True when a stopped or timed-out search of the direct-mate solver is kept to continue:
         df-pn's before its answer, or the official answer's whose 余詰 search ran out."""
-        return (self._continue_from is not None and self._resume.holds(self._continue_from[0].sfen())) \
-            or self._can_continue_alternatives()
+        return self._can_continue_dfpn() or self._can_continue_alternatives()
+
+    def _can_continue_dfpn(self) -> bool:
+        return self._continue_from is not None and self._resume.holds(self._continue_from[0].sfen())
 
     def _can_continue_alternatives(self) -> bool:
         return (self._result is not None and self._result_start is not None and self._search_mode == "mate"
@@ -608,7 +610,7 @@ class MainWindow(QMainWindow):
         """
         if self._worker is not None or not self.can_continue():
             return
-        if self._continue_from is None or not self._resume.holds(self._continue_from[0].sfen()):
+        if not self._can_continue_dfpn():
             start, session, answer = self._result_start, self._session, self._result
             assert start is not None and session is not None   # _can_continue_alternatives
             self._engine = None
@@ -617,6 +619,7 @@ class MainWindow(QMainWindow):
             self._run_search("mate", function, start, session=session)
             self._stopped_answer = answer   # what Stop leaves in view unless the run gives more
             return
+        assert self._continue_from is not None   # _can_continue_dfpn
         start, path = self._continue_from
         self._answer_path = path
         self._engine = None   # the kept search is the built-in solver's

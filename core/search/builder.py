@@ -233,10 +233,9 @@ class AnswerBuilder:
         self.tree_nodes += 1
         out = [ProofNode(usi, role, pn, dn, value - 1, kids)]
         if main:
-            for c, hi, pn, dn in self._other_mates(value, mv):
-                cu = cshogi.move_to_usi(c)
-                self.alternatives.append(Alternative(path, cu, hi + 1))
-                out.append(ProofNode(cu, Role.ALTERNATIVE, pn, dn, hi, (), "余詰"))
+            found, nodes = _alternatives_at(path, self._other_mates(value, mv))
+            self.alternatives += found
+            out += nodes
         return tuple(out)
 
     def _other_mates(self, value: int, mv: int) -> list[tuple[int, int, int, int]]:
@@ -342,16 +341,27 @@ def _cut_short(proof: Proof, full: AnswerBuilder, root: cshogi.Board) -> Proof:
         if full.main.get(b.zobrist_hash()) != move:
             break
         if ply % 2:
-            for c, hi, pn, dn in full._other_mates(proof.length - ply + 1, move):
-                cu = cshogi.move_to_usi(c)
-                found.append(Alternative(proof.main_line[:ply - 1], cu, hi + 1))
-                nodes.setdefault(ply, []).append(ProofNode(cu, Role.ALTERNATIVE, pn, dn, hi, (), "余詰"))
+            mates = full._other_mates(proof.length - ply + 1, move)
+            at, nodes[ply] = _alternatives_at(proof.main_line[:ply - 1], mates)
+            found += at
             to = ply
         b.push(move)
     if not to:
         return proof
     return replace(proof, root=_with_alternatives(proof.root, nodes, 1), alternatives=tuple(found),
                    alternatives_checked_to=to)
+
+
+def _alternatives_at(path: tuple[str, ...], mates: list[tuple[int, int, int, int]]
+                     ) -> tuple[list[Alternative], list[ProofNode]]:
+    """The 余詰 ``mates`` (:meth:`AnswerBuilder._other_mates`) of the main-line node reached by
+    ``path``: as the answer lists them and as nodes of its tree."""
+    found, nodes = [], []
+    for c, hi, pn, dn in mates:
+        cu = cshogi.move_to_usi(c)
+        found.append(Alternative(path, cu, hi + 1))
+        nodes.append(ProofNode(cu, Role.ALTERNATIVE, pn, dn, hi, (), "余詰"))
+    return found, nodes
 
 
 def _with_alternatives(node: ProofNode, nodes: dict[int, list[ProofNode]], ply: int) -> ProofNode:

@@ -263,16 +263,8 @@ class KernelLengthSearch(BoundedSearch):
                 self.last_yield = time.monotonic()
                 yield self.progress()
                 continue
-            yield from self._report()
+            yield from self._report()   # a run of short questions, none pausing, is seen too
             return got
-
-    def _report(self) -> Generator[Progress, None, None]:
-        """A snapshot when :attr:`report_every` seconds have passed since the last: a run of short
-        questions, none of which pauses to report, is seen as it goes too."""
-        now = time.monotonic()
-        if now - self.last_yield >= self.report_every:
-            self.last_yield = now
-            yield self.progress()
 
     # ---- the root ------------------------------------------------------
 

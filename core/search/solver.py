@@ -506,7 +506,6 @@ def continue_alternatives(position: Position, limits: Limits = Limits(), cancel:
     cpu0 = time.process_time()
     nodes0 = search.nodes
     search.budget(limits, cancel, limits.clock())
-    search.board = position.board().copy()
     proof = yield from builder.answer(search, position, session=session)
     engine = "kernel" if isinstance(search, kernel_length.KernelLengthSearch) else "python"
     extra: dict[str, Any] = {"engine": engine, "cpu_seconds": round(time.process_time() - cpu0, 4)}
