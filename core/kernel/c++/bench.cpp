@@ -62,6 +62,13 @@ std::string self_test(int samples) {
     };
     for (int i = 0; i < samples; ++i) {
         Bitboard occ(rnd() & rnd() & 0x7fffffffffffffffULL, rnd() & rnd() & 0x3ffffULL);
+        // The square count (a parallel sum where no popcount instruction is assumed) against
+        // the squares counted one by one, on sparse, random and full boards.
+        for (const Bitboard& b : {occ, Bitboard(rnd() & 0x7fffffffffffffffULL, rnd() & 0x3ffffULL), ~Bitboard()}) {
+            int n = 0;
+            for (int s = 0; s < SQ_NB; ++s) n += test(b, Square(s)) ? 1 : 0;
+            if (b.count() != n) return "square count differs: " + std::to_string(b.count()) + " for " + std::to_string(n);
+        }
         for (int s = 0; s < SQ_NB; ++s)
             for (PieceType pt : {LANCE, BISHOP, ROOK, HORSE, DRAGON})
                 for (Color c : {BLACK, WHITE})

@@ -41,7 +41,21 @@ struct Bitboard {
     // this & ~o
     constexpr Bitboard andnot(const Bitboard& o) const { return {p[0] & ~o.p[0], p[1] & ~o.p[1]}; }
 
-    int count() const { return std::popcount(p[0]) + std::popcount(p[1]); }
+    // The squares set.  Where the compiler may not assume a popcount instruction (a portable
+    // x86-64 build), std::popcount is a library call; the two words' counts then share one
+    // parallel sum, their bytes added (at most 16 each) and summed by one multiplication.
+    int count() const {
+#if defined(__POPCNT__) || defined(__aarch64__) || defined(_M_ARM64)
+        return std::popcount(p[0]) + std::popcount(p[1]);
+#else
+        const auto bytes = [](uint64_t x) {
+            x -= (x >> 1) & 0x5555555555555555ULL;
+            x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+            return (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        };
+        return int(((bytes(p[0]) + bytes(p[1])) * 0x0101010101010101ULL) >> 56);
+#endif
+    }
     bool more_than_one() const {
         return (p[0] & (p[0] - 1)) != 0 || (p[1] & (p[1] - 1)) != 0 || (p[0] != 0 && p[1] != 0);
     }
