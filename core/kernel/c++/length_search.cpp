@@ -617,6 +617,8 @@ void LengthSearch::or_node(B& b, int n, std::uint64_t thpn, std::uint64_t thdn, 
         // The horizon: a check mates, leaves only drops to judge, or fails.
         MoveList& evasions = f.scratch;
         for (const Move m : ml) {
+            // A king step out answers the check, read off the board: neither a mate nor drops only.
+            if (king_steps_out_after(b.position(), m)) continue;
             b.do_move(m);
             evasions.size = 0;
             generate_legal(b.position(), evasions);

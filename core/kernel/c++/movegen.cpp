@@ -345,10 +345,8 @@ bool has_capture_or_interposition(const Position& pos) {
     return drops.size != 0;
 }
 
-// True when, once the side to move has played m, the other side's king could step to a square
-// that no piece of the mover attacks: then m does not mate.  Decided on the board before m (its
-// occupancy and the mover's pieces as m leaves them), so most checks that are no mate cost no
-// do/undo.  Exact for the king's steps; the other answers to the check are not looked at.
+}  // namespace
+
 bool king_steps_out_after(const Position& pos, Move m) {
     const Color us = pos.side_to_move(), them = ~us;
     const Square ek = pos.king_square(them);
@@ -377,8 +375,6 @@ bool king_steps_out_after(const Position& pos, Move m) {
         if (!pos.attacked_by(others, us, steps.pop(), occ_no_king)) return true;
     return false;
 }
-
-}  // namespace
 
 bool has_evasion(const Position& pos) {
     const Bitboard checkers = pos.checkers();

@@ -41,6 +41,12 @@ bool is_legal(const Position& pos, Move m);
 // True when the side to move is in check and has a legal evasion (stops at the first one found;
 // the same answer as generate_evasions' list being non-empty).
 bool has_evasion(const Position& pos);
+// True when, once the side to move has played m (a check), the other side's king could step to a
+// square that no piece of the mover attacks: then m does not mate, and a king step answers it.
+// Decided on the board before m (its occupancy and the mover's pieces as m leaves them), so most
+// checks that are no mate cost no do/undo.  Exact for the king's steps; the other answers to the
+// check are not looked at.
+bool king_steps_out_after(const Position& pos, Move m);
 // A checking move that mates at once, or MOVE_NONE.
 Move mate_in_one(Position& pos);
 // Leaf count of the legal move tree to `depth`, making and unmaking every move, leaves too.
