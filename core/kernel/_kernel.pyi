@@ -36,6 +36,8 @@ class Board:
         """Take back the last move pushed and return it."""
     def mate_in_one(self) -> str | None:
         """A checking move after which the other side has no legal move, or None."""
+    def mate_in_one_and_checks(self) -> tuple[str | None, list[str]]:
+        """(mate_in_one(), check_moves()) from one generation of the checks."""
     def is_pawn_drop_mate(self, square: str) -> bool:
         """Whether a pawn dropped on the square by the side to move would mate (打ち歩詰め)."""
     def perft(self, depth: int) -> int: ...

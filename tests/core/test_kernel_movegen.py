@@ -225,11 +225,35 @@ def test_mate_in_one_is_the_first_mating_check(positions: list[str]) -> None:
                 first = usi
                 break
         assert ours.mate_in_one() == first, (sfen, ours.mate_in_one(), first)
+        # The form that also returns every check (the length search's new attacker nodes) picks
+        # its candidates from the whole list: the same mate, and the list is check_moves().
+        assert ours.mate_in_one_and_checks() == (first, ours.check_moves()), sfen
         tried += 1
         found += first is not None
     # A good part of the sample is tried (the search's positions are mostly in check), whatever
     # --random-positions is (CI's sanitizer run gives 3,000: about 900 tried, 29 mates).
     assert tried > len(sample) // 4 and found > 10, (tried, len(sample), found)
+
+
+def test_mate_opening_a_line_onto_the_free_square() -> None:
+    """A mate whose moved piece takes the king's free square only by leaving a line onto it.
+
+    From a Microcosmos playout: +P 7d6c checks, and its leaving 7d opens a line of ours onto the
+    one square the king could step to; the narrowed generation keeps every move of a piece first
+    met on a line out of that square.  The mate is cshogi's verdict, the first in check_moves().
+    """
+    sfen = "g3+P+P+P+P+L/1p1k5/+Rn2ppplp/+b1+Psg1+R2/1+nL1N+p3/1PP2ssP1/4+Ps2N/2+B1+P1P1L/6G1g b p 877"
+    ours = kn.Board(sfen)
+    board = cshogi.Board(sfen)
+    mates = []
+    for usi in ours.check_moves():
+        board.push_usi(usi)
+        if not any(True for _ in board.legal_moves):
+            mates.append(usi)
+        board.pop()
+    assert mates and mates[0] == "7d6c"
+    assert ours.mate_in_one() == "7d6c"
+    assert ours.mate_in_one_and_checks() == ("7d6c", ours.check_moves())
 
 
 def test_move16_is_cshogis(positions: list[str]) -> None:

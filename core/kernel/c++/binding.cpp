@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "bench.h"
@@ -90,6 +91,11 @@ public:
         if (m == MOVE_NONE) return std::nullopt;
         return move_to_usi(m);
     }
+    std::tuple<std::optional<std::string>, std::vector<std::string>> mate_in_one_and_checks() {
+        MoveList ml;
+        const Move m = tsume::mate_in_one(*pos_, ml);
+        return {m == MOVE_NONE ? std::nullopt : std::optional<std::string>(move_to_usi(m)), usi_list(ml)};
+    }
     bool is_pawn_drop_mate(const std::string& square) const {
         if (square.size() != 2 || square[0] < '1' || square[0] > '9' || square[1] < 'a' || square[1] > 'i')
             throw std::invalid_argument("square must look like '5e', not '" + shown(square) + "'");
@@ -132,6 +138,8 @@ PYBIND11_MODULE(_kernel, m) {
         .def("push", &Board::push, py::arg("usi"))
         .def("pop", &Board::pop)
         .def("mate_in_one", &Board::mate_in_one)
+        .def("mate_in_one_and_checks", &Board::mate_in_one_and_checks,
+             "(mate_in_one(), check_moves()) from one generation of the checks.")
         .def("is_pawn_drop_mate", &Board::is_pawn_drop_mate, py::arg("square"))
         .def("perft", &Board::perft, py::arg("depth"))
         .def("consistent", &Board::consistent)

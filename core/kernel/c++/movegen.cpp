@@ -389,35 +389,93 @@ bool has_evasion(const Position& pos) {
     return has_capture_or_interposition(pos);
 }
 
-Move mate_in_one(Position& pos) {
+namespace {
+
+// A free square of their king: next to it, not holding its own piece, attacked by nothing of the
+// side to move (with the king off the board, as it would be stepping); SQ_NONE when there is none
+// or the side to move is in check.
+Square free_square(const Position& pos) {
     const Color us = pos.side_to_move(), them = ~us;
     const Square ek = pos.king_square(them);
-    if (ek == SQ_NONE) return MOVE_NONE;
-    // A free square of their king: next to it, not holding its own piece, attacked by nothing of
-    // ours (with the king off the board, as it would be stepping).  Only the checks that can take
-    // it are generated (checks_within), in the order of generate_checks, so the mate returned is
-    // the first one of that list, as if every check had been tried.
-    Square free = SQ_NONE;
-    if (!pos.in_check()) {
-        const Bitboard mine = pos.pieces(us);
-        const Bitboard occ_no_king = pos.pieces() ^ square_bb(ek);
-        for (Bitboard s = bb::KING_ATK[ek].andnot(pos.pieces(them)); s;) {
-            const Square q = s.pop();
-            if (!pos.attacked_by(mine, us, q, occ_no_king)) {
-                free = q;
-                break;
-            }
-        }
+    if (ek == SQ_NONE || pos.in_check()) return SQ_NONE;
+    const Bitboard mine = pos.pieces(us);
+    const Bitboard occ_no_king = pos.pieces() ^ square_bb(ek);
+    for (Bitboard s = bb::KING_ATK[ek].andnot(pos.pieces(them)); s;) {
+        const Square q = s.pop();
+        if (!pos.attacked_by(mine, us, q, occ_no_king)) return q;
     }
+    return SQ_NONE;
+}
+
+// True when check m mates: no king step out (read off the board), then no capture of the checker
+// or interposition once it is played.
+bool check_mates(Position& pos, Move m) {
+    if (king_steps_out_after(pos, m)) return false;
+    pos.do_move(m);
+    const bool answered = has_capture_or_interposition(pos);
+    pos.undo_move();
+    return !answered;
+}
+
+}  // namespace
+
+Move mate_in_one(Position& pos) {
+    if (pos.king_square(~pos.side_to_move()) == SQ_NONE) return MOVE_NONE;
+    // Only the checks that can take the king's free square are generated (checks_within), in the
+    // order of generate_checks, so the mate returned is the first one of that list, as if every
+    // check had been tried.
     MoveList checks;
-    checks_within(pos, checks, free);
+    checks_within(pos, checks, free_square(pos));
+    for (Move m : checks)
+        if (check_mates(pos, m)) return m;
+    return MOVE_NONE;
+}
+
+Move mate_in_one(Position& pos, MoveList& checks) {
+    checks.size = 0;
+    generate_checks(pos, checks);
+    const Square f = free_square(pos);
+    if (f == SQ_NONE) {
+        for (Move m : checks)
+            if (check_mates(pos, m)) return m;
+        return MOVE_NONE;
+    }
+    // A check mates only if it takes f from the king (see checks_within): the moved piece
+    // (promoted or not) attacks f from where it lands (tested on an empty board, a superset), or
+    // lands on f, or leaves the first square on a line out of f.  The others are skipped
+    // untested, so the mate returned is the first of the whole list, as mate_in_one's.
+    const Color them = ~pos.side_to_move();
+    const Square ek = pos.king_square(them);
+    const Bitboard fb = square_bb(f);
+    const Bitboard occ_no_ek = pos.pieces() ^ square_bb(ek);
+    const Bitboard f_lines = bishop_attacks(f, occ_no_ek) | rook_attacks(f, occ_no_ek);
+    const Bitboard gold_f = bb::GOLD_ATK[them][f] | fb, bishop_f = bb::BISHOP_EMPTY[f] | fb,
+                   rook_f = bb::ROOK_EMPTY[f] | fb;
+    auto takes = [&](PieceType pt) -> Bitboard {   // where a piece of type pt takes f
+        switch (pt) {
+            case PAWN: return bb::PAWN_ATK[them][f] | fb;
+            case LANCE: return bb::LANCE_EMPTY[them][f] | fb;
+            case KNIGHT: return bb::KNIGHT_ATK[them][f] | fb;
+            case SILVER: return bb::SILVER_ATK[them][f] | fb;
+            case BISHOP: return bishop_f;
+            case ROOK: return rook_f;
+            case HORSE: return bishop_f | bb::KING_ATK[f];
+            case DRAGON: return rook_f | bb::KING_ATK[f];
+            case KING: return bb::KING_ATK[f] | fb;
+            default: return gold_f;   // gold and the promoted minor pieces
+        }
+    };
     for (Move m : checks) {
-        // A king step out answers most checks: found without playing the move.
-        if (king_steps_out_after(pos, m)) continue;
-        pos.do_move(m);
-        const bool answered = has_capture_or_interposition(pos);
-        pos.undo_move();
-        if (!answered) return m;
+        const Square to = move_to(m);
+        bool kept;
+        if (is_drop(m)) {
+            kept = test(takes(drop_type(m)), to);
+        } else {
+            const Square from = move_from(m);
+            const PieceType pt = type_of(pos.piece_on(from));
+            kept = test(f_lines, from) || test(takes(is_promotion(m) ? promoted(pt) : pt), to);
+        }
+        if (kept && check_mates(pos, m)) return m;
     }
     return MOVE_NONE;
 }

@@ -49,6 +49,9 @@ bool has_evasion(const Position& pos);
 bool king_steps_out_after(const Position& pos, Move m);
 // A checking move that mates at once, or MOVE_NONE.
 Move mate_in_one(Position& pos);
+// The same mate, with every check of the position left in `checks` (generate_checks' list): for a
+// caller that needs both, one generation instead of two.
+Move mate_in_one(Position& pos, MoveList& checks);
 // Leaf count of the legal move tree to `depth`, making and unmaking every move, leaves too.
 uint64_t perft(Position& pos, int depth);
 
