@@ -182,14 +182,15 @@ class BoundedSearch:
             return
         self.check_stop()
         yield from self._report()
-        self.check_stop()   # the consumer of a report may have asked to stop
 
     def _report(self) -> Generator[Progress, None, None]:
-        """A snapshot when :attr:`report_every` seconds have passed since the last."""
+        """A snapshot when :attr:`report_every` seconds have passed since the last, then the
+        budget again: its consumer may have asked to stop."""
         now = time.monotonic()
         if now - self.last_yield >= self.report_every:
             self.last_yield = now
             yield self.progress()
+            self.check_stop()
 
     def freeze(self, frozen: bool) -> None:
         """Keep every entry of the table while the builder reads it by key (``frozen``), or let the

@@ -160,7 +160,6 @@ def test_stop_while_the_yozume_search_goes_on_keeps_the_answer(
     import threading
     import time
 
-    from tsume_studio.core.search.contract import SolveResult
     from tsume_studio.core.search.length_rule import AnswerSession
     from tsume_studio.core.search.proof import Proof
     from tsume_studio.gui import mainwindow

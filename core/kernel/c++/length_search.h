@@ -311,8 +311,8 @@ private:
     bool ask(B& b, bool or_node, int n);
     bool exact_now(B& b, bool or_node, int cap, int& value);
     // A new position's bounds: the raw table's verdict, and at an attacker node the 1-ply mate
-    // test, which leaves every check in `checks` when given (and not in check).
-    void first_look(B& b, bool or_node, MoveList* checks = nullptr);
+    // test, which leaves every check in `checks` when given; true when it did.
+    bool first_look(B& b, bool or_node, MoveList* checks = nullptr);
     bool raw_disproof(B& b, std::uint64_t nodes);
     void search(B& b, bool or_node, int n, std::uint64_t thpn, std::uint64_t thdn, std::uint64_t& pn,
                 std::uint64_t& dn);

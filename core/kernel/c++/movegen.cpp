@@ -208,6 +208,32 @@ void generate_legal(const Position& pos, MoveList& out) {
 
 namespace {
 
+// Where a piece of kind pt of the side to move takes f, a free square of the other side's king
+// (`them`), by where it lands: it attacks f from there on an empty board (a superset of its
+// attacks on the board), or stands on f.
+TSUME_INLINE Bitboard takes_free(PieceType pt, Color them, Square f) {
+    const Bitboard fb = square_bb(f);
+    switch (pt) {
+        case PAWN: return bb::PAWN_ATK[them][f] | fb;
+        case LANCE: return bb::LANCE_EMPTY[them][f] | fb;
+        case KNIGHT: return bb::KNIGHT_ATK[them][f] | fb;
+        case SILVER: return bb::SILVER_ATK[them][f] | fb;
+        case BISHOP: return bb::BISHOP_EMPTY[f] | fb;
+        case ROOK: return bb::ROOK_EMPTY[f] | fb;
+        case HORSE: return bb::BISHOP_EMPTY[f] | bb::KING_ATK[f] | fb;
+        case DRAGON: return bb::ROOK_EMPTY[f] | bb::KING_ATK[f] | fb;
+        case KING: return bb::KING_ATK[f] | fb;
+        default: return bb::GOLD_ATK[them][f] | fb;   // gold and the promoted minor pieces
+    }
+}
+
+// The first squares occupied on each line out of f (their king, on ek, off the board): only a
+// piece there can open a line onto f by leaving its square.
+TSUME_INLINE Bitboard free_lines(const Position& pos, Square f, Square ek) {
+    const Bitboard occ_no_ek = pos.pieces() ^ square_bb(ek);
+    return bishop_attacks(f, occ_no_ek) | rook_attacks(f, occ_no_ek);
+}
+
 // The checks of generate_checks, in its order; when `free` is a square next to their king, not
 // holding one of their pieces, that no piece of ours attacks (their king off the board), leaves
 // out checks that cannot mate: a check mates only if it takes that square from the king, and a
@@ -261,21 +287,17 @@ void checks_within(const Position& pos, MoveList& out, Square free) {
         limited.set(NO_PIECE_TYPE, Bitboard());
         limited.set(KING, Bitboard());
         const Square f = free;
-        const Bitboard fb = square_bb(f);
-        const Bitboard occ_no_ek = occ ^ square_bb(ek);
-        const Bitboard gold_f = bb::GOLD_ATK[them][f] | fb, bishop_f = bb::BISHOP_EMPTY[f] | fb,
-                       rook_f = bb::ROOK_EMPTY[f] | fb;
-        f_lines = bishop_attacks(f, occ_no_ek) | rook_attacks(f, occ_no_ek);
-        limited.set(PAWN, check_sq[PAWN] & (bb::PAWN_ATK[them][f] | fb));
-        limited.set(LANCE, check_sq[LANCE] & (bb::LANCE_EMPTY[them][f] | fb));
-        limited.set(KNIGHT, check_sq[KNIGHT] & (bb::KNIGHT_ATK[them][f] | fb));
-        limited.set(SILVER, check_sq[SILVER] & (bb::SILVER_ATK[them][f] | fb));
-        const Bitboard g = gold & gold_f;
+        f_lines = free_lines(pos, f, ek);
+        limited.set(PAWN, check_sq[PAWN] & takes_free(PAWN, them, f));
+        limited.set(LANCE, check_sq[LANCE] & takes_free(LANCE, them, f));
+        limited.set(KNIGHT, check_sq[KNIGHT] & takes_free(KNIGHT, them, f));
+        limited.set(SILVER, check_sq[SILVER] & takes_free(SILVER, them, f));
+        limited.set(HORSE, check_sq[HORSE] & takes_free(HORSE, them, f));
+        limited.set(DRAGON, check_sq[DRAGON] & takes_free(DRAGON, them, f));
+        const Bitboard g = gold & takes_free(GOLD, them, f);
         for (PieceType pt : {GOLD, PRO_PAWN, PRO_LANCE, PRO_KNIGHT, PRO_SILVER}) limited.set(pt, g);
-        limited.set(BISHOP, bishop & bishop_f);
-        limited.set(ROOK, rook & rook_f);
-        limited.set(HORSE, check_sq[HORSE] & (bishop_f | bb::KING_ATK[f]));
-        limited.set(DRAGON, check_sq[DRAGON] & (rook_f | bb::KING_ATK[f]));
+        limited.set(BISHOP, bishop & takes_free(BISHOP, them, f));
+        limited.set(ROOK, rook & takes_free(ROOK, them, f));
     }
 
     Bitboard pieces = own;
@@ -445,35 +467,16 @@ Move mate_in_one(Position& pos, MoveList& checks) {
     // lands on f, or leaves the first square on a line out of f.  The others are skipped
     // untested, so the mate returned is the first of the whole list, as mate_in_one's.
     const Color them = ~pos.side_to_move();
-    const Square ek = pos.king_square(them);
-    const Bitboard fb = square_bb(f);
-    const Bitboard occ_no_ek = pos.pieces() ^ square_bb(ek);
-    const Bitboard f_lines = bishop_attacks(f, occ_no_ek) | rook_attacks(f, occ_no_ek);
-    const Bitboard gold_f = bb::GOLD_ATK[them][f] | fb, bishop_f = bb::BISHOP_EMPTY[f] | fb,
-                   rook_f = bb::ROOK_EMPTY[f] | fb;
-    auto takes = [&](PieceType pt) -> Bitboard {   // where a piece of type pt takes f
-        switch (pt) {
-            case PAWN: return bb::PAWN_ATK[them][f] | fb;
-            case LANCE: return bb::LANCE_EMPTY[them][f] | fb;
-            case KNIGHT: return bb::KNIGHT_ATK[them][f] | fb;
-            case SILVER: return bb::SILVER_ATK[them][f] | fb;
-            case BISHOP: return bishop_f;
-            case ROOK: return rook_f;
-            case HORSE: return bishop_f | bb::KING_ATK[f];
-            case DRAGON: return rook_f | bb::KING_ATK[f];
-            case KING: return bb::KING_ATK[f] | fb;
-            default: return gold_f;   // gold and the promoted minor pieces
-        }
-    };
+    const Bitboard f_lines = free_lines(pos, f, pos.king_square(them));
     for (Move m : checks) {
         const Square to = move_to(m);
         bool kept;
         if (is_drop(m)) {
-            kept = test(takes(drop_type(m)), to);
+            kept = test(takes_free(drop_type(m), them, f), to);
         } else {
             const Square from = move_from(m);
             const PieceType pt = type_of(pos.piece_on(from));
-            kept = test(f_lines, from) || test(takes(is_promotion(m) ? promoted(pt) : pt), to);
+            kept = test(f_lines, from) || test(takes_free(is_promotion(m) ? promoted(pt) : pt, them, f), to);
         }
         if (kept && check_mates(pos, m)) return m;
     }
