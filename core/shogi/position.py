@@ -122,7 +122,7 @@ class Position:
     :meth:`copy` to hand a position to another thread.
     """
 
-    __slots__ = ("_squares", "_hands", "_turn", "move_number", "_cboard", "_stack")
+    __slots__ = ("_squares", "_hands", "_turn", "move_number", "_cboard", "_stack", "_text", "_problems")
 
     def __init__(self) -> None:
         self._squares: list[Piece] = [0] * 81
@@ -132,6 +132,10 @@ class Position:
         self._cboard: cshogi.Board | None = None
         # push/pop snapshots: (squares, hands, turn, move_number)
         self._stack: list[tuple[list[Piece], list[list[int]], Color, int]] = []
+        # What sfen() and problems() found, until the position changes (_changed): a solve asks
+        # for both several times of one position.
+        self._text: str | None = None
+        self._problems: list[Problem] | None = None
 
     # ---- construction -------------------------------------------------
 
@@ -163,6 +167,7 @@ class Position:
         other._hands = [list(self._hands[0]), list(self._hands[1])]
         other._turn = self._turn
         other.move_number = self.move_number
+        other._text = self._text
         return other
 
     def _set_sfen(self, sfen: str) -> None:
@@ -259,11 +264,19 @@ class Position:
         self.move_number = move_number
         self._cboard = None
         self._stack.clear()
+        self._changed()
 
     # ---- output -------------------------------------------------------
 
     def sfen(self, move_number: bool = True) -> str:
         """SFEN of the position (hands in the usual order R B G S N L P, Black first)."""
+        text = self._text
+        if text is None:
+            text = self._text = self._sfen_text()
+        return f"{text} {self.move_number}" if move_number else text
+
+    def _sfen_text(self) -> str:
+        """The SFEN's board, side to move and hands."""
         rows = []
         squares = self._squares
         for order in _RANK_ROWS:
@@ -288,8 +301,7 @@ class Position:
                 if n:
                     letter = PIECE_LETTERS[pt] if color == BLACK else PIECE_LETTERS[pt].lower()
                     hand += (str(n) if n > 1 else "") + letter
-        text = f"{'/'.join(rows)} {'b' if self._turn == BLACK else 'w'} {hand or '-'}"
-        return f"{text} {self.move_number}" if move_number else text
+        return f"{'/'.join(rows)} {'b' if self._turn == BLACK else 'w'} {hand or '-'}"
 
     def bod(self) -> str:
         """The BOD board diagram of the position, as Kifu for Windows writes it (``\\n`` line ends)."""
@@ -380,6 +392,11 @@ class Position:
         # The cshogi board and the undo stack no longer describe this position.
         self._cboard = None
         self._stack.clear()
+        self._changed()
+
+    def _changed(self) -> None:
+        self._text = None
+        self._problems = None
 
     def king_square(self, color: Color) -> Square | None:
         """Square of ``color``'s king (the first one, if there are several)."""
@@ -403,6 +420,11 @@ class Position:
 
     def problems(self) -> list[Problem]:
         """Every problem of the position, each with its square where it has one."""
+        if self._problems is None:
+            self._problems = self._find_problems()
+        return list(self._problems)
+
+    def _find_problems(self) -> list[Problem]:
         out: list[Problem] = []
         kings: list[list[Square]] = [[], []]
         pawns: dict[tuple[Color, int], list[Square]] = {}   # (side, file) -> its pawns, rank order
@@ -551,6 +573,7 @@ class Position:
             self._squares[to] = make_piece(color, pt)
         self._turn = opponent(color)
         self.move_number += 1
+        self._changed()
         b.push(m)
 
     @property
@@ -563,6 +586,7 @@ class Position:
         if not self._stack:
             raise IndexError("pop from a position with no moves played")
         self._squares, self._hands, self._turn, self.move_number = self._stack.pop()
+        self._changed()
         if self._cboard is not None:
             self._cboard.pop()
 

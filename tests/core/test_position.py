@@ -262,6 +262,32 @@ def test_push_pop_exact_undo() -> None:
         pos.pop()
 
 
+def test_sfen_and_problems_follow_every_change() -> None:
+    # sfen() and problems() keep what they found until the position changes: each kind of change
+    # is made after both were asked, and both must describe the changed position.
+    pos = Position.from_sfen("4k4/9/9/9/9/9/9/9/4K4 b - 1")
+    assert pos.sfen() == "4k4/9/9/9/9/9/9/9/4K4 b - 1" and pos.problems() == []
+    pos.set_piece(square(5, 2), make_piece(BLACK, ROOK))       # the side not to move is in check
+    assert pos.sfen() == "4k4/4R4/9/9/9/9/9/9/4K4 b - 1"
+    assert [p.flag for p in pos.problems()] == [Status.NOT_TO_MOVE_IN_CHECK]
+    pos.push(Move.from_usi("5i4i"))
+    assert pos.sfen() == "4k4/4R4/9/9/9/9/9/9/5K3 w - 2" and pos.problems() == []
+    pos.pop()
+    assert pos.sfen() == "4k4/4R4/9/9/9/9/9/9/4K4 b - 1"
+    assert [p.flag for p in pos.problems()] == [Status.NOT_TO_MOVE_IN_CHECK]
+    pos.turn = WHITE
+    assert pos.sfen() == "4k4/4R4/9/9/9/9/9/9/4K4 w - 1" and pos.problems() == []
+    pos.set_hand(BLACK, (2, 0, 0, 0, 0, 0, 0))
+    assert pos.sfen() == "4k4/4R4/9/9/9/9/9/9/4K4 w 2P 1"
+    pos.move_number = 7
+    assert pos.sfen() == "4k4/4R4/9/9/9/9/9/9/4K4 w 2P 7"
+    pos.turn = BLACK
+    found = pos.problems()
+    found.clear()   # the caller's list is its own
+    assert [p.flag for p in pos.problems()] == [Status.NOT_TO_MOVE_IN_CHECK]
+    assert pos.copy().sfen() == pos.sfen() == "4k4/4R4/9/9/9/9/9/9/4K4 b 2P 7"
+
+
 def test_push_checks_legality_in_debug_runs() -> None:
     pos = Position.start()
     with pytest.raises(AssertionError, match=r"illegal move '7g7f\+' in lnsgkgsnl"):
