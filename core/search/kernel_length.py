@@ -53,6 +53,7 @@ _SLICE_NODES = 1 << 15
 _SLICE_LONGEST = 1.0
 _PAUSE = (_SLICE_LONGEST, _SLICE_NODES)   # a question's pause_seconds, pause_nodes
 _DEFAULT_ORACLE_MB = 64
+_SFEN_MEMO = 1 << 16      # positions whose SFEN a search keeps (KernelLengthSearch.sfen_of)
 T = TypeVar("T")
 
 LOOKS = (10, 64, 10, 3000)
@@ -108,6 +109,7 @@ def _load() -> Any:
 
 
 _KERNEL = _load()
+_MAX_QUESTION = int(_KERNEL.max_question) if _KERNEL is not None else 0   # the deepest bound a question takes
 
 
 def available() -> bool:
@@ -170,11 +172,11 @@ class _KernelMate:
         self.oracle = _OracleView(search.k)
 
     def lookup(self, board: cshogi.Board, or_node: bool) -> tuple[int, int]:
-        pn, dn, _length, _move = self.s.k.oracle_probe(board.sfen())
+        pn, dn, _length, _move = self.s.k.oracle_probe(self.s.sfen_of(board))
         return int(pn), int(dn)
 
     def probe(self, board: cshogi.Board, or_node: bool) -> tuple[int, int, int, int]:
-        pn, dn, length, move = self.s.k.oracle_probe(board.sfen())
+        pn, dn, length, move = self.s.k.oracle_probe(self.s.sfen_of(board))
         return int(pn), int(dn), int(length), board.move_from_usi(move) if move else 0
 
 
@@ -212,6 +214,20 @@ class KernelLengthSearch(BoundedSearch):
         self.mate = self.kmate
         self.tt = _BoundsView(self)
         self.outcome = "unknown"   # the raw df-pn's verdict on the root, once settle_root ran
+        self._sfens: dict[int, str] = {}   # sfen_of's memo
+
+    def sfen_of(self, board: cshogi.Board) -> str:
+        """``board``'s SFEN, as the kernel's calls take it.  The builder asks about the same
+        positions again and again (a question, then its bounds, its raw pn/dn, its defences), and
+        making the string is a good part of a short question's cost: memoised by the position's key
+        (the builder's own memos use the same key)."""
+        key = board.zobrist_hash()
+        got = self._sfens.get(key)
+        if got is None:
+            if len(self._sfens) >= _SFEN_MEMO:
+                self._sfens.clear()
+            got = self._sfens[key] = board.sfen()
+        return got
 
     # ---- budget and progress ------------------------------------------
 
@@ -230,14 +246,10 @@ class KernelLengthSearch(BoundedSearch):
     def _limits(self, k: Any = None) -> tuple[int, float]:
         """The node limit (absolute, of kernel search ``k``: self.k by default) and hard stop
         (seconds from now) for the next call."""
-        self.check_stop()
-        k = self.k if k is None else k
+        stop = self.check_stop()
         nodes = 0
         if self.node_limit is not None:
-            nodes = int(k.nodes) + max(1, self.node_limit - self.nodes)
-        stop = -1.0
-        if self.deadline is not None:
-            stop = max(0.0, self.deadline - self.clock())
+            nodes = int((self.k if k is None else k).nodes) + max(1, self.node_limit - self.nodes)
         return nodes, stop
 
     def _run(self, call: Callable[[int, float, float, int], Any], k: Any = None) -> Generator[Progress, None, Any]:
@@ -263,7 +275,8 @@ class KernelLengthSearch(BoundedSearch):
                 self.last_yield = time.monotonic()
                 yield self.progress()
                 continue
-            yield from self._report()   # a run of short questions, none pausing, is seen too
+            if time.monotonic() - self.last_yield >= self.report_every:
+                yield from self._report()   # a run of short questions, none pausing, is seen too
             return got
 
     # ---- the root ------------------------------------------------------
@@ -321,13 +334,13 @@ class KernelLengthSearch(BoundedSearch):
 
     def futile_known(self, board: cshogi.Board, square: int, bound: int) -> bool:
         """True when the kernel judged drop square ``square`` of ``board`` futile at a bound up to ``bound``."""
-        n = int(self.k.futile_from(board.sfen(), square))
+        n = int(self.k.futile_from(self.sfen_of(board), square))
         return 0 <= n <= bound
 
     def bounds(self, board: cshogi.Board) -> _Bounds:
         """The table's bounds of ``board``; ``lo`` also from the restricted game's table, whose
         "no mate within n" holds under the tsume rules (its ``hi`` never counts here)."""
-        sfen = board.sfen()
+        sfen = self.sfen_of(board)
         lo, hi, best = self.k.bounds(sfen)
         lo = INF if lo < 0 else int(lo)
         if self.lower_k is not None and lo < INF:
@@ -355,10 +368,10 @@ class KernelLengthSearch(BoundedSearch):
         False when it mates there (the tsume-rule question must be asked), when ``budget`` nodes
         (0: no budget of its own) ran out first, or when the game is off.  Counted in
         :attr:`lower_questions` and :attr:`lower_refutations`."""
-        if self.lower_game == "off" or d < (1 if or_node else 0) or d > int(self.k.max_question):
+        if self.lower_game == "off" or d < (1 if or_node else 0) or d > _MAX_QUESTION:
             return False
         k = self._lower_search()
-        sfen = self.board.sfen()
+        sfen = self.sfen_of(self.board)
         self.lower_questions += 1
         if budget <= 0:
             got = yield from self._run(lambda *limits: k.question(sfen, or_node, d, *limits), k)
@@ -378,9 +391,9 @@ class KernelLengthSearch(BoundedSearch):
             return (yield from self._ask(or_node, d))
         if d < (1 if or_node else 0):
             return False
-        if d > int(self.k.max_question):
+        if d > _MAX_QUESTION:
             raise SearchAborted("too deep")
-        sfen = self.board.sfen()
+        sfen = self.sfen_of(self.board)
         k = self.k
         last = int(k.nodes)
         while True:
@@ -408,17 +421,18 @@ class KernelLengthSearch(BoundedSearch):
         (self.k by default): True or False, or None when they ran out first (the question's pn/dn
         stay in its table)."""
         k = self.k if k is None else k
-        if d > int(k.max_question):
+        if d > _MAX_QUESTION:
             raise SearchAborted("too deep")
-        sfen = self.board.sfen()
-        until = int(k.nodes) + budget
+        sfen = self.sfen_of(self.board)
+        before = int(k.nodes)
+        until = before + budget
         while True:
             nodes, stop = self._limits(k)
-            before = int(k.nodes)
             got = k.question(sfen, or_node, d, min(nodes, until) if nodes else until, stop, *_PAUSE)
             self._sync()
             if got == "yes" or got == "no":
-                yield from self._report()
+                if time.monotonic() - self.last_yield >= self.report_every:   # (_report, without its frame)
+                    yield from self._report()
                 return bool(got == "yes")
             if got == "stopped":
                 self.check_stop()
@@ -428,13 +442,14 @@ class KernelLengthSearch(BoundedSearch):
                     raise SearchAborted("stopped")
             self.last_yield = time.monotonic()
             yield self.progress()
+            before = int(k.nodes)
 
     def _ask(self, or_node: bool, d: int) -> Generator[Progress, None, bool]:
         if d < (1 if or_node else 0):
             return False
-        if d > int(self.k.max_question):
+        if d > _MAX_QUESTION:
             raise SearchAborted("too deep")
-        sfen = self.board.sfen()
+        sfen = self.sfen_of(self.board)
         got = yield from self._run(lambda *limits: self.k.question(sfen, or_node, d, *limits))
         return bool(got == "yes")
 
@@ -517,8 +532,8 @@ class KernelLengthSearch(BoundedSearch):
     def defences(self, value: int) -> Generator[Progress, None, Defences]:
         """The defences of :attr:`board` that count at bound ``value``, and its futile drop squares."""
         b = self.board
-        sfen = b.sfen()
-        value = max(0, min(value, int(self.k.max_question)))
+        sfen = self.sfen_of(b)
+        value = max(0, min(value, _MAX_QUESTION))
         _status, real, futile = yield from self._run(
             lambda *limits: self.k.defences(sfen, value, *limits))
         squares = tuple(

@@ -142,14 +142,19 @@ class BoundedSearch:
         self.cancel, self.clock = cancel, clock
         self.node_limit = None if limits.nodes is None else self.nodes + limits.nodes
 
-    def check_stop(self) -> None:
-        """Raise :class:`SearchAborted` when cancelled or out of budget."""
+    def check_stop(self) -> float:
+        """Raise :class:`SearchAborted` when cancelled or out of budget; else the seconds left
+        before the deadline (-1.0: no deadline)."""
         if self.cancel is not None and self.cancel.is_set():
             raise SearchAborted("cancelled")
-        if self.deadline is not None and self.clock() >= self.deadline:
-            raise SearchAborted("deadline")
+        left = -1.0
+        if self.deadline is not None:
+            left = self.deadline - self.clock()
+            if left <= 0.0:
+                raise SearchAborted("deadline")
         if self.node_limit is not None and self.nodes >= self.node_limit:
             raise SearchAborted("node limit")
+        return left
 
     def table_size(self) -> tuple[int, float]:
         """Entries in the search's table and how full it is (0.0 .. 1.0)."""
