@@ -275,7 +275,7 @@ class KernelLengthSearch(BoundedSearch):
                 self.last_yield = time.monotonic()
                 yield self.progress()
                 continue
-            if time.monotonic() - self.last_yield >= self.report_every:
+            if self._report_due():
                 yield from self._report()   # a run of short questions, none pausing, is seen too
             return got
 
@@ -431,7 +431,7 @@ class KernelLengthSearch(BoundedSearch):
             got = k.question(sfen, or_node, d, min(nodes, until) if nodes else until, stop, *_PAUSE)
             self._sync()
             if got == "yes" or got == "no":
-                if time.monotonic() - self.last_yield >= self.report_every:   # (_report, without its frame)
+                if self._report_due():
                     yield from self._report()
                 return bool(got == "yes")
             if got == "stopped":

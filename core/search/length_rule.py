@@ -188,12 +188,16 @@ class BoundedSearch:
         self.check_stop()
         yield from self._report()
 
+    def _report_due(self) -> bool:
+        """True when :attr:`report_every` seconds have passed since the last snapshot (a caller
+        that asks first spares itself the generator of :meth:`_report`)."""
+        return time.monotonic() - self.last_yield >= self.report_every
+
     def _report(self) -> Generator[Progress, None, None]:
         """A snapshot when :attr:`report_every` seconds have passed since the last, then the
         budget again: its consumer may have asked to stop."""
-        now = time.monotonic()
-        if now - self.last_yield >= self.report_every:
-            self.last_yield = now
+        if self._report_due():
+            self.last_yield = time.monotonic()
             yield self.progress()
             self.check_stop()
 
