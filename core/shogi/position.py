@@ -262,9 +262,7 @@ class Position:
         self._hands = hands
         self._turn = BLACK if side == "b" else WHITE
         self.move_number = move_number
-        self._cboard = None
-        self._stack.clear()
-        self._changed()
+        self._edited()
 
     # ---- output -------------------------------------------------------
 
