@@ -334,9 +334,22 @@ Answer LengthSearch::guarded(Position& pos, const CallLimits& lim, F body) {
     }
 }
 
+namespace {
+void add_amount(LEntry& e, std::uint64_t nodes) {
+    const std::uint64_t amount = std::uint64_t{e.amount} + nodes;
+    e.amount = amount >= 0xFFFFFFFEu ? 0xFFFFFFFEu : static_cast<std::uint32_t>(amount);
+}
+}  // namespace
+
 void LengthSearch::release_path() {
-    for (const auto& [key, hand] : path_)
-        if (LEntry* e = table_.find(key, hand)) e->flags &= static_cast<std::uint8_t>(~LengthTable::kBusy);
+    // A node's amount is what decides when it gets a raw look (RawLooks) and how long its entry
+    // stays: a question asked in slices would otherwise see its long-searched nodes as cheap
+    // (将棋無双 56番 in slices of 32,768 nodes: not exact in 90 s, against 36 s in one call).
+    for (const PathNode& p : path_)
+        if (LEntry* e = table_.find(p.key, p.hand)) {
+            e->flags &= static_cast<std::uint8_t>(~LengthTable::kBusy);
+            add_amount(*e, nodes_ - p.start + 1);
+        }
     path_.clear();
 }
 
@@ -554,7 +567,7 @@ void LengthSearch::search(B& b, bool or_node, int n, std::uint64_t thpn, std::ui
     const std::uint64_t start = nodes_;
     const bool was_busy = (e->flags & LengthTable::kBusy) != 0;
     e->flags |= LengthTable::kBusy;
-    path_.emplace_back(b.board_key(), e->hand);
+    path_.push_back(PathNode{b.board_key(), e->hand, start});
     if (or_node)
         this->or_node(b, n, thpn, thdn, pn, dn);
     else
@@ -562,8 +575,7 @@ void LengthSearch::search(B& b, bool or_node, int n, std::uint64_t thpn, std::ui
     path_.pop_back();
     LEntry& e2 = entry(b);
     if (!was_busy) e2.flags &= static_cast<std::uint8_t>(~LengthTable::kBusy);
-    const std::uint64_t amount = std::uint64_t{e2.amount} + (nodes_ - start + 1);
-    e2.amount = amount >= 0xFFFFFFFEu ? 0xFFFFFFFEu : static_cast<std::uint32_t>(amount);
+    add_amount(e2, nodes_ - start + 1);
 }
 
 void LengthSearch::child(B& b, bool or_child, int n, std::uint64_t& pn, std::uint64_t& dn) {

@@ -358,7 +358,14 @@ private:
     std::vector<std::unique_ptr<B>> test_boards_;
     std::unordered_map<std::uint64_t, Tested> futility_;
     MoveList child_moves_;   // child()'s count of a new defender node's moves (not recursive)
-    std::vector<std::pair<std::uint64_t, PHand>> path_;   // the busy entries, innermost last
+    struct PathNode {
+        std::uint64_t key;
+        PHand hand;
+        std::uint64_t start;   // nodes_ when the node was entered
+    };
+    std::vector<PathNode> path_;   // the busy entries, innermost last
+    // A call cut short (a pause or a stop): every node of the path is no longer busy, and is
+    // credited with the nodes searched below it, as its return would have credited it.
     void release_path();
 };
 
