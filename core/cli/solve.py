@@ -169,7 +169,8 @@ def _solve(args: argparse.Namespace) -> int:
         if isinstance(proof, Proof):
             if proof.provisional:
                 print("the tree below is df-pn's proof and the 無駄合 the ones found so far: "
-                      "the shortest was not proved in time")
+                      + ("the official line was not built in time" if _length_proved(result)
+                         else "the shortest was not proved in time"))
             if proof.variations:
                 lines: list[str] = []
                 _print_tree(Position.from_sfen(result.sfen), proof.root, 0, None, lines)
@@ -228,14 +229,24 @@ def _status_text(result: SolveResult) -> str:
         return (f"mate (proved; the line below stops after {len(result.pv)} plies, where the table no longer "
                 "held its end, so its length is not known)")
     if result.status == SolveStatus.MATE:
-        exact = result.extra.get("exact", isinstance(result.proof, Proof) and result.proof.exact)
-        return f"mate in {result.length} ({result.length}手詰{'' if exact else ', length not proved shortest'})" + (
-            "" if exact else _bounds_text(result))
+        n = result.length
+        if result.extra.get("exact", isinstance(result.proof, Proof) and result.proof.exact):
+            return f"mate in {n} ({n}手詰)"
+        if _length_proved(result):
+            return f"mate in {n} ({n}手詰, proved shortest; its main line was not built in time)"
+        return f"mate in {n} ({n}手詰, length not proved shortest)" + _bounds_text(result)
     if result.status == SolveStatus.NO_MATE:
         return "no mate (不詰, proved)"
     if result.status == SolveStatus.CANCELLED:
         return "cancelled" + _bounds_text(result)
     return "unknown (limit reached)"
+
+
+def _length_proved(result: SolveResult) -> bool:
+    """True when a stopped length search proved the length from both sides (the answer's length)
+    but the official answer, its main line and variations, was not built in time."""
+    lo, hi = result.extra.get("at_least"), result.extra.get("at_most")
+    return isinstance(lo, int) and lo == hi == result.length
 
 
 def _bounds_text(result: SolveResult) -> str:

@@ -53,6 +53,22 @@ def test_the_phase_line_names_the_question_and_the_bounds() -> None:
     assert phase_line(_snapshot(SearchPhase.CHECK)) == "checking the given line"
 
 
+def test_the_status_line_says_what_was_proved() -> None:
+    # A length search stopped once it had proved the length from both sides, before the answer's
+    # main line was built (将棋無双 23番 at 60 CPU s): the length is the shortest, the line df-pn's.
+    from tsume_studio.core.cli.solve import _status_text
+    from tsume_studio.core.search.contract import SolveResult, SolveStatus
+
+    def result(length: int, **extra: bool | int) -> SolveResult:
+        return SolveResult(SolveStatus.MATE, "4k4/9/9/9/9/9/9/9/9 b - 1", pv=("G*5b",), length=length, extra=extra)
+
+    assert _status_text(result(25, exact=True)) == "mate in 25 (25手詰)"
+    assert (_status_text(result(25, exact=False, at_least=25, at_most=25))
+            == "mate in 25 (25手詰, proved shortest; its main line was not built in time)")
+    assert (_status_text(result(29, exact=False, at_least=25, at_most=29))
+            == "mate in 29 (29手詰, length not proved shortest); proved: at most 29 plies, at least 25")
+
+
 def test_check_prints_what_it_asks(capsys: pytest.CaptureFixture[str]) -> None:
     # 将棋無双 90番 within 3 CPU s: the solve proves bounds of the length only, and the check goes on
     # with that stopped search for its own 3 s; each question it asks is printed as the solve's are.
