@@ -338,10 +338,13 @@ def bounds_english(at_least: int | None, at_most: int | None) -> str:
 
 
 def unproved_note_japanese(proof: Proof) -> str:
-    """The KIF comment of an answer whose length is not proved shortest (:mod:`.search.provisional`)."""
+    """The KIF comment of an answer not finished in time (:mod:`.search.provisional`): its length
+    proved shortest or only bounded, its line df-pn's."""
+    line = f"本譜はdf-pnの手順（{len(proof.main_line)}手、受けが最長とは限らない）、無駄合は見つかったもののみ"
+    if proof.at_most is not None and proof.at_least == proof.at_most:
+        return f"{proof.at_most}手が最短と証明済み、正式な本譜は時間内に作れず：" + line
     bounds = bounds_japanese(proof.at_least, proof.at_most)
-    return (f"最短は未証明：本譜はdf-pnの手順（{len(proof.main_line)}手、受けが最長とは限らない）、"
-            "無駄合は見つかったもののみ" + (f"（{bounds}）" if bounds else ""))
+    return "最短は未証明：" + line + (f"（{bounds}）" if bounds else "")
 
 
 def _append_line(record: Record, line: tuple[str, ...]) -> None:

@@ -33,18 +33,20 @@ add_translations("ja", {
     "Mate in %1": "%1手詰",
     "Mate (proved; the line is incomplete, its length unknown)": "詰み（証明済み。手順が途中までで、手数は不明）",
     "Mate in %1 (not proved shortest)": "%1手詰（最短は未証明）",
+    "Mate in %1 (proved shortest; its main line was not built in time)":
+        "%1手詰（最短と証明済み。本譜は時間内に作れませんでした）",
     "proved: %1": "証明済み: %1",
     "at most %1 plies": "%1手以内",
     "at least %1": "%1手以上",
     "the length %1 (its line was not built in time)": "%1手（その手順は時間内に作れませんでした）",
     "Stopped: no answer. The shortest search had proved: %1.":
         "中止しました（答えはありません）。最短の探索で証明済み: %1。",
-    "Not proved shortest: this is df-pn's proof, its line and every defence, with the futile "
-    "interpositions found so far; the official answer was not finished in time.":
-        "最短は未証明：df-pnの証明（その手順とすべての受け）と、ここまでに見つかった無駄合です。"
-        "正式な解答は時間内に完成しませんでした。",
-    "Found so far (the shortest is not proved): the futile interpositions the search had judged.":
-        "ここまでに見つかった無駄合です（最短は未証明）。",
+    "Not finished in time: this is df-pn's proof, its line and every defence, with the futile "
+    "interpositions found so far, not the official answer.":
+        "時間内に完成せず：df-pnの証明（その手順とすべての受け）と、ここまでに見つかった無駄合です。"
+        "正式な解答ではありません。",
+    "Found so far (the official answer was not finished): the futile interpositions the search had judged.":
+        "ここまでに見つかった無駄合です（正式な解答は未完成）。",
     "No mate": "不詰",
     "Helpmate in %1": "協力詰 %1手",
     "No helpmate": "協力詰なし",
@@ -114,10 +116,12 @@ NO_PROOF_NOTE = "Not checked: the answer is the search's own line, without a pro
 NO_MATE_NOTE = "No mate was found, so there is nothing to list."
 #: The same when the search stopped (a limit, Stop) before deciding.
 UNDECIDED_NOTE = "Not decided: the search stopped before it proved a mate or no mate, so there is nothing to list."
-#: The notes of the proof-tree and 無駄合 panels for an answer whose length is not proved (core.search.provisional).
-PROVISIONAL_NOTE = ("Not proved shortest: this is df-pn's proof, its line and every defence, with the futile "
-                    "interpositions found so far; the official answer was not finished in time.")
-PROVISIONAL_FUTILE_NOTE = "Found so far (the shortest is not proved): the futile interpositions the search had judged."
+#: The notes of the proof-tree and 無駄合 panels for an answer not finished in time (core.search.provisional):
+#: its length may be proved or only bounded, which the result's summary says.
+PROVISIONAL_NOTE = ("Not finished in time: this is df-pn's proof, its line and every defence, with the futile "
+                    "interpositions found so far, not the official answer.")
+PROVISIONAL_FUTILE_NOTE = ("Found so far (the official answer was not finished): the futile interpositions the "
+                           "search had judged.")
 #: The note of the 余詰 panel when its search was skipped or cut short.
 NOT_CHECKED_ALTERNATIVES = "Not checked: the search for alternative mates was skipped or ran out of time."
 #: The same when it examined the main line's first moves before it stopped (%1: the last ply examined).
@@ -210,9 +214,12 @@ def status_text(result: SolveResult | None, helpmate: bool = False) -> str:
         exact = result.extra.get("exact", True) if isinstance(result.extra, dict) else True
         if helpmate:
             return tr("Helpmate in %1" if exact else "Helpmate in %1 (not proved shortest)").replace("%1", str(n))
-        text = tr("Mate in %1" if exact else "Mate in %1 (not proved shortest)").replace("%1", str(n))
         extra = result.extra if isinstance(result.extra, dict) else {}
         lo, hi = extra.get("at_least"), extra.get("at_most")
+        if not exact and isinstance(lo, int) and lo == hi == n:
+            # Proved from both sides before the official answer's main line was built.
+            return tr("Mate in %1 (proved shortest; its main line was not built in time)").replace("%1", str(n))
+        text = tr("Mate in %1" if exact else "Mate in %1 (not proved shortest)").replace("%1", str(n))
         bounds = "" if exact else bounds_text(lo if isinstance(lo, int) else None, hi if isinstance(hi, int) else None)
         return f"{text} {bounds}" if bounds else text
     if result.status is SolveStatus.NO_MATE:

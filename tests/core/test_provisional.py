@@ -86,12 +86,13 @@ def test_an_answer_cut_short_keeps_dfpn_proof_as_its_tree_with_the_futile_found(
     assert futile == [(tuple(proof.main_line[:3]), ("N*7i",))]
     third = next(c for c in chain[2].children if c.move == "N*7i")
     assert third.role is Role.FUTILE
-    # JSON, KIF: the tree and its 無駄合, labelled as not proved shortest with the bounds.
+    # JSON, KIF: the tree and its 無駄合, labelled as df-pn's line, the length 5 proved from both sides.
     data = result_json(result)
     assert data["exact"] is False and data["at_least"] == data["at_most"] == 5
     assert [f["move"] for f in data["futile_interpositions"]] == ["N*7i"]
     kif = to_kif(solution_record(result))
-    assert "最短は未証明" in kif and "証明済み: 5手" in kif and "無駄合" in kif
+    assert "5手が最短と証明済み、正式な本譜は時間内に作れず：本譜はdf-pnの手順（7手" in kif and "無駄合" in kif
+    assert "最短は未証明" not in kif
     assert "変化：" in kif  # the other defences are in the record too
     # An unproved line's leftover pieces are not 駒余り of the problem.
     assert "駒余り" not in to_kif(record_from_proof(proof))
@@ -108,6 +109,9 @@ def test_a_real_time_limit_gives_the_provisional_tree() -> None:
     assert proof.main_line == result.pv and proof.variations > 0
     assert proof.at_most is not None and result.length == proof.length == proof.at_most
     assert result_json(result)["at_most"] == proof.at_most
+    # Bounded only (not proved from both sides within 2 s): the record says the shortest is not proved.
+    assert proof.at_least is None or proof.at_least < proof.at_most
+    assert "最短は未証明：本譜はdf-pnの手順" in to_kif(solution_record(result))
 
 
 def test_a_dfpn_line_shorter_than_its_proof_is_not_given_as_the_length(monkeypatch: pytest.MonkeyPatch) -> None:

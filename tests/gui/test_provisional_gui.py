@@ -63,8 +63,8 @@ def test_unproved_shortest_shows_the_proof_tree_and_the_futile_found(
     assert len(rows) == 1 and "７九桂打" in rows[0] and "本譜" in rows[0]
     assert w.futile_panel.note.text() == i18n.tr(PROVISIONAL_FUTILE_NOTE)
     summary = w.result_panel.summary.text()
-    # The length shown is the one proved (5), not df-pn's 7-ply line's.
-    assert summary.startswith("5手詰（最短は未証明）") and "証明済み: 5手" in summary
+    # The length shown is the one proved from both sides (5), not df-pn's 7-ply line's.
+    assert summary == "5手詰（最短と証明済み。本譜は時間内に作れませんでした）"
 
 
 def _shortest_until_stopped(position: Position, limits: Limits, cancel: threading.Event
