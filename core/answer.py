@@ -313,9 +313,14 @@ def alternatives_unchecked_japanese(proof: Proof) -> str:
     return "余詰は未検討（探索の時間切れ）"
 
 
+def bounds_meet(at_least: object, at_most: object) -> int | None:
+    """The length a stopped length search proved from both sides (its bounds met), else None."""
+    return at_most if isinstance(at_most, int) and at_least == at_most else None
+
+
 def bounds_japanese(at_least: int | None, at_most: int | None) -> str:
     """``証明済み: 41手以内、37手以上`` (the proved bounds of a length not proved shortest), or ``""``."""
-    if at_most is not None and at_least == at_most:
+    if bounds_meet(at_least, at_most) is not None:
         return f"証明済み: {at_most}手（その手順は時間内に作れず）"
     parts = []
     if at_most is not None:
@@ -327,7 +332,7 @@ def bounds_japanese(at_least: int | None, at_most: int | None) -> str:
 
 def bounds_english(at_least: int | None, at_most: int | None) -> str:
     """``proved: at most 41 plies, at least 37`` (as :func:`bounds_japanese`), or ``""``."""
-    if at_most is not None and at_least == at_most:
+    if bounds_meet(at_least, at_most) is not None:
         return f"proved: the length {at_most} (its line was not built in time)"
     parts = []
     if at_most is not None:
@@ -341,8 +346,9 @@ def unproved_note_japanese(proof: Proof) -> str:
     """The KIF comment of an answer not finished in time (:mod:`.search.provisional`): its length
     proved shortest or only bounded, its line df-pn's."""
     line = f"本譜はdf-pnの手順（{len(proof.main_line)}手、受けが最長とは限らない）、無駄合は見つかったもののみ"
-    if proof.at_most is not None and proof.at_least == proof.at_most:
-        return f"{proof.at_most}手が最短と証明済み、正式な本譜は時間内に作れず：" + line
+    proved = bounds_meet(proof.at_least, proof.at_most)
+    if proved is not None:
+        return f"{proved}手が最短と証明済み、正式な本譜は時間内に作れず：" + line
     bounds = bounds_japanese(proof.at_least, proof.at_most)
     return "最短は未証明：" + line + (f"（{bounds}）" if bounds else "")
 
@@ -454,4 +460,5 @@ def with_comments(solution: Record, own: Record) -> Record:
 __all__ = ["FINDING_NAMES", "Finding", "alternatives_unchecked_english", "alternatives_unchecked_japanese",
            "branch_of", "classify_alternatives", "classify_variations", "ordered_futile",
            "promotion_twins", "proved_length", "record_from_helpmate", "record_from_line", "record_from_proof",
-           "solution_record", "with_comments", "bounds_english", "bounds_japanese", "unproved_note_japanese"]
+           "solution_record", "with_comments", "bounds_english", "bounds_japanese", "bounds_meet",
+           "unproved_note_japanese"]

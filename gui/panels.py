@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 
 from collections.abc import Sequence
 
-from ..core.answer import Finding, branch_of, ordered_futile
+from ..core.answer import Finding, bounds_meet, branch_of, ordered_futile
 from ..core.check import CheckResult
 from ..core.shogi.moves import Move, parse_move
 from ..core.shogi.position import Position
@@ -178,7 +178,7 @@ def time_text(elapsed: float, limit: float | None) -> str:
 
 def bounds_list(at_least: int | None, at_most: int | None) -> str:
     """``at most 41 plies, at least 37`` (translated): what is proved of a length, or ``""``."""
-    if at_most is not None and at_least == at_most:
+    if bounds_meet(at_least, at_most) is not None:
         return tr("the length %1 (its line was not built in time)").replace("%1", str(at_most))
     parts = []
     if at_most is not None:
@@ -216,7 +216,7 @@ def status_text(result: SolveResult | None, helpmate: bool = False) -> str:
             return tr("Helpmate in %1" if exact else "Helpmate in %1 (not proved shortest)").replace("%1", str(n))
         extra = result.extra if isinstance(result.extra, dict) else {}
         lo, hi = extra.get("at_least"), extra.get("at_most")
-        if not exact and isinstance(lo, int) and lo == hi == n:
+        if not exact and bounds_meet(lo, hi) == n:
             # Proved from both sides before the official answer's main line was built.
             return tr("Mate in %1 (proved shortest; its main line was not built in time)").replace("%1", str(n))
         text = tr("Mate in %1" if exact else "Mate in %1 (not proved shortest)").replace("%1", str(n))

@@ -16,8 +16,8 @@ from .running import ProgressLine, add_limits, limits_from_args, result_json, ru
 from ..shogi.position import Position
 from ..search.contract import SolveResult, SolveStatus
 from ..answer import (
-    alternatives_unchecked_english, bounds_english, classify_alternatives, classify_variations, ordered_futile,
-    promotion_twins, solution_record,
+    alternatives_unchecked_english, bounds_english, bounds_meet, classify_alternatives, classify_variations,
+    ordered_futile, promotion_twins, solution_record,
 )
 from ..records.formats import read_record, write_record
 from ..records.model import Record
@@ -245,8 +245,7 @@ def _status_text(result: SolveResult) -> str:
 def _length_proved(result: SolveResult) -> bool:
     """True when a stopped length search proved the length from both sides (the answer's length)
     but the official answer, its main line and variations, was not built in time."""
-    lo, hi = result.extra.get("at_least"), result.extra.get("at_most")
-    return isinstance(lo, int) and lo == hi == result.length
+    return bounds_meet(result.extra.get("at_least"), result.extra.get("at_most")) == result.length
 
 
 def _bounds_text(result: SolveResult) -> str:
