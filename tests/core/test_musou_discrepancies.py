@@ -97,10 +97,10 @@ PRE92 = ("G*5h 6g5h G*4i 5h4i S*6h 5i4h 6h5i 4h5i B*4h 5i4h 6d6h 4h3g 4g4f 3g2g 
          "1e2d 1h1c 2d3d 4f4e 3d4e 1c4c S*4d 2g3f 3e3f P*4f 4e3e N*2g 3e2d 4c4d L*3d S*3e 2d2c")
 
 
-def _off_published(row: str, ply: int, move: str) -> Claim:
-    """An 余詰 at ``ply``: the published line's first ``ply - 1`` moves, then ``move``."""
+def _off_published(row: str, ply: int, move: str, kind: str = "alternative") -> Claim:
+    """A claim (an 余詰 by default) at ``ply``: the published line's first ``ply - 1`` moves, then ``move``."""
     line = musou_rows()[row]["pv"].split()[:ply - 1] + [move]
-    return Claim(row, "alternative", ply, tuple(line))
+    return Claim(row, kind, ply, tuple(line))
 
 
 def _each(row: str, kind: str, ply: int, prefix: str, moves: str) -> tuple[Claim, ...]:
@@ -371,6 +371,21 @@ CLAIMS: tuple[Claim, ...] = (
     _c("musou-092", "alternative", 39, PRE92 + " 3e3d"),
     *_each("musou-092", "alternative", 41, PRE92 + " 4d3d 2c1b", "L*1e L*1f L*1g L*1h L*1i"),
     _c("musou-092", "promotion_choice", 47, PRE92 + " 4d3d 2c1b L*1d 1b2b 1d1c+ 2b1c 3e2d 1c2b 2d2c"),
+    # Rows exact since a paused question keeps its work (the run of 2026-11-29 12:27 UTC), listed then.
+    # 56番 (published 45, confirmed length): 成不成非限定 at ply 23, another mate on the last move
+    _off_published("musou-056", 23, "5b4c", "promotion_choice"),
+    _off_published("musou-056", 45, "2a1b"),
+    _off_published("musou-056", 45, "2a1b+"),
+    # 68番 (published 39, confirmed length): 成不成非限定 at plies 5 and 27, 余詰 at ply 19
+    _off_published("musou-068", 5, "1c4f", "promotion_choice"),
+    *(_off_published("musou-068", 19, m) for m in ("R*1c", "R*2c", "R*3c")),
+    _off_published("musou-068", 27, "7c8c", "promotion_choice"),
+    # 72番 (published 41, confirmed length): 成不成非限定 at ply 3, 余詰 at ply 39
+    _off_published("musou-072", 3, "1c1f", "promotion_choice"),
+    _off_published("musou-072", 39, "3i2i"),
+    # 80番 (published 35, confirmed length): 成不成非限定 at ply 27, another mate on the last move
+    _off_published("musou-080", 27, "3d2c+", "promotion_choice"),
+    _off_published("musou-080", 35, "2c2b+"),
 )
 
 
@@ -448,12 +463,16 @@ PYTHON_OUT_OF_REACH = {"musou-083", "musou-096", "musou-075", "musou-067", "muso
                        "musou-020", "musou-026", "musou-002", "musou-003",
                        "musou-004", "musou-005", "musou-015", "musou-016", "musou-017", "musou-025", "musou-027",
                        "musou-045", "musou-070"}
+# Rows listed on 2026-11-29 from the kernel's run: the Python engine's own listing of them has not been run.
+PYTHON_NOT_RUN = {"musou-056", "musou-068", "musou-072", "musou-080"}
 
 
 @pytest.mark.parametrize("row_id", sorted({c.row for c in CLAIMS}))
 def test_the_tool_reports_exactly_these(row_id: str, engine: str) -> None:
     if engine == "python" and row_id in PYTHON_OUT_OF_REACH:
         pytest.skip("the Python engine's check of this row takes more than 300 CPU s")
+    if engine == "python" and row_id in PYTHON_NOT_RUN:
+        pytest.skip("the Python engine's check of this row has not been run (listed from the kernel's)")
     row = musou_rows()[row_id]
     result = check_solution(Position.from_sfen(row["sfen"]), row["pv"].split(), Limits(seconds=300, cpu_time=True))
     found = {(d.kind, d.ply, d.line) for d in result.discrepancies}
