@@ -293,9 +293,18 @@ def record_from_proof(proof: Proof, header: dict[str, str] | None = None) -> Rec
                 node.comments.append(text)
     if proof.provisional:
         record.root.comments.append(unproved_note_japanese(proof))
+    if not proof.tree_complete:
+        record.root.comments.append(TREE_CUT_JAPANESE)
     if not proof.alternatives_checked:
         record.root.comments.append(alternatives_unchecked_japanese(proof))
     return record
+
+
+TREE_CUT_ENGLISH = ("variations: not all measured (the time ran out after the main line was built); "
+                    "one without its length shows the bound proved and df-pn's line")
+"""What the CLI says of an answer whose tree was cut short (``proof.tree_complete`` False)."""
+TREE_CUT_JAPANESE = "変化の手数は一部未計測（本譜を作った後で時間切れ）：未計測の変化には証明済みの上限とdf-pnの手順"
+"""The same for a record's comment."""
 
 
 def alternatives_unchecked_english(proof: Proof) -> str:

@@ -72,6 +72,8 @@ add_translations("ja", {
         "探索を中止しました。「続けて探す」(Shift+F5) で止まったところから探索を続けます",
     "The 余詰 search stopped before it was done: Continue (Shift+F5) checks on from where it stopped":
         "余詰の検討は途中で止まりました。「続けて探す」(Shift+F5) で止まったところから検討を続けます",
+    "The variations' lengths were not all measured in time: Continue (Shift+F5) measures on from where it stopped":
+        "変化の手数は時間内に一部しか計測できませんでした。「続けて探す」(Shift+F5) で止まったところから続けます",
     "The exact length is %1 plies; nothing was found against the main line by then.":
         "正解の手数は%1手です。それまでに本譜との相違は見つかっていません。",
     "The check stopped at its limits: Check the main line (Ctrl+F5) again goes on from where it stopped":
@@ -735,7 +737,10 @@ class MainWindow(QMainWindow):
         self._set_stats(lambda: tr(nodes_text).replace("%1", status_text(result, helpmate))
                         .replace("%2", f"{result.nodes:,}").replace("%3", f"{result.seconds:.2f}"))
         if self._can_continue_alternatives():
+            cut = isinstance(result.proof, Proof) and not result.proof.tree_complete
             self.statusBar().showMessage(
+                tr("The variations' lengths were not all measured in time: Continue (Shift+F5) measures on from "
+                   "where it stopped") if cut else
                 tr("The 余詰 search stopped before it was done: Continue (Shift+F5) checks on from where it stopped"),
                 10000)
 

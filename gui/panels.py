@@ -47,6 +47,9 @@ add_translations("ja", {
         "正式な解答ではありません。",
     "Found so far (the official answer was not finished): the futile interpositions the search had judged.":
         "ここまでに見つかった無駄合です（正式な解答は未完成）。",
+    "The main line is exact; the variations' lengths were not all measured in time: one without its length "
+    "shows the bound proved and df-pn's line.":
+        "本譜は正解です。変化の手数は時間内に一部しか計測できず、手数のない変化には証明済みの上限とdf-pnの手順を示します。",
     "No mate": "不詰",
     "Helpmate in %1": "協力詰 %1手",
     "No helpmate": "協力詰なし",
@@ -120,6 +123,9 @@ UNDECIDED_NOTE = "Not decided: the search stopped before it proved a mate or no 
 #: its length may be proved or only bounded, which the result's summary says.
 PROVISIONAL_NOTE = ("Not finished in time: this is df-pn's proof, its line and every defence, with the futile "
                     "interpositions found so far, not the official answer.")
+#: The note of the proof-tree panel when the variations were not all measured (Proof.tree_complete False).
+TREE_CUT_NOTE = ("The main line is exact; the variations' lengths were not all measured in time: one without its "
+                 "length shows the bound proved and df-pn's line.")
 PROVISIONAL_FUTILE_NOTE = ("Found so far (the official answer was not finished): the futile interpositions the "
                            "search had judged.")
 #: The note of the 余詰 panel when its search was skipped or cut short.
@@ -769,7 +775,8 @@ class ProofTreePanel(_TreePanel):
         """
         model: ProofTreeModel = self.model  # type: ignore[assignment]
         model.set_proof(proof)
-        self.set_note(note if proof is None else PROVISIONAL_NOTE if proof.provisional else None)
+        self.set_note(note if proof is None else PROVISIONAL_NOTE if proof.provisional
+                      else TREE_CUT_NOTE if not proof.tree_complete else None)
         if proof is not None:
             for ply in range(1, min(len(proof.main_line), 40) + 1):
                 self.view.expand(model.main_line_index(ply))

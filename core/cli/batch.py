@@ -197,7 +197,8 @@ def _solve_row(row: dict[str, str], options: dict[str, Any], cancel: threading.E
     line.update(status=data["status"], length=data["length"], expected=expected,
                 nodes=data["nodes"], seconds=data["seconds"])
     # at_least / at_most: what a length search stopped by the limits had proved.
-    for key in ("exact", "at_least", "at_most", "alternatives_checked", "alternatives_checked_to", *RESULT_EXTRAS):
+    for key in ("exact", "at_least", "at_most", "alternatives_checked", "alternatives_checked_to", "tree_complete",
+                *RESULT_EXTRAS):
         if key in data:
             line[key] = data[key]
     # A length not proved shortest is a bound: it contradicts the expected one only when shorter.

@@ -183,7 +183,7 @@ def run_bench(args: argparse.Namespace) -> int:
                                    "cpu_seconds": result.extra.get("cpu_seconds", round(cpu, 4))}
             if official:
                 data = result_json(result)
-                for key in ("alternatives_checked", "alternatives_checked_to"):
+                for key in ("alternatives_checked", "alternatives_checked_to", "tree_complete"):
                     if key in data:
                         rec[key] = data[key]
                 rec["length_matches"] = (result.status == SolveStatus.MATE and expected is not None

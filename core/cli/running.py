@@ -98,6 +98,8 @@ def result_json(result: SolveResult) -> dict[str, Any]:
             # The ply up to which the 余詰 search had examined the main line (0: none).
             out["alternatives_checked_to"] = proof.alternatives_checked_to
         out["variations"] = proof.variations
+        # False: the variations' lengths were not all measured in time (the main line is exact).
+        out["tree_complete"] = proof.tree_complete
     elif isinstance(proof, HelpmateAnswer):
         out["exact"] = proof.exact
         out["solutions"] = [list(line) for line in proof.solutions]

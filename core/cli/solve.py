@@ -16,8 +16,8 @@ from .running import ProgressLine, add_limits, limits_from_args, result_json, ru
 from ..shogi.position import Position
 from ..search.contract import SolveResult, SolveStatus
 from ..answer import (
-    alternatives_unchecked_english, bounds_english, bounds_meet, classify_alternatives, classify_variations,
-    ordered_futile, promotion_twins, solution_record,
+    TREE_CUT_ENGLISH, alternatives_unchecked_english, bounds_english, bounds_meet, classify_alternatives,
+    classify_variations, ordered_futile, promotion_twins, solution_record,
 )
 from ..records.formats import read_record, write_record
 from ..records.model import Record
@@ -121,6 +121,8 @@ def _print_tree(position: Position, node: Any, depth: int, prev_to: Any, out: li
             mark = " (成不成非限定)"
         text = japanese(position, move, prev_to)
         level = depth if k == 0 else depth + 1   # other defences and 余詰 one step in
+        if child.role.value == "variation" and child.length is None and child.comment:
+            mark += f" — {child.comment}"   # what is known of a length not measured
         out.append("  " * level + text + mark)
         position.push(move)
         _print_tree(position, child, level, move.to_square, out)
@@ -183,6 +185,8 @@ def _solve(args: argparse.Namespace) -> int:
                 for f in futile:
                     path = " ".join(f.path)
                     print(f"  after {path or '(start)'}: {f.move} — {f.reason.english()}")
+            if not proof.tree_complete:
+                print(TREE_CUT_ENGLISH)
             if not proof.alternatives_checked:
                 print(alternatives_unchecked_english(proof))
             alternatives = classify_alternatives(proof)

@@ -34,6 +34,7 @@ from .contract import Progress
 from .interposition import Defences, FutileSquare
 from .length_rule import MAX_LENGTH, AnswerSession, BoundedSearch, SearchAborted
 from .proof import Alternative, FutileInterposition, FutileReason, Futility, Proof, ProofNode, Role
+from .provisional import table_line
 from ..shogi.position import Position
 
 MAX_TREE_NODES = 20_000
@@ -71,6 +72,11 @@ class AnswerBuilder:
         self.tree_nodes = 0
         self.futile_lengths: dict[int, int | None] = {}
         self.defs: dict[int, Defences] = {}
+        self.walked: tuple[int, ...] | None = None     # the main line, once walked
+        self.longest: dict[int, list[int]] = {}        # main-line AND node -> its longest defences
+        # The main line's variations built whole, by path: the node, the variations and the
+        # 無駄合 it holds (what the answer keeps when the limits end the tree; see main_line_answer).
+        self.done: dict[tuple[str, ...], tuple[ProofNode, int, tuple[FutileInterposition, ...]]] = {}
 
     def share(self, other: AnswerBuilder) -> None:
         """Reuse what ``other`` (a builder on the same search) worked out."""
@@ -188,7 +194,7 @@ class AnswerBuilder:
                 else:
                     cands = [(yield from self.first_mate(value))]
             else:
-                cands = yield from self.longest_defences(value)
+                cands = self.longest[key] = yield from self.longest_defences(value)
                 if not cands:
                     break
             ln = yield from self._pick(value, cands, not or_node)
@@ -199,7 +205,8 @@ class AnswerBuilder:
             or_node = not or_node
         for _ in moves:
             b.pop()
-        return tuple(moves)
+        self.walked = tuple(moves)
+        return self.walked
 
     def defences(self, value: int) -> Generator[Progress, None, Defences]:
         """The current position's defences under tsume rules (memoised)."""
@@ -266,6 +273,7 @@ class AnswerBuilder:
         for m in order:
             r = Role.MAIN if m == main_move else Role.VARIATION
             usi = cshogi.move_to_usi(m)
+            variations, futile = self.variations, len(self.futile)
             b.push(m)
             v = yield from self._value(True)
             pn, dn = self.node_pn_dn(True)
@@ -278,19 +286,23 @@ class AnswerBuilder:
             b.pop()
             self.tree_nodes += 1
             out.append(ProofNode(usi, r, pn, dn, v, kids))
+            if role is Role.MAIN and r is Role.VARIATION:
+                self.done[path + (usi,)] = (out[-1], self.variations - variations, tuple(self.futile[futile:]))
         for fs in defs.futile:
             reason = Futility(FutileReason.DISTANCE_RULE) if fs.omitted else Futility(
                 FutileReason.CAPTURED_RETURNED, (yield from self.futile_length(fs, value)))
-            usis = tuple(cshogi.move_to_usi(m) for m in fs.moves)
-            self.futile.append(FutileInterposition(path, usis[0], reason, usis))
-            for u in usis:
-                out.append(ProofNode(u, Role.FUTILE, 0, INF, None, (), reason.english()))
+            out += self._futile_nodes(path, fs, reason)
         return tuple(out)
+
+    def _futile_nodes(self, path: tuple[str, ...], fs: FutileSquare, reason: Futility) -> list[ProofNode]:
+        """The futile drops of ``fs`` at ``path``: listed in ``self.futile``, returned as tree nodes."""
+        usis = tuple(cshogi.move_to_usi(m) for m in fs.moves)
+        self.futile.append(FutileInterposition(path, usis[0], reason, usis))
+        return [ProofNode(u, Role.FUTILE, 0, INF, None, (), reason.english()) for u in usis]
 
     def futile_length(self, fs: FutileSquare, value: int) -> Generator[Progress, None, int | None]:
         """Plies from the capture to mate in Kakinoki's test (the shortest of its promotion choices)."""
         s = self.s
-        best: int | None = None
         for t in fs.tests:
             key = t.zobrist_hash()
             if key not in self.futile_lengths:
@@ -300,6 +312,15 @@ class AnswerBuilder:
                     self.futile_lengths[key] = yield from s.exact(False, cap=value)
                 finally:
                     s.board = saved
+        return self._futile_length_known(fs)
+
+    def _futile_length_known(self, fs: FutileSquare) -> int | None:
+        """:meth:`futile_length` from what it measured before (None when some test was not)."""
+        best: int | None = None
+        for t in fs.tests:
+            key = t.zobrist_hash()
+            if key not in self.futile_lengths:
+                return None
             v = self.futile_lengths[key]
             if v is not None and (best is None or v + 1 < best):
                 best = v + 1
@@ -309,7 +330,7 @@ class AnswerBuilder:
 def assemble_proof(builder: AnswerBuilder, length: int, search: BoundedSearch
               ) -> Generator[Progress, None, Proof]:
     """The :class:`Proof` of a root whose tsume-rule length is known to be ``length``."""
-    line = yield from builder.main_line(length)
+    line = builder.walked if builder.walked is not None else (yield from builder.main_line(length))
     kids = yield from builder.or_node((), Role.MAIN, length)
     pn, dn = (search.root_pn, search.root_dn) if search.root_pn == 0 else (0, INF)
     tree = ProofNode(None, Role.MAIN, pn, dn, length, kids)
@@ -324,6 +345,91 @@ def assemble_proof(builder: AnswerBuilder, length: int, search: BoundedSearch
         exact=True,
         alternatives_checked=builder.find_alternatives,
     )
+
+
+def main_line_answer(builder: AnswerBuilder, length: int, search: BoundedSearch, root: cshogi.Board) -> Proof:
+    """The answer of a root whose tree ran out of time after its main line was walked
+    (``builder.walked``), from what ``builder`` established, without searching.
+
+    The length and the main line are exact.  At each defence of the main line every defence
+    that counts is listed: a variation built whole before the limits ran out as it was built
+    (exact lengths, 無駄合 and all); one as long as the main line (it was measured so to choose
+    the main line) with its length and the line the tie-break built, or df-pn's; any other with
+    the bound proved (it mates in at least two plies fewer) and df-pn's line after it.  The
+    main line's 無駄合 keep the lengths measured.  ``tree_complete`` and
+    ``alternatives_checked`` are False.
+    """
+    assert builder.walked is not None
+    b = search.board = root.copy()
+    line = builder.walked
+    usi_line = tuple(cshogi.move_to_usi(m) for m in line)
+    builder.futile = []
+    variations = 0
+    budget = [MAX_TREE_NODES]
+
+    def proved(p: cshogi.Board, or_node: bool) -> int:
+        got = search.mate.probe(p, or_node)
+        return got[2] if got is not None and got[0] == 0 else -1
+
+    def chain(moves: list[int] | tuple[int, ...], lengths: bool) -> tuple[ProofNode, ...]:
+        """``moves`` from ``b`` as a chain of variation nodes, each with its plies left when
+        ``lengths`` (the line is a tsume-rule line of exact length), else only at mate."""
+        moves = moves[:max(0, budget[0])]
+        budget[0] -= len(moves)
+        out: tuple[ProofNode, ...] = ()
+        for k in range(len(moves) - 1, -1, -1):
+            left = len(moves) - k - 1
+            out = (ProofNode(cshogi.move_to_usi(moves[k]), Role.VARIATION, 0, INF,
+                             left if lengths or left == 0 else None, out),)
+        return out
+
+    siblings: list[list[ProofNode]] = []
+    numbers: list[tuple[int, int]] = []   # each main-line move's pn and dn
+    for k, move in enumerate(line):
+        kids: list[ProofNode] = []
+        if k % 2:   # the defender to move, the main line mating in `value` plies from here
+            value, key, path = length - k, b.zobrist_hash(), usi_line[:k]
+            defs = builder.defs[key]
+            longest = builder.longest.get(key, [])
+            for d in defs.real:
+                if d == move:
+                    continue
+                usi = cshogi.move_to_usi(d)
+                whole = builder.done.get(path + (usi,))
+                if whole is not None:
+                    kids.append(whole[0])
+                    variations += whole[1]
+                    builder.futile += whole[2]
+                    continue
+                variations += 1
+                b.push(d)
+                pn, dn = builder.node_pn_dn(True)
+                known = builder.lines.get(b.zobrist_hash()) if d in longest else None
+                if known is not None:
+                    kids.append(ProofNode(usi, Role.VARIATION, pn, dn, value - 1, chain(known.moves, True)))
+                else:
+                    hi = value - 1 if d in longest else min(builder._hi(), value - 3)
+                    after = chain(table_line(b, True, proved), False) if budget[0] > 0 else ()
+                    kids.append(ProofNode(usi, Role.VARIATION, pn, dn, value - 1 if d in longest else None,
+                                          after, "" if d in longest else
+                                          f"≤ {hi}: its exact length not measured in time (df-pn's line)"))
+                b.pop()
+            for fs in defs.futile:
+                reason = Futility(FutileReason.DISTANCE_RULE) if fs.omitted else Futility(
+                    FutileReason.CAPTURED_RETURNED, builder._futile_length_known(fs))
+                kids += builder._futile_nodes(path, fs, reason)
+        siblings.append(kids)
+        b.push(move)
+        numbers.append(builder.node_pn_dn(k % 2 == 1))
+    search.board = root.copy()
+    below: tuple[ProofNode, ...] = ()
+    for k in range(len(line) - 1, -1, -1):
+        pn, dn = numbers[k]
+        below = (ProofNode(usi_line[k], Role.MAIN, pn, dn, length - k - 1, below),) + tuple(siblings[k])
+    pn, dn = (search.root_pn, search.root_dn) if search.root_pn == 0 else (0, INF)
+    return Proof(sfen=builder.sfen, root=ProofNode(None, Role.MAIN, pn, dn, length, below), main_line=usi_line,
+                 length=length, futile=tuple(builder.futile), variations=variations, exact=True,
+                 alternatives_checked=False, tree_complete=False)
 
 
 def _cut_short(proof: Proof, full: AnswerBuilder, root: cshogi.Board) -> Proof:
@@ -417,7 +523,12 @@ def answer(search: BoundedSearch, position: Position, *, max_length: int = MAX_L
         # The main line and the tree first, without the 余詰 search, which asks more of every
         # other check on the main line than the length did; should it run out of time, this stands.
         base = AnswerBuilder(search, sfen, False)
-        proof = yield from assemble_proof(base, length, search)
+        yield from base.main_line(length)
+        try:
+            proof = yield from assemble_proof(base, length, search)
+        except SearchAborted:
+            # The main line is built: it stands, with the variations measured so far.
+            return main_line_answer(base, length, search, root)
         if not alternatives:
             return proof
         full = AnswerBuilder(search, sfen, True)
@@ -439,4 +550,4 @@ def answer(search: BoundedSearch, position: Position, *, max_length: int = MAX_L
         return None
 
 
-__all__ = ["AnswerBuilder", "MAX_TREE_NODES", "answer", "assemble_proof"]
+__all__ = ["AnswerBuilder", "MAX_TREE_NODES", "answer", "assemble_proof", "main_line_answer"]

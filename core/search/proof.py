@@ -133,6 +133,11 @@ class Proof:
             ply of the main line up to which every other attacker move was
             examined before the search stopped (``alternatives`` lists what
             those moves have); 0 when none was, and when it is True.
+        tree_complete: False when the limits ran out while the tree's variations were
+            measured, after the main line was built: the length and the main line are
+            still exact, and so are the defences as long as the main line's; a
+            variation without a ``length`` was not measured (its comment gives the
+            bound proved).  Always True for a provisional answer, whose tree is df-pn's.
         provisional: True when the tree is df-pn's proof read back because
             the length search ran out of time (:mod:`.provisional`): its main
             line is df-pn's, not the official one, and it is not ``exact``.
@@ -152,6 +157,7 @@ class Proof:
     exact: bool = False
     alternatives_checked: bool = True
     alternatives_checked_to: int = 0
+    tree_complete: bool = True
     provisional: bool = False
     at_least: int | None = None
     at_most: int | None = None

@@ -59,7 +59,7 @@ def provisional_proof(sfen: str, oracle: Oracle, line: Sequence[int], *,
 
     def chain(b: cshogi.Board, or_node: bool) -> tuple[ProofNode, ...]:
         """df-pn's line from ``b`` as a chain of variation nodes (no branches)."""
-        pv = _table_line(oracle, b, or_node)
+        pv = table_line(b, or_node, _entry_length(oracle))
         nodes: list[tuple[str, int | None]] = []
         c = b.copy()
         for m in pv:
@@ -133,9 +133,11 @@ def provisional_proof(sfen: str, oracle: Oracle, line: Sequence[int], *,
                  at_least=at_least, at_most=at_most)
 
 
-def _table_line(oracle: Oracle, board: cshogi.Board, or_node: bool, limit: int = 1000) -> list[int]:
-    """A line of the proof read from the table by its entries alone (either engine's table):
-    the attacker's shortest stored proof, the defender's longest; it ends where the table does."""
+def table_line(board: cshogi.Board, or_node: bool, proved: Callable[[cshogi.Board, bool], int],
+               limit: int = 1000) -> list[int]:
+    """A line of a raw-rule proof read from a table, without searching: ``proved(position, or_node)``
+    gives the length of the proof the table stores for a position (-1: none).  The attacker takes
+    its shortest stored proof, the defender its longest; the line ends where the table does."""
     b = board.copy()
     line: list[int] = []
     seen: set[int] = set()
@@ -150,8 +152,7 @@ def _table_line(oracle: Oracle, board: cshogi.Board, or_node: bool, limit: int =
             elif not or_node and not b.is_check() and b.mate_move_in_1ply():
                 length = 1
             else:
-                e = oracle.entry(b)
-                length = e[LENGTH] if e is not None and e[PN] == 0 and e[LENGTH] != NO_LENGTH else -1
+                length = proved(b, not or_node)
             b.pop()
             if length < 0:
                 if not or_node:
@@ -167,4 +168,12 @@ def _table_line(oracle: Oracle, board: cshogi.Board, or_node: bool, limit: int =
     return line
 
 
-__all__ = ["provisional_proof", "MAX_NODES"]
+def _entry_length(oracle: Oracle) -> Callable[[cshogi.Board, bool], int]:
+    """:func:`table_line`'s ``proved`` from an oracle's entries (either engine's table)."""
+    def proved(b: cshogi.Board, _or_node: bool) -> int:
+        e = oracle.entry(b)
+        return e[LENGTH] if e is not None and e[PN] == 0 and e[LENGTH] != NO_LENGTH else -1
+    return proved
+
+
+__all__ = ["MAX_NODES", "provisional_proof", "table_line"]

@@ -15,6 +15,7 @@ from pathlib import Path
 import cshogi
 import pytest
 
+from tsume_studio.core.answer import TREE_CUT_JAPANESE, solution_record
 from tsume_studio.core.search import builder, kernel_engine, kernel_length, length_search
 from tsume_studio.core.search.contract import INFINITY as INF
 from tsume_studio.core.search.contract import Limits, Progress, SolveResult, SolveStatus, drive
@@ -579,6 +580,69 @@ def test_yozume_search_cut_short_keeps_what_it_examined(builder_of: object, row_
         ((a.path, a.move, a.length) for a in whole.alternatives), key=lambda t: len(t[0]))
 
 
+def _main_line_defences(proof: Proof) -> list[dict[str, ProofNode]]:
+    """At each defender ply of the main line (2, 4, ...), its defences by move (futile ones too)."""
+    out = []
+    node, ply = proof.root, 0
+    while True:
+        main = next((c for c in node.children if c.role is Role.MAIN), None)
+        if main is None:
+            return out
+        if ply % 2 == 1:
+            out.append({c.move: c for c in node.children if c.move is not None})
+        node, ply = main, ply + 1
+
+
+@pytest.mark.parametrize("builder_of", [
+    pytest.param(length_search.build_proof, id="python"),
+    pytest.param(kernel_length.build_proof, id="kernel",
+                 marks=pytest.mark.skipif(not kernel_length.available(), reason="the kernel is not built"))])
+def test_a_tree_cut_short_keeps_the_exact_main_line(builder_of: object) -> None:
+    # tanuki-9-425 (9 plies): along its main line 7 defences mate sooner, 1 as late as the main
+    # line's, and a drop is futile.  Node limits that stop the answer while its tree measures
+    # the variations leave the exact length and main line, and at each defence of it every
+    # defence the whole answer has: a variation built before the stop as the whole answer has
+    # it, one as long as the main line's with that length, any other with the bound proved
+    # (at least its length, at most the main line's less two) and no length.
+    sfen, length = row("tanuki-9-425")
+    position = Position.from_sfen(sfen)
+    seen: list[object] = []
+    whole = drive(builder_of(position, alternatives=False, observe=seen.append))  # type: ignore[operator]
+    assert whole is not None and whole.tree_complete and whole.length == length
+    nodes = int(seen[0].nodes)  # type: ignore[attr-defined]
+    measured = unmeasured = 0
+    for limit in range(max(1, nodes - 100), nodes + 1):   # the tree takes its last few dozen nodes
+        proof = drive(builder_of(position, alternatives=False, node_limit=limit))  # type: ignore[operator]
+        if proof is None or proof.tree_complete:
+            continue
+        assert proof.exact and not proof.alternatives_checked
+        assert proof.length == length and proof.main_line == whole.main_line
+        assert {(f.path, f.move) for f in proof.futile} <= {(f.path, f.move) for f in whole.futile}
+        assert all(n.pn == 0 for n in _walk(proof.root))
+        for ply, (cut, full) in enumerate(zip(_main_line_defences(proof), _main_line_defences(whole),
+                                              strict=True)):
+            assert cut.keys() == full.keys()
+            left = length - 2 * ply - 1   # plies the main line mates in from this defence
+            for move, node in cut.items():
+                want = full[move]
+                assert node.role is want.role
+                if node.role is not Role.VARIATION:
+                    continue
+                if node.length is None:
+                    unmeasured += 1
+                    assert want.length is not None
+                    assert node.comment.startswith("≤ ")
+                    bound = int(node.comment[2:].split(":")[0])
+                    assert want.length <= bound <= left - 3
+                    assert node.children   # df-pn's line after it
+                elif node.length == left - 1:
+                    assert want.length == left - 1   # as long as the main line's
+                else:
+                    measured += 1
+                    assert node == want
+    assert measured > 0 and unmeasured > 0
+
+
 def _tree_alternatives(node: ProofNode, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], str, int]]:
     """The 余詰 nodes of a proof tree, main line first: (path, move, plies it mates in)."""
     out = []
@@ -630,8 +694,8 @@ def test_attacker_in_check_answers_with_a_check() -> None:
 
 
 def test_a_stop_after_the_length_is_proved_keeps_the_table_for_a_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Stopped while the tree is built, the solve keeps the search in its session (the length is proved):
-    its table is not emptied on the release thread, and a check asks it."""
+    """Stopped while the main line is built, the solve keeps the search in its session (the length is
+    proved): its table is not emptied on the release thread, and a check asks it."""
     from tsume_studio.core.check import check_solution
     from tsume_studio.core.search.background import wait_released
     from tsume_studio.core.search.contract import Limits, SolveStatus
@@ -641,12 +705,12 @@ def test_a_stop_after_the_length_is_proved_keeps_the_table_for_a_check(monkeypat
     monkeypatch.setenv("TSUME_ENGINE", "python")
     cancel = threading.Event()
 
-    def stopped_in_the_tree(*args: object, **kw: object) -> object:
+    def stopped_in_the_main_line(*args: object, **kw: object) -> object:
         cancel.set()
         raise SearchAborted("cancelled")
         yield  # pragma: no cover - a generator like the real one
 
-    monkeypatch.setattr(builder, "assemble_proof", stopped_in_the_tree)
+    monkeypatch.setattr(builder.AnswerBuilder, "main_line", stopped_in_the_main_line)
     sfen, length = row("tanuki-5-148")
     session = AnswerSession()
     result = solve_problem(Position.from_sfen(sfen), Limits(seconds=60), cancel, session=session)
@@ -677,7 +741,8 @@ def test_a_cut_yozume_search_continues_with_its_search_to_the_whole_answer(
     for nodes in range(whole.nodes // 3, whole.nodes, max(1, whole.nodes // 200)):
         session = AnswerSession()
         result = solve_problem(position, Limits(nodes=nodes), session=session)
-        if can_continue_alternatives(result, session):
+        if (can_continue_alternatives(result, session) and isinstance(result.proof, Proof)
+                and result.proof.tree_complete):
             cut = result, session
             break
     assert cut is not None, "no node limit stopped the solve inside its 余詰 search"
@@ -692,6 +757,44 @@ def test_a_cut_yozume_search_continues_with_its_search_to_the_whole_answer(
     assert _tree_alternatives(more.proof.root) == _tree_alternatives(whole.proof.root)
     assert not can_continue_alternatives(more, session)
     assert more.nodes < whole.nodes
+
+
+@pytest.mark.parametrize("engine", ["kernel", "python"])
+def test_a_cut_tree_continues_to_the_whole_answer(engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # tanuki-9-425: a node limit that stops the solve while its tree measures the variations
+    # leaves an exact answer, which its record says is not measured whole; more time from there
+    # ends with the whole answer's tree.
+    if engine == "kernel" and not kernel_engine.available():
+        pytest.skip("the C++ kernel is not built in this install")
+    monkeypatch.setenv(kernel_engine.ENGINE_ENV, engine)
+    position = Position.from_sfen(row("tanuki-9-425")[0])
+    whole = solve_problem(position, Limits())
+    assert isinstance(whole.proof, Proof) and whole.proof.tree_complete
+    cut: tuple[SolveResult, AnswerSession] | None = None
+    for nodes in range(whole.nodes // 3, whole.nodes, max(1, whole.nodes // 400)):
+        session = AnswerSession()
+        result = solve_problem(position, Limits(nodes=nodes), session=session)
+        if isinstance(result.proof, Proof) and not result.proof.tree_complete:
+            cut = result, session
+            break
+    assert cut is not None, "no node limit stopped the solve inside its tree"
+    result, session = cut
+    assert result.status is SolveStatus.MATE and result.extra["exact"] is True
+    # Its main line is one without the 余詰 search's tie-break (the first mate found at each ply):
+    # brute force finds each position of it, attacker to move, as long as the line says.
+    line = result.proof.main_line if isinstance(result.proof, Proof) else ()
+    assert len(line) == whole.proof.length
+    for k in range(0, len(line), 2):
+        b = cshogi.Board(position.sfen())
+        for usi in line[:k]:
+            b.push_usi(usi)
+        assert bruteforce.tsume_length(b.sfen(), len(line) - k) == len(line) - k
+    assert TREE_CUT_JAPANESE in solution_record(result).root.comments
+    assert TREE_CUT_JAPANESE not in solution_record(whole).root.comments
+    assert can_continue_alternatives(result, session)
+    more = drive(continue_alternatives(position, Limits(), session=session))
+    assert isinstance(more.proof, Proof) and more.proof.tree_complete and more.proof.alternatives_checked
+    assert more.proof.root == whole.proof.root and more.proof.futile == whole.proof.futile
 
 
 def test_continue_alternatives_needs_a_kept_answer_of_the_position() -> None:

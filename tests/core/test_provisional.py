@@ -52,8 +52,8 @@ def _main_chain(proof: Proof) -> list[ProofNode]:
 def test_an_answer_cut_short_keeps_dfpn_proof_as_its_tree_with_the_futile_found(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # sugyan-1014: df-pn's line is 7 plies; the length search proves 5 (a drop on 7i is futile) and
-    # then, here, runs out of time before building its tree: the answer is df-pn's proof.
-    monkeypatch.setattr(builder, "assemble_proof", _out_of_time)
+    # then, here, runs out of time before building its main line: the answer is df-pn's proof.
+    monkeypatch.setattr(builder.AnswerBuilder, "main_line", _out_of_time)
     sfen = _sfen("mate.tsv", "sugyan-1014")
     result = solve(Position.from_sfen(sfen), Limits(seconds=30))
     assert result.status is SolveStatus.MATE and result.extra["exact"] is False

@@ -50,7 +50,7 @@ def test_unproved_shortest_shows_the_proof_tree_and_the_futile_found(
         japanese: None) -> None:
     # The real solver on sugyan-1014, its official answer cut short after the length search
     # (as a time limit would): the window shows df-pn's proof, labelled, and the futile drop found.
-    monkeypatch.setattr(builder, "assemble_proof", _out_of_time)
+    monkeypatch.setattr(builder.AnswerBuilder, "main_line", _out_of_time)
     w = open_window()
     w.editor.set_position(Position.from_sfen(_sfen("sugyan-1014")))
     with qtbot.waitSignal(w.searchFinished, timeout=60000):
