@@ -33,7 +33,36 @@ def test_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["nodes"] > 0 and data["seconds"] >= 0
     assert data["exact"] is True and data["variations"] >= 1
     assert data["futile_interpositions"] == [] and isinstance(data["alternatives"], list)
-    assert data["alternatives_checked"] is True
+    assert data["alternatives_checked"] is True and data["tree_complete"] is True
+
+
+def test_solve_says_when_the_variations_were_not_all_measured(capsys: pytest.CaptureFixture[str],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    # tanuki-9-425 (9 plies), its tree stopped (as a time limit would) after three variations'
+    # lengths: the answer is exact; the text and the JSON say the tree is not whole, and a
+    # variation not measured shows its bound.
+    from tsume_studio.core.search import builder
+    from tsume_studio.core.search.length_rule import SearchAborted
+
+    measure = builder.AnswerBuilder._value
+    asked = [0]
+
+    def three_then_out_of_time(self: builder.AnswerBuilder, or_node: bool) -> object:
+        asked[0] += 1
+        if asked[0] > 3:
+            raise SearchAborted("deadline")
+        return (yield from measure(self, or_node))
+
+    monkeypatch.setattr(builder.AnswerBuilder, "_value", three_then_out_of_time)
+    sfen = "7G1/8k/7Rs/6S2/9/9/9/9/9 b Lr2b3g2s4n3l18p 1"
+    code, out, _ = _run(capsys, "solve", "--json", sfen)
+    data = json.loads(out)
+    assert code == 0 and data["length"] == 9 and data["exact"] is True
+    assert data["tree_complete"] is False and data["alternatives_checked"] is False
+    asked[0] = 0
+    code, out, _ = _run(capsys, "solve", sfen)
+    assert code == 0 and out.startswith("mate in 9 (9手詰)")
+    assert "variations: not all measured" in out and " — ≤ " in out
 
 
 def test_solve_classic_futile_case(capsys: pytest.CaptureFixture[str]) -> None:

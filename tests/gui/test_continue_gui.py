@@ -155,6 +155,35 @@ def test_continue_checks_on_an_answer_whose_yozume_search_ran_out(
     assert w.search_panel.model.node_count() == tree_nodes   # type: ignore[attr-defined]
 
 
+def test_continue_measures_on_an_answer_whose_tree_ran_out(
+        qtbot: QtBot, open_window: Callable[..., MainWindow]) -> None:
+    from tsume_studio.core.search.proof import Proof
+    from tsume_studio.gui.i18n import tr
+    from tsume_studio.gui.panels import TREE_CUT_NOTE
+
+    # tanuki-9-425: a node limit that ends the solve while its tree measures the variations leaves
+    # an exact answer whose panel says so; Continue measures on to the whole answer.
+    position = Position.from_sfen(_sfen("mate.tsv", "tanuki-9-425"))
+    whole, limit = _cut_in_yozume_search(position, in_tree=True)
+    w = open_window()
+    save_limits(Limits(nodes=limit, seconds=None, memory_mb=64))
+    w.editor.set_position(position)
+    with qtbot.waitSignal(w.searchFinished, timeout=30000) as first:
+        w.actions_["solve"].trigger()
+    cut = first.args[0]
+    assert cut is not None and cut.status is SolveStatus.MATE and cut.extra["exact"] is True
+    assert isinstance(cut.proof, Proof) and not cut.proof.tree_complete
+    assert w.proof_panel.note.isVisibleTo(w) and w.proof_panel.note.text() == tr(TREE_CUT_NOTE)
+    assert w.actions_["continue"].isEnabled() and "measured" in w.statusBar().currentMessage()
+    save_limits(Limits(seconds=60, memory_mb=64))
+    with qtbot.waitSignal(w.searchFinished, timeout=60000) as second:
+        w.actions_["continue"].trigger()
+    more = second.args[0]
+    assert more is not None and isinstance(more.proof, Proof) and more.proof.tree_complete
+    assert isinstance(whole.proof, Proof) and more.proof.root == whole.proof.root
+    assert not w.proof_panel.note.isVisibleTo(w) and not w.actions_["continue"].isEnabled()
+
+
 def test_stop_while_the_yozume_search_goes_on_keeps_the_answer(
         qtbot: QtBot, open_window: Callable[..., MainWindow], monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
@@ -201,8 +230,9 @@ def test_stop_while_the_yozume_search_goes_on_keeps_the_answer(
     assert isinstance(w.proof_panel.model.proof(), Proof)   # type: ignore[union-attr]
 
 
-def _cut_in_yozume_search(position: Position) -> tuple[SolveResult, int]:
-    """The whole answer of ``position`` (64 MB) and a node limit that ends its solve inside the 余詰 search."""
+def _cut_in_yozume_search(position: Position, in_tree: bool = False) -> tuple[SolveResult, int]:
+    """The whole answer of ``position`` (64 MB) and a node limit that ends its solve inside the 余詰 search
+    (``in_tree``: inside the tree, once the main line is built)."""
     from tsume_studio.core.search.length_rule import AnswerSession
     from tsume_studio.core.search.proof import Proof
     from tsume_studio.core.search.solver import can_continue_alternatives, solve
@@ -211,6 +241,8 @@ def _cut_in_yozume_search(position: Position) -> tuple[SolveResult, int]:
     assert isinstance(whole.proof, Proof) and whole.proof.alternatives_checked
     for n in range(whole.nodes // 3, whole.nodes):
         session = AnswerSession()
-        if can_continue_alternatives(solve(position, Limits(nodes=n, memory_mb=64), session=session), session):
+        cut = solve(position, Limits(nodes=n, memory_mb=64), session=session)
+        if (can_continue_alternatives(cut, session) and isinstance(cut.proof, Proof)
+                and cut.proof.tree_complete != in_tree):
             return whole, n
-    raise AssertionError("no node limit stopped the solve inside its 余詰 search")
+    raise AssertionError("no node limit stopped the solve inside its " + ("tree" if in_tree else "余詰 search"))
