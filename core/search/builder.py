@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from collections.abc import Generator
+from typing import Any, TypeVar
 
 import cshogi
 
@@ -39,6 +40,57 @@ from ..shogi.position import Position
 
 MAX_TREE_NODES = 20_000
 """Beyond this many nodes the proof tree keeps variations' lengths but not their moves."""
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class _Call:
+    """A call the builder's walk makes of itself (a line below a line, a subtree below a node),
+    yielded to :func:`_walk` instead of made with ``yield from``: a line or a tree may be
+    a thousand plies and more, beyond Python's recursion limit and the C stack of a thread."""
+
+    gen: Generator[Progress | _Call, Any, Any]
+
+
+_Walk = Generator[Progress | _Call, Any, T]
+"""A generator of the builder's walk: it yields progress, and :class:`_Call` for its own calls."""
+
+
+def _walk(gen: _Walk[T]) -> Generator[Progress, None, T]:
+    """Run ``gen`` and every call it makes (:class:`_Call`) on a stack of its own, passing
+    progress up; an exception goes to the caller that made the call, as with ``yield from``,
+    and closing this closes every call still open."""
+    stack: list[Generator[Progress | _Call, Any, Any]] = [gen]
+    sent: Any = None
+    error: BaseException | None = None
+    try:
+        while True:
+            top = stack[-1]
+            try:
+                item = top.throw(error) if error is not None else top.send(sent)
+            except StopIteration as stop:
+                stack.pop()
+                sent, error = stop.value, None
+                if not stack:
+                    result: T = sent
+                    return result
+                continue
+            except BaseException as exc:
+                stack.pop()
+                if not stack:
+                    raise
+                sent, error = None, exc
+                continue
+            sent, error = None, None
+            if isinstance(item, _Call):
+                stack.append(item.gen)
+            else:
+                yield item
+    finally:
+        while stack:
+            stack.pop().close()
 
 
 @dataclass(slots=True)
@@ -142,7 +194,7 @@ class AnswerBuilder:
                 out.append(m)
         return out
 
-    def line(self, or_node: bool, value: int) -> Generator[Progress, None, _Line]:
+    def line(self, or_node: bool, value: int) -> _Walk[_Line]:
         """A line from the current position of length ``value`` (memoised) and its leftover."""
         s = self.s
         b = s.board
@@ -156,21 +208,21 @@ class AnswerBuilder:
         elif or_node:
             c = yield from self.first_mate(value)
             b.push(c)
-            sub = yield from self.line(False, value - 1)
+            sub: _Line = yield _Call(self.line(False, value - 1))
             b.pop()
             got = _Line((c,) + sub.moves, sub.leftover)
         else:
-            got = yield from self._pick(value, (yield from self.longest_defences(value)), True)
+            got = yield _Call(self._pick(value, (yield from self.longest_defences(value)), True))
         self.lines[key] = got
         return got
 
-    def _pick(self, value: int, moves: list[int], child_or: bool) -> Generator[Progress, None, _Line]:
+    def _pick(self, value: int, moves: list[int], child_or: bool) -> _Walk[_Line]:
         """Of ``moves`` (all of length ``value``), the one whose line leaves the fewest pieces."""
         b = self.s.board
         best: _Line | None = None
         for m in moves:
             b.push(m)
-            sub = yield from self.line(child_or, value - 1)
+            sub: _Line = yield _Call(self.line(child_or, value - 1))
             b.pop()
             if best is None or sub.leftover < best.leftover:
                 best = _Line((m,) + sub.moves, sub.leftover)
@@ -197,7 +249,7 @@ class AnswerBuilder:
                 cands = self.longest[key] = yield from self.longest_defences(value)
                 if not cands:
                     break
-            ln = yield from self._pick(value, cands, not or_node)
+            ln = yield from _walk(self._pick(value, cands, not or_node))
             self.main[key] = ln.moves[0]
             moves.append(ln.moves[0])
             b.push(ln.moves[0])
@@ -225,17 +277,21 @@ class AnswerBuilder:
             return pd
         return (0, INF)
 
-    def or_node(self, path: tuple[str, ...], role: Role, value: int
-                ) -> Generator[Progress, None, tuple[ProofNode, ...]]:
+    def or_node(self, path: tuple[str, ...], role: Role, value: int) -> _Walk[tuple[ProofNode, ...]]:
         """Children of an attacker-to-move node: its answer (and 余詰 candidates on the main line)."""
         b = self.s.board
         key = b.zobrist_hash()
         main = role is Role.MAIN and key in self.main
-        mv = self.main[key] if main else (yield from self.line(True, value)).moves[0]
+        if main:
+            mv = self.main[key]
+        else:
+            below: _Line = yield _Call(self.line(True, value))
+            mv = below.moves[0]
         usi = cshogi.move_to_usi(mv)
         b.push(mv)
         pn, dn = self.node_pn_dn(False)
-        kids = yield from self.and_node(path + (usi,), role if main else Role.VARIATION, value - 1)
+        kids: tuple[ProofNode, ...] = yield _Call(self.and_node(path + (usi,), role if main else Role.VARIATION,
+                                                                value - 1))
         b.pop()
         self.tree_nodes += 1
         out = [ProofNode(usi, role, pn, dn, value - 1, kids)]
@@ -261,8 +317,7 @@ class AnswerBuilder:
             out.append((c, hi, pn, dn))
         return out
 
-    def and_node(self, path: tuple[str, ...], role: Role, value: int
-                 ) -> Generator[Progress, None, tuple[ProofNode, ...]]:
+    def and_node(self, path: tuple[str, ...], role: Role, value: int) -> _Walk[tuple[ProofNode, ...]]:
         """Children of a defender-to-move node: every defence, main first, then futile ones."""
         b = self.s.board
         key = b.zobrist_hash()
@@ -279,10 +334,9 @@ class AnswerBuilder:
             pn, dn = self.node_pn_dn(True)
             if r is Role.VARIATION:
                 self.variations += 1
+            kids: tuple[ProofNode, ...] = ()
             if self.tree_nodes < MAX_TREE_NODES:
-                kids = yield from self.or_node(path + (usi,), r, v)
-            else:
-                kids = ()
+                kids = yield _Call(self.or_node(path + (usi,), r, v))
             b.pop()
             self.tree_nodes += 1
             out.append(ProofNode(usi, r, pn, dn, v, kids))
@@ -331,7 +385,7 @@ def assemble_proof(builder: AnswerBuilder, length: int, search: BoundedSearch
               ) -> Generator[Progress, None, Proof]:
     """The :class:`Proof` of a root whose tsume-rule length is known to be ``length``."""
     line = builder.walked if builder.walked is not None else (yield from builder.main_line(length))
-    kids = yield from builder.or_node((), Role.MAIN, length)
+    kids = yield from _walk(builder.or_node((), Role.MAIN, length))
     pn, dn = (search.root_pn, search.root_dn) if search.root_pn == 0 else (0, INF)
     tree = ProofNode(None, Role.MAIN, pn, dn, length, kids)
     return Proof(
@@ -472,20 +526,32 @@ def _alternatives_at(path: tuple[str, ...], mates: list[tuple[int, int, int, int
 
 def _with_alternatives(node: ProofNode, nodes: dict[int, list[ProofNode]], ply: int) -> ProofNode:
     """``node`` (an attacker-to-move node of the main line, its move at ``ply``) with the 余詰
-    ``nodes`` of each ply added beside the main line's move there, as the whole answer's tree has them."""
-    kids = list(node.children)
-    for i, move in enumerate(kids):
-        if move.role is not Role.MAIN:
-            continue
-        defences = list(move.children)
-        for j, defence in enumerate(defences):
-            if defence.role is Role.MAIN:
-                defences[j] = _with_alternatives(defence, nodes, ply + 2)
-                break
-        kids[i] = replace(move, children=tuple(defences))
-        kids[i + 1:i + 1] = nodes.get(ply, [])
-        break
-    return replace(node, children=tuple(kids))
+    ``nodes`` of each ply added beside the main line's move there, as the whole answer's tree has them.
+
+    Walked down the main line, then rebuilt from its end: no recursion, as a main line may be
+    more than a thousand plies."""
+    # Each node down the main line: the node, its ply, its main move's index, that move's main defence's.
+    chain: list[tuple[ProofNode, int, int | None, int | None]] = []
+    while True:
+        i = next((k for k, c in enumerate(node.children) if c.role is Role.MAIN), None)
+        j = None if i is None else next(
+            (k for k, c in enumerate(node.children[i].children) if c.role is Role.MAIN), None)
+        chain.append((node, ply, i, j))
+        if i is None or j is None:
+            break
+        node, ply = node.children[i].children[j], ply + 2
+    below: ProofNode | None = None
+    for node, ply, i, j in reversed(chain):
+        kids = list(node.children)
+        if i is not None:
+            defences = list(kids[i].children)
+            if j is not None and below is not None:
+                defences[j] = below
+            kids[i] = replace(kids[i], children=tuple(defences))
+            kids[i + 1:i + 1] = nodes.get(ply, [])
+        below = replace(node, children=tuple(kids))
+    assert below is not None
+    return below
 
 
 def _promotion_twins(a: int, b: int) -> bool:
