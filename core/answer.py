@@ -187,45 +187,67 @@ def _is_mate(pos: Position) -> bool:
 def _convert(pnode: ProofNode, pos: Position, rnode: RecordNode,
              futile_keys: set[tuple[tuple[str, ...], str]], path: tuple[str, ...],
              start: Position) -> None:
-    """Copy the children of ``pnode`` (played from ``pos``) under ``rnode``."""
-    kids = sorted(pnode.children, key=lambda c: _ORDER.get(Role(c.role).value, 9))
-    # Futile interpositions are pruned from the count: a comment on the position,
-    # unless Proof.futile reports them (then record_from_proof writes it).
-    futile = [c for c in kids if Role(c.role) == Role.FUTILE and (path, c.move) not in futile_keys]
-    by_square: dict[tuple[int, bool], list[ProofNode]] = {}
-    for c in futile:
-        assert c.move is not None
-        mv = Move.from_usi(c.move)
-        by_square.setdefault((mv.to_square, mv.drop is not None), []).append(c)
-    for group in by_square.values():
-        rnode.comments.append(_futile_text(start, path, tuple(c.move for c in group if c.move is not None),
-                                           group[0].comment))
-    main_move = next((c.move for c in kids if Role(c.role) == Role.MAIN), None)
-    for child in kids:
-        assert child.move is not None
-        if Role(child.role) == Role.FUTILE:
+    """Copy the children of ``pnode`` (played from ``pos``) under ``rnode``, and theirs below.
+
+    Walked with a work list, not recursion: a proof may be more than a thousand plies deep.
+    """
+    # Work items: a node to copy the children of, a move to play, or None: take the last move back.
+    work: list[tuple[ProofNode, RecordNode, tuple[str, ...]] | Move | None] = [(pnode, rnode, path)]
+    while work:
+        item = work.pop()
+        if item is None:
+            pos.pop()
             continue
-        move = parse_move(pos, child.move)
-        node = RecordNode(move=move)
-        own = child.comment
-        if Role(child.role) == Role.ALTERNATIVE:
-            # The main move with the other promotion choice is 成不成非限定, not 余詰.
-            name = "成不成非限定" if main_move is not None and promotion_twins(child.move, main_move) else "余詰"
-            node.comments.append(f"{name}：{child.length + 1}手で詰み" if child.length is not None else name)
-            own = "" if own == "余詰" else own
-        if own and not any(own in c for c in node.comments):
-            node.comments.append(own)
-        rnode.children.append(node)
-        pos.push(move)
-        if child.children:
-            _convert(child, pos, node, futile_keys, path + (child.move,), start)
-        # Mate: the proof says so (length 0), or every defence left is a futile
-        # interposition (tsume rules), or there is no legal reply.
-        only_futile = all(Role(c.role) == Role.FUTILE for c in child.children) and (
-            bool(child.children) or any(p == path + (child.move,) for p, _ in futile_keys))
-        if not node.children and (child.length == 0 or only_futile or _is_mate(pos)):
-            node.children.append(RecordNode(special="詰み"))
-        pos.pop()
+        if isinstance(item, Move):
+            pos.push(item)
+            continue
+        pnode, rnode, path = item
+        kids = sorted(pnode.children, key=lambda c: _ORDER.get(Role(c.role).value, 9))
+        # Futile interpositions are pruned from the count: a comment on the position,
+        # unless Proof.futile reports them (then record_from_proof writes it).
+        futile = [c for c in kids if Role(c.role) == Role.FUTILE and (path, c.move) not in futile_keys]
+        by_square: dict[tuple[int, bool], list[ProofNode]] = {}
+        for c in futile:
+            assert c.move is not None
+            mv = Move.from_usi(c.move)
+            by_square.setdefault((mv.to_square, mv.drop is not None), []).append(c)
+        for group in by_square.values():
+            rnode.comments.append(_futile_text(start, path, tuple(c.move for c in group if c.move is not None),
+                                               group[0].comment))
+        main_move = next((c.move for c in kids if Role(c.role) == Role.MAIN), None)
+        below: list[tuple[ProofNode, RecordNode, tuple[str, ...]] | Move | None] = []
+        for child in kids:
+            assert child.move is not None
+            if Role(child.role) == Role.FUTILE:
+                continue
+            move = parse_move(pos, child.move)
+            node = RecordNode(move=move)
+            own = child.comment
+            if Role(child.role) == Role.ALTERNATIVE:
+                # The main move with the other promotion choice is 成不成非限定, not 余詰.
+                name = "成不成非限定" if main_move is not None and promotion_twins(child.move, main_move) else "余詰"
+                node.comments.append(f"{name}：{child.length + 1}手で詰み" if child.length is not None else name)
+                own = "" if own == "余詰" else own
+            if own and not any(own in c for c in node.comments):
+                node.comments.append(own)
+            rnode.children.append(node)
+            # Mate: the proof says so (length 0), or every defence left is a futile
+            # interposition (tsume rules), or there is no legal reply.
+            counted = any(Role(c.role) != Role.FUTILE for c in child.children)
+            only_futile = not counted and (
+                bool(child.children) or any(p == path + (child.move,) for p, _ in futile_keys))
+            if not counted:
+                pos.push(move)
+                if child.length == 0 or only_futile or _is_mate(pos):
+                    node.children.append(RecordNode(special="詰み"))
+                pos.pop()
+            if child.children:
+                below.append(None)
+                below.append((child, node, path + (child.move,)))
+                below.append(move)
+        # The children's subtrees in their order: the work list takes its items from the end.
+        for k in range(len(below) - 3, -1, -3):
+            work += below[k:k + 3]
 
 
 def _find(root: RecordNode, start: Position, path: tuple[str, ...]) -> tuple[RecordNode, int]:

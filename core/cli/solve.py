@@ -108,25 +108,41 @@ def _japanese(sfen: str, usi: list[str] | tuple[str, ...]) -> list[str]:
 
 
 def _print_tree(position: Position, node: Any, depth: int, prev_to: Any, out: list[str]) -> None:
-    """Indented text of a proof tree: the main defence first, others beneath."""
+    """Indented text of a proof tree: the main defence first, others beneath.
+
+    Walked with a work list, not recursion: a proof may be more than a thousand plies deep.
+    """
     from ..shogi.moves import Move, japanese
 
-    for k, child in enumerate(node.children):
-        if child.role.value == "futile":
+    # Work items: (a node, its line of text, its move, the indent of its children), its children
+    # printed and walked after it; None takes the move back once its subtree is done.
+    work: list[tuple[Any, str | None, Any, int] | None] = [(node, None, None, depth)]
+    while work:
+        item = work.pop()
+        if item is None:
+            position.pop()
             continue
-        move = Move.from_usi(child.move)
-        mark = {"main": "", "variation": "", "alternative": " (余詰)"}.get(child.role.value, "")
-        main = node.children[0].move if node.children else None
-        if child.role.value == "alternative" and main is not None and promotion_twins(child.move, main):
-            mark = " (成不成非限定)"
-        text = japanese(position, move, prev_to)
-        level = depth if k == 0 else depth + 1   # other defences and 余詰 one step in
-        if child.role.value == "variation" and child.length is None and child.comment:
-            mark += f" — {child.comment}"   # what is known of a length not measured
-        out.append("  " * level + text + mark)
-        position.push(move)
-        _print_tree(position, child, level, move.to_square, out)
-        position.pop()
+        node, text, move, depth = item
+        if text is not None:
+            out.append(text)
+            position.push(move)
+            prev_to = move.to_square
+        below: list[tuple[Any, str | None, Any, int]] = []
+        for k, child in enumerate(node.children):
+            if child.role.value == "futile":
+                continue
+            mv = Move.from_usi(child.move)
+            mark = {"main": "", "variation": "", "alternative": " (余詰)"}.get(child.role.value, "")
+            main = node.children[0].move if node.children else None
+            if child.role.value == "alternative" and main is not None and promotion_twins(child.move, main):
+                mark = " (成不成非限定)"
+            if child.role.value == "variation" and child.length is None and child.comment:
+                mark += f" — {child.comment}"   # what is known of a length not measured
+            level = depth if k == 0 else depth + 1   # other defences and 余詰 one step in
+            below.append((child, "  " * level + japanese(position, mv, prev_to) + mark, mv, level))
+        for entry in reversed(below):   # the first child's subtree next: the list is taken from its end
+            work.append(None)
+            work.append(entry)
 
 
 def _exit_code(result: SolveResult) -> int:
