@@ -724,6 +724,25 @@ def test_a_stop_after_the_length_is_proved_keeps_the_table_for_a_check(monkeypat
     assert check.reused and check.length == length == len(line)
 
 
+def _cut_solve(engine: str, monkeypatch: pytest.MonkeyPatch, row_id: str, in_tree: bool
+               ) -> tuple[Position, SolveResult, SolveResult, AnswerSession]:
+    """On ``engine``: the position of ``row_id``, its whole solve, and a solve stopped by a node limit
+    inside its tree (``in_tree``) or inside its 余詰 search, with the session it kept."""
+    if engine == "kernel" and not kernel_engine.available():
+        pytest.skip("the C++ kernel is not built in this install")
+    monkeypatch.setenv(kernel_engine.ENGINE_ENV, engine)
+    position = Position.from_sfen(row(row_id)[0])
+    whole = solve_problem(position, Limits())
+    assert isinstance(whole.proof, Proof) and whole.proof.alternatives_checked and whole.proof.tree_complete
+    for nodes in range(whole.nodes // 3, whole.nodes, max(1, whole.nodes // 400)):
+        session = AnswerSession()
+        result = solve_problem(position, Limits(nodes=nodes), session=session)
+        if (can_continue_alternatives(result, session) and isinstance(result.proof, Proof)
+                and result.proof.tree_complete != in_tree):
+            return position, whole, result, session
+    raise AssertionError("no node limit stopped the solve inside its " + ("tree" if in_tree else "余詰 search"))
+
+
 @pytest.mark.parametrize("engine", ["kernel", "python"])
 def test_a_cut_yozume_search_continues_with_its_search_to_the_whole_answer(
         engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -731,22 +750,7 @@ def test_a_cut_yozume_search_continues_with_its_search_to_the_whole_answer(
     # search leaves an exact answer checked part way, its search kept in the session; more time
     # from there (continue_alternatives) ends with the whole answer's 余詰, and it searches less
     # than the whole solve did.
-    if engine == "kernel" and not kernel_engine.available():
-        pytest.skip("the C++ kernel is not built in this install")
-    monkeypatch.setenv(kernel_engine.ENGINE_ENV, engine)
-    position = Position.from_sfen(row("tanuki-5-83")[0])
-    whole = solve_problem(position, Limits())
-    assert isinstance(whole.proof, Proof) and whole.proof.alternatives_checked
-    cut: tuple[SolveResult, AnswerSession] | None = None
-    for nodes in range(whole.nodes // 3, whole.nodes, max(1, whole.nodes // 200)):
-        session = AnswerSession()
-        result = solve_problem(position, Limits(nodes=nodes), session=session)
-        if (can_continue_alternatives(result, session) and isinstance(result.proof, Proof)
-                and result.proof.tree_complete):
-            cut = result, session
-            break
-    assert cut is not None, "no node limit stopped the solve inside its 余詰 search"
-    result, session = cut
+    position, whole, result, session = _cut_solve(engine, monkeypatch, "tanuki-5-83", in_tree=False)
     assert isinstance(result.proof, Proof) and len(result.proof.alternatives) < len(whole.proof.alternatives)
     more = drive(continue_alternatives(position, Limits(), session=session))
     assert more.status is SolveStatus.MATE and more.extra["exact"] is True
@@ -764,21 +768,8 @@ def test_a_cut_tree_continues_to_the_whole_answer(engine: str, monkeypatch: pyte
     # tanuki-9-425: a node limit that stops the solve while its tree measures the variations
     # leaves an exact answer, which its record says is not measured whole; more time from there
     # ends with the whole answer's tree.
-    if engine == "kernel" and not kernel_engine.available():
-        pytest.skip("the C++ kernel is not built in this install")
-    monkeypatch.setenv(kernel_engine.ENGINE_ENV, engine)
-    position = Position.from_sfen(row("tanuki-9-425")[0])
-    whole = solve_problem(position, Limits())
-    assert isinstance(whole.proof, Proof) and whole.proof.tree_complete
-    cut: tuple[SolveResult, AnswerSession] | None = None
-    for nodes in range(whole.nodes // 3, whole.nodes, max(1, whole.nodes // 400)):
-        session = AnswerSession()
-        result = solve_problem(position, Limits(nodes=nodes), session=session)
-        if isinstance(result.proof, Proof) and not result.proof.tree_complete:
-            cut = result, session
-            break
-    assert cut is not None, "no node limit stopped the solve inside its tree"
-    result, session = cut
+    position, whole, result, session = _cut_solve(engine, monkeypatch, "tanuki-9-425", in_tree=True)
+    assert isinstance(whole.proof, Proof)
     assert result.status is SolveStatus.MATE and result.extra["exact"] is True
     # Its main line is one without the 余詰 search's tie-break (the first mate found at each ply):
     # brute force finds each position of it, attacker to move, as long as the line says.

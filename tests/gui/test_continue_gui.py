@@ -127,15 +127,7 @@ def test_continue_checks_on_an_answer_whose_yozume_search_ran_out(
 
     # tanuki-5-83 has 余詰 at plies 3 and 5: a node limit that ends the solve inside its 余詰
     # search (found here with the same solver) leaves an exact answer checked part way.
-    position = Position.from_sfen(_sfen("mate.tsv", "tanuki-5-83"))
-    whole, limit = _cut_in_yozume_search(position)
-    w = open_window()
-    save_limits(Limits(nodes=limit, seconds=None, memory_mb=64))
-    w.editor.set_position(position)
-    with qtbot.waitSignal(w.searchFinished, timeout=30000) as first:
-        w.actions_["solve"].trigger()
-    cut = first.args[0]
-    assert cut is not None and cut.status is SolveStatus.MATE and cut.extra["exact"] is True
+    w, whole, cut = _solve_cut(qtbot, open_window, "tanuki-5-83", in_tree=False)
     assert isinstance(cut.proof, Proof) and not cut.proof.alternatives_checked
     assert w.actions_["continue"].isEnabled()
     assert "Shift+F5" in w.statusBar().currentMessage()
@@ -163,15 +155,7 @@ def test_continue_measures_on_an_answer_whose_tree_ran_out(
 
     # tanuki-9-425: a node limit that ends the solve while its tree measures the variations leaves
     # an exact answer whose panel says so; Continue measures on to the whole answer.
-    position = Position.from_sfen(_sfen("mate.tsv", "tanuki-9-425"))
-    whole, limit = _cut_in_yozume_search(position, in_tree=True)
-    w = open_window()
-    save_limits(Limits(nodes=limit, seconds=None, memory_mb=64))
-    w.editor.set_position(position)
-    with qtbot.waitSignal(w.searchFinished, timeout=30000) as first:
-        w.actions_["solve"].trigger()
-    cut = first.args[0]
-    assert cut is not None and cut.status is SolveStatus.MATE and cut.extra["exact"] is True
+    w, whole, cut = _solve_cut(qtbot, open_window, "tanuki-9-425", in_tree=True)
     assert isinstance(cut.proof, Proof) and not cut.proof.tree_complete
     assert w.proof_panel.note.isVisibleTo(w) and w.proof_panel.note.text() == tr(TREE_CUT_NOTE)
     assert w.actions_["continue"].isEnabled() and "measured" in w.statusBar().currentMessage()
@@ -228,6 +212,22 @@ def test_stop_while_the_yozume_search_goes_on_keeps_the_answer(
     # The run had checked it all: that answer is shown, nothing left to continue.
     assert w.result() is whole and not w.actions_["continue"].isEnabled()
     assert isinstance(w.proof_panel.model.proof(), Proof)   # type: ignore[union-attr]
+
+
+def _solve_cut(qtbot: QtBot, open_window: Callable[..., MainWindow], row_id: str, in_tree: bool
+               ) -> tuple[MainWindow, SolveResult, SolveResult]:
+    """A window that solved mate.tsv's ``row_id`` under a node limit that ends the solve inside its
+    tree (``in_tree``) or its 余詰 search, exact; the whole answer, and the cut one."""
+    position = Position.from_sfen(_sfen("mate.tsv", row_id))
+    whole, limit = _cut_in_yozume_search(position, in_tree)
+    w = open_window()
+    save_limits(Limits(nodes=limit, seconds=None, memory_mb=64))
+    w.editor.set_position(position)
+    with qtbot.waitSignal(w.searchFinished, timeout=30000) as first:
+        w.actions_["solve"].trigger()
+    cut = first.args[0]
+    assert cut is not None and cut.status is SolveStatus.MATE and cut.extra["exact"] is True
+    return w, whole, cut
 
 
 def _cut_in_yozume_search(position: Position, in_tree: bool = False) -> tuple[SolveResult, int]:
