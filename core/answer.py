@@ -191,17 +191,17 @@ def _convert(pnode: ProofNode, pos: Position, rnode: RecordNode,
 
     Walked with a work list, not recursion: a proof may be more than a thousand plies deep.
     """
-    # Work items: a node to copy the children of, a move to play, or None: take the last move back.
-    work: list[tuple[ProofNode, RecordNode, tuple[str, ...]] | Move | None] = [(pnode, rnode, path)]
+    # Work items: (a node to copy the children of, its record node, its path, its move to play first),
+    # or None: take that move back once its subtree is done.
+    work: list[tuple[ProofNode, RecordNode, tuple[str, ...], Move | None] | None] = [(pnode, rnode, path, None)]
     while work:
         item = work.pop()
         if item is None:
             pos.pop()
             continue
-        if isinstance(item, Move):
-            pos.push(item)
-            continue
-        pnode, rnode, path = item
+        pnode, rnode, path, played = item
+        if played is not None:
+            pos.push(played)
         kids = sorted(pnode.children, key=lambda c: _ORDER.get(Role(c.role).value, 9))
         # Futile interpositions are pruned from the count: a comment on the position,
         # unless Proof.futile reports them (then record_from_proof writes it).
@@ -215,7 +215,7 @@ def _convert(pnode: ProofNode, pos: Position, rnode: RecordNode,
             rnode.comments.append(_futile_text(start, path, tuple(c.move for c in group if c.move is not None),
                                                group[0].comment))
         main_move = next((c.move for c in kids if Role(c.role) == Role.MAIN), None)
-        below: list[tuple[ProofNode, RecordNode, tuple[str, ...]] | Move | None] = []
+        below: list[tuple[ProofNode, RecordNode, tuple[str, ...], Move | None]] = []
         for child in kids:
             assert child.move is not None
             if Role(child.role) == Role.FUTILE:
@@ -242,12 +242,10 @@ def _convert(pnode: ProofNode, pos: Position, rnode: RecordNode,
                     node.children.append(RecordNode(special="詰み"))
                 pos.pop()
             if child.children:
-                below.append(None)
-                below.append((child, node, path + (child.move,)))
-                below.append(move)
-        # The children's subtrees in their order: the work list takes its items from the end.
-        for k in range(len(below) - 3, -1, -3):
-            work += below[k:k + 3]
+                below.append((child, node, path + (child.move,), move))
+        for entry in reversed(below):   # the first child's subtree next: the list is taken from its end
+            work.append(None)
+            work.append(entry)
 
 
 def _find(root: RecordNode, start: Position, path: tuple[str, ...]) -> tuple[RecordNode, int]:

@@ -458,15 +458,18 @@ def main_line_answer(builder: AnswerBuilder, length: int, search: BoundedSearch,
                 variations += 1
                 b.push(d)
                 pn, dn = builder.node_pn_dn(True)
-                known = builder.lines.get(b.zobrist_hash()) if d in longest else None
-                if known is not None:
-                    kids.append(ProofNode(usi, Role.VARIATION, pn, dn, value - 1, chain(known.moves, True)))
+                after: tuple[ProofNode, ...] | None = None
+                plies: int | None
+                if d in longest:   # as long as the main line's: its length known, its line the tie-break's
+                    known = builder.lines.get(b.zobrist_hash())
+                    after = chain(known.moves, True) if known is not None else None
+                    plies, comment = value - 1, ""
                 else:
-                    hi = value - 1 if d in longest else min(builder._hi(), value - 3)
+                    plies = None
+                    comment = f"≤ {min(builder._hi(), value - 3)}: its exact length not measured in time (df-pn's line)"
+                if after is None:
                     after = chain(table_line(b, True, proved), False) if budget[0] > 0 else ()
-                    kids.append(ProofNode(usi, Role.VARIATION, pn, dn, value - 1 if d in longest else None,
-                                          after, "" if d in longest else
-                                          f"≤ {hi}: its exact length not measured in time (df-pn's line)"))
+                kids.append(ProofNode(usi, Role.VARIATION, pn, dn, plies, after, comment))
                 b.pop()
             for fs in defs.futile:
                 reason = Futility(FutileReason.DISTANCE_RULE) if fs.omitted else Futility(
