@@ -14,7 +14,9 @@
 //   the table first met nearer the root, is left out: on long problems it fires at most
 //   transpositions and cost more than it saved (docs/benchmarks.md, 2026-11-27/28).
 // * The 1-ply mate test at OR nodes (the board's own), never when the attacker is in check,
-//   once per node: when its parent expands it (the root on entry).
+//   once per node: when its AND parent expands it for the first time, a mate found stored in the
+//   table (so that the parent's later visits read it there instead of testing its children
+//   again); else on the node's first visit (the root; the child of a parent visited again).
 // * Initial pn/dn of a new child estimated from the board before the move (SearchBoard::estimate,
 //   the df-pn+ categories of [KomoringHeights] after GPS Shogi), so that a new check is not
 //   played until it is searched: most checks of an expanded node never are, and playing each to
@@ -213,6 +215,7 @@ private:
         int length;
         std::int64_t ph;   // proof/disproof hand, -1: derive it when needed
         bool fresh;
+        bool untested;   // an OR child whose 1-ply mate test has not run here (node() runs it)
     };
 
     struct Mate1Entry {
@@ -230,6 +233,7 @@ private:
         int chain_head = -1;          // child whose decision against the node releases the next move
         bool old = false;
         bool or_node = true;
+        bool test_mate1 = true;       // an AND node's first visit: its new children get the 1-ply mate test
         int selected = -1;
         std::uint64_t pn = 1, dn = 1;
         Move buf[B::kMaxMoves];
@@ -486,7 +490,7 @@ private:
     }
 
     static void push_child(NodeState& ns, Move m) {
-        ns.ch.push_back(Child{m, 0, 0, 0, 1, 1, kNoRep, kNoLength, -1, true});
+        ns.ch.push_back(Child{m, 0, 0, 0, 1, 1, kNoRep, kNoLength, -1, true, true});
     }
 
     // Child `i` was decided against the node: the move waiting behind it joins.  Returns its index.
@@ -552,22 +556,32 @@ private:
                     }
                 } else if (!opt_.play_checks) {
                     // A check is not played here: most are never searched, and its estimate
-                    // reads the board as it stands.  A defence is played for the 1-ply mate test.
+                    // reads the board as it stands.  A defence is played for the 1-ply mate test, on
+                    // the node's first visit only: on a later one, a child not in the table was
+                    // tested then and found no mate (or its proof was since dropped: node() tests
+                    // it again when it is searched).
                     const auto [epn, edn] = opt_.rps ? b.estimate(m, or_node) : std::pair<int, int>{2, 2};
                     c.pn = static_cast<std::uint64_t>(epn);
                     c.dn = static_cast<std::uint64_t>(edn);
-                    if (!or_node && opt_.mate1) {
+                    if (!or_node && opt_.mate1 && ns.test_mate1) {
                         b.do_move(m);
-                        if (!b.in_check() && mate1(b) != Move{}) {
-                            c.pn = 0;
-                            c.dn = kInf;
-                            c.length = 1;
+                        c.untested = false;
+                        if (!b.in_check()) {
+                            if (const Move mm = mate1(b); mm != Move{}) {
+                                const PHand ph = mate1_hand(b, mm, c.hand);
+                                tt_.store(c.key, ph, 0, kInf, depth + 1, 1, 1, static_cast<std::uint32_t>(mm));
+                                c.pn = 0;
+                                c.dn = kInf;
+                                c.length = 1;
+                                c.ph = ph;
+                            }
                         }
                         b.undo_move(m);
                     }
                 } else {
                     int cost = 0;
                     if (opt_.rps) cost = or_node ? attack_cost(b, m, king) : defence_cost(b, m, king);
+                    c.untested = or_node;   // every defence gets the 1-ply mate test here
                     b.do_move(m);
                     assert(c.key == b.board_key());
                     if (or_node) {
@@ -676,15 +690,16 @@ private:
         return true;
     }
 
+    // `first_visit`: the node is new to the search (not in the table; for an OR node, also not
+    // 1-ply mate tested by its parent).
     NodeResult node(B& b, bool or_node, std::uint64_t key, PHand hand, std::uint64_t thpn, std::uint64_t thdn,
-                    int depth) {
+                    int depth, bool first_visit = true) {
         ++nodes_;
         if (nodes_ >= next_check_) check_stop();
         const std::uint64_t start_nodes = nodes_;
 
-        // The 1-ply mate test of an OR node below the root ran when its parent expanded it (or
-        // when it was first searched, before its entry was stored), so only the root needs it here.
-        if (or_node && depth == 0 && opt_.mate1 && !b.in_check()) {
+        // The 1-ply mate test of an OR node that its parent has not tested (see the top).
+        if (or_node && first_visit && opt_.mate1 && !b.in_check()) {
             const Move m = mate1(b);
             if (m != Move{}) return mate_in_one_result(b, m, key, hand, depth);
         }
@@ -693,6 +708,7 @@ private:
         if (n == 0 || depth >= max_depth_) return leaf(b, or_node, key, hand, depth, n);
         const int king = b.king_square(1 - attacker_);
         ns.or_node = or_node;
+        ns.test_mate1 = first_visit;
         ns.old = false;
         ns.selected = -1;
         split_moves(b, ns, n, or_node, king);
@@ -719,7 +735,7 @@ private:
             const Child c = ns.ch[static_cast<std::size_t>(i1)];
             if (c.fresh && tca_raises_ > 0) --tca_raises_;
             b.do_move(c.move);
-            const NodeResult r = node(b, !or_node, c.key, c.hand, cthpn, cthdn, depth + 1);
+            const NodeResult r = node(b, !or_node, c.key, c.hand, cthpn, cthdn, depth + 1, c.fresh && (or_node || c.untested));
             b.undo_move(c.move);
             live_ = depth + 1;
             Child& cc = ns.ch[static_cast<std::size_t>(i1)];
