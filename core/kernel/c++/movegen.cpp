@@ -393,6 +393,12 @@ bool king_steps_out_after(const Position& pos, Move m) {
     // not attacked by the moved piece (through the king's square: it has left it).
     Bitboard steps = bb::KING_ATK[ek].andnot(pos.pieces(them).andnot(to_bb)).andnot(
         attacks_from(pt, us, to, occ_no_king));
+    // The checking piece first, where the king can take it: an undefended contact check is the
+    // commonest check that does not mate.
+    if (steps & to_bb) {
+        if (!pos.attacked_by(others, us, to, occ_no_king)) return true;
+        steps ^= to_bb;
+    }
     while (steps)
         if (!pos.attacked_by(others, us, steps.pop(), occ_no_king)) return true;
     return false;

@@ -100,10 +100,10 @@ public:
     // move to a square the defender outnumbers the attacker on, are its better tries (dn below
     // pn); a king move is even; any other (an interposition the attacker holds) is poor.
     std::pair<int, int> estimate(Move m, bool or_node) const {
-        const Color us = pos_.side_to_move(), them = ~us;
+        const Color us = pos_.side_to_move();
         const Square to = move_to(m);
         const bool drop = is_drop(m);
-        const int ours = pos_.attackers_to(us, to).count(), theirs = pos_.attackers_to(them, to).count();
+        const auto [ours, theirs] = supports(to);
         const Piece cap = drop ? NO_PIECE : pos_.piece_on(to);
         if (or_node) {
             int pn = 2, dn = 2;
@@ -126,6 +126,20 @@ public:
     static std::string usi(Move m) { return move_to_usi(m); }
 
 private:
+    // (the side to move's, the other side's) pieces bearing on `to`, remembered per square for
+    // the board they were counted on: a node's children share few destination squares (drops of
+    // every kind in hand, a move with and without promotion), and its expansion asks of each.
+    std::pair<int, int> supports(Square to) const {
+        const std::uint64_t key = pos_.board_key();
+        if (support_key_[to] != key) {
+            const Color us = pos_.side_to_move();
+            support_key_[to] = key;
+            support_[to][0] = static_cast<std::uint8_t>(pos_.attackers_to(us, to).count());
+            support_[to][1] = static_cast<std::uint8_t>(pos_.attackers_to(~us, to).count());
+        }
+        return {support_[to][0], support_[to][1]};
+    }
+
     template <class Gen>
     int copy_out(Move* out, Gen gen) {
         gen(list_);
@@ -137,6 +151,8 @@ private:
 
     Position& pos_;
     MoveList list_;
+    mutable std::uint64_t support_key_[SQ_NB] = {};   // see supports(); the counts only steer the search's order
+    mutable std::uint8_t support_[SQ_NB][2] = {};
 };
 
 }  // namespace tsume::dfpn
