@@ -245,6 +245,34 @@ def test_the_filter_of_decided_boards_misses_none(when: str) -> None:
 
 
 @needs_kernel
+def test_a_defence_mated_in_one_is_stored_when_first_found() -> None:
+    """An AND node's defences get the 1-ply mate test once, when it is first expanded: each one
+    mated in one is then in the table as a proof of length 1 whose move mates (dfpn.h), so the
+    node's later visits read it there.  Checked after the first move of mate-in-3 rows."""
+    kernel = _kernel()
+    checked = 0
+    for row in [r for r in _rows("mate.tsv") if r[2] == "3"][:40]:
+        search = kernel.DfPnSearch(row[1], 16)
+        assert search.run(0, 10.0, True) == "proven", row[0]
+        line, complete = search.principal_variation(0, 10.0, True)
+        assert complete and len(line) == 3, row[0]
+        board = kernel.Board(row[1])
+        board.push(line[0])
+        for defence in board.evasions():
+            board.push(defence)
+            mate = board.mate_in_one()
+            if mate is not None:
+                entry = search.probe(board.sfen())
+                assert entry is not None and entry[0] == 0 and entry[2] == 1, (row[0], defence, entry)
+                board.push(entry[3])
+                assert board.in_check() and not board.evasions(), (row[0], defence, entry)
+                board.pop()
+                checked += 1
+            board.pop()
+    assert checked > 40, checked
+
+
+@needs_kernel
 def test_line_is_searched_on_where_the_table_lost_it() -> None:
     """With the table emptied after the proof, the line is rebuilt by searching on from where
     reading stops, until it replays to mate."""
