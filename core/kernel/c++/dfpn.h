@@ -215,7 +215,6 @@ private:
         int length;
         std::int64_t ph;   // proof/disproof hand, -1: derive it when needed
         bool fresh;
-        bool untested;   // an OR child whose 1-ply mate test has not run here (node() runs it)
     };
 
     struct Mate1Entry {
@@ -233,7 +232,7 @@ private:
         int chain_head = -1;          // child whose decision against the node releases the next move
         bool old = false;
         bool or_node = true;
-        bool test_mate1 = true;       // an AND node's first visit: its new children get the 1-ply mate test
+        bool test_mate1 = true;       // an AND node's expansion gives its new children the 1-ply mate test
         int selected = -1;
         std::uint64_t pn = 1, dn = 1;
         Move buf[B::kMaxMoves];
@@ -490,7 +489,7 @@ private:
     }
 
     static void push_child(NodeState& ns, Move m) {
-        ns.ch.push_back(Child{m, 0, 0, 0, 1, 1, kNoRep, kNoLength, -1, true, true});
+        ns.ch.push_back(Child{m, 0, 0, 0, 1, 1, kNoRep, kNoLength, -1, true});
     }
 
     // Child `i` was decided against the node: the move waiting behind it joins.  Returns its index.
@@ -565,23 +564,18 @@ private:
                     c.dn = static_cast<std::uint64_t>(edn);
                     if (!or_node && opt_.mate1 && ns.test_mate1) {
                         b.do_move(m);
-                        c.untested = false;
-                        if (!b.in_check()) {
-                            if (const Move mm = mate1(b); mm != Move{}) {
-                                const PHand ph = mate1_hand(b, mm, c.hand);
-                                tt_.store(c.key, ph, 0, kInf, depth + 1, 1, 1, static_cast<std::uint32_t>(mm));
-                                c.pn = 0;
-                                c.dn = kInf;
-                                c.length = 1;
-                                c.ph = ph;
-                            }
+                        if (const Move mm = b.in_check() ? Move{} : mate1(b); mm != Move{}) {
+                            const NodeResult r = mate_in_one_result(b, mm, c.key, c.hand, depth + 1);   // stored
+                            c.pn = r.pn;
+                            c.dn = r.dn;
+                            c.length = r.length;
+                            c.ph = r.ph;
                         }
                         b.undo_move(m);
                     }
                 } else {
                     int cost = 0;
                     if (opt_.rps) cost = or_node ? attack_cost(b, m, king) : defence_cost(b, m, king);
-                    c.untested = or_node;   // every defence gets the 1-ply mate test here
                     b.do_move(m);
                     assert(c.key == b.board_key());
                     if (or_node) {
@@ -662,7 +656,7 @@ private:
         int longest = 0;
         for (const Child& c : ns.ch) {
             PHand h;
-            if (c.ph < 0) {   // mated in one, found at expansion
+            if (c.ph < 0) {   // mated in one, found at expansion with play_checks (not stored)
                 b.do_move(c.move);
                 const Move mm = mate1(b);
                 h = mate1_hand(b, mm, hand);
@@ -708,7 +702,7 @@ private:
         if (n == 0 || depth >= max_depth_) return leaf(b, or_node, key, hand, depth, n);
         const int king = b.king_square(1 - attacker_);
         ns.or_node = or_node;
-        ns.test_mate1 = first_visit;
+        ns.test_mate1 = first_visit || opt_.play_checks;   // play_checks tests every defence, every time
         ns.old = false;
         ns.selected = -1;
         split_moves(b, ns, n, or_node, king);
@@ -735,7 +729,9 @@ private:
             const Child c = ns.ch[static_cast<std::size_t>(i1)];
             if (c.fresh && tca_raises_ > 0) --tca_raises_;
             b.do_move(c.move);
-            const NodeResult r = node(b, !or_node, c.key, c.hand, cthpn, cthdn, depth + 1, c.fresh && (or_node || c.untested));
+            // An OR child that this node's expansion did not test (a later visit) is tested when first searched.
+            const bool first = c.fresh && (or_node || !ns.test_mate1);
+            const NodeResult r = node(b, !or_node, c.key, c.hand, cthpn, cthdn, depth + 1, first);
             b.undo_move(c.move);
             live_ = depth + 1;
             Child& cc = ns.ch[static_cast<std::size_t>(i1)];
