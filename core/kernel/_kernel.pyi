@@ -85,7 +85,7 @@ class DfPnSearch:
     def may_be_decided(self, sfen: str) -> bool:
         """False when the table holds no verdict on the position's board (by the filter, once tracked)."""
     def clear_table(self) -> None:
-        """Empty the table (the verdict of the last run stays); the next line is searched afresh."""
+        """Empty the table, back to a new one's size (the last run's verdict stays); the next run searches afresh."""
     def cancel(self) -> None:
         """Stop the running search from any thread."""
     def clear_cancel(self) -> None:

@@ -273,6 +273,22 @@ def test_a_defence_mated_in_one_is_stored_when_first_found() -> None:
 
 
 @needs_kernel
+def test_a_cleared_table_searches_as_a_new_one() -> None:
+    """clear_table() takes the table back to a new one's first array, so that the same search run
+    again visits the nodes of a new search (rows whose search grows the table past that array)."""
+    for row_id in ("tanuki-5-214", "mog-1033", "mog-1036"):
+        sfen = next(r[1] for r in _rows("mate.tsv") if r[0] == row_id)
+        search = _kernel().DfPnSearch(sfen, 64)
+        assert search.run(0, 20.0, True) == "proven"
+        first = search.nodes
+        assert search.peak_entries > 2048, row_id   # past the first array
+        search.clear_table()
+        assert search.entries == 0
+        assert search.run(0, 20.0, True) == "proven"
+        assert search.nodes == 2 * first, row_id
+
+
+@needs_kernel
 def test_line_is_searched_on_where_the_table_lost_it() -> None:
     """With the table emptied after the proof, the line is rebuilt by searching on from where
     reading stops, until it replays to mate."""

@@ -311,9 +311,20 @@ std::size_t TranspositionTable::collect(double target) {
 }
 
 void TranspositionTable::clear() {
-    for (std::size_t i = 0; i < nbuckets_; ++i)
-        for (std::size_t k = 0; k < kWindow; ++k) buckets_[i].key[k] = 0;
+    // Back to the first array, as a new table has it: a search begun again on a cleared table
+    // then searches what it would on a new one (in a grown array, full buckets replace otherwise).
+    const std::size_t first = std::min<std::size_t>(max_capacity_, kInitialEntries);
+    if (capacity_ != first) {
+        void* old_raw = raw_;
+        const std::size_t old_len = raw_len_;
+        allocate(first);
+        free_raw(old_raw, old_len);
+    } else {
+        for (std::size_t i = 0; i < nbuckets_; ++i)
+            for (std::size_t k = 0; k < kWindow; ++k) buckets_[i].key[k] = 0;
+    }
     entries_ = 0;
+    crowded_ = 0;
     if (!decided_bits_.empty()) rebuild_decided();
 }
 

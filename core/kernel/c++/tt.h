@@ -131,6 +131,7 @@ public:
     bool wants_collection() const { return entries_ >= collect_at_; }
     // Drop the cheapest entries until at most `target` of the capacity is used; returns how many.
     std::size_t collect(double target = kCollectTo);
+    // Empty, back to the first array a new table has.
     void clear();
 
     std::size_t entries() const { return entries_; }
