@@ -175,9 +175,11 @@ def prove(search: Any, nodes: int, seconds: float, cpu_time: bool, cancel: Cance
     """``search.run(nodes, seconds, cpu_time)``: 'proven', 'disproven' or 'unknown', its
     progress yielded as :func:`run_on_thread`'s.  ``nodes`` is the search's node count to stop
     at (0: none), ``seconds`` a limit from now (negative: none).  The first
-    :data:`INLINE_NODES` run on the calling thread, the rest on a search thread."""
+    :data:`INLINE_NODES` run on the calling thread, the rest on a search thread: a new search
+    that the slice does not finish is searched there afresh, the slice's nodes counted."""
     if cancel is None or not cancel.is_set():
         clock = _inline_clock(cpu_time)
+        fresh = int(search.nodes) == 0
         cap = int(search.nodes) + INLINE_NODES
         t0 = clock()
         got = str(search.run(min(cap, nodes) if nodes else cap,
@@ -188,6 +190,13 @@ def prove(search: Any, nodes: int, seconds: float, cpu_time: bool, cancel: Cance
             seconds -= clock() - t0
             if seconds <= 0:
                 return got
+        if fresh:
+            # A search the slice began starts again on the thread from an empty table, so that what
+            # it searches is one uninterrupted run's, wherever the slice ends: run again from the
+            # root over the slice's table, it took another path (Microcosmos' tails 101-1501: from
+            # 0.81 to 1.77 times the nodes; docs/benchmarks.md, 2026-12-01 22:37 UTC).  The slice's
+            # nodes stay counted.
+            search.clear_table()
     return str((yield from run_on_thread(search, "run", (nodes, seconds, cpu_time), cancel, interval, start, phase)))
 
 

@@ -65,6 +65,44 @@ def test_a_longer_proof_goes_on_on_a_search_thread_to_the_same_answer(monkeypatc
     assert complete and len(line) >= 7
 
 
+class _Clears:
+    """A search that counts its clear_table() calls and is otherwise the kernel's."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.clears = 0
+
+    def clear_table(self) -> None:
+        self.clears += 1
+        self.inner.clear_table()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def test_a_search_the_slice_began_is_searched_afresh_on_the_thread() -> None:
+    """What the thread searches after the slice is one uninterrupted run's, node for node: the
+    search's nodes are the slice's plus those of a new search's single run()."""
+    for row in (LONG, "tanuki-5-214"):
+        sfen = _sfen(row)
+        search = _Clears(kernel_engine.new_search(sfen, 64))
+        assert drive(kernel_engine.prove(search, 0, -1.0, False, None, 0.1, 0.0)) == "proven"
+        assert search.clears == 1
+        whole = kernel_engine.new_search(sfen, 64)
+        assert whole.run(0, -1.0, False) == "proven"
+        assert int(search.nodes) == kernel_engine.INLINE_NODES + int(whole.nodes), row
+
+
+def test_a_search_resumed_keeps_its_table() -> None:
+    """A call on a search that has already searched (a resumed one) goes on over its table."""
+    search = _Clears(kernel_engine.new_search(_sfen(LONG), 64))
+    assert drive(kernel_engine.prove(search, 300, -1.0, False, None, 0.1, 0.0)) == "unknown"
+    entries = int(search.entries)
+    assert entries > 0
+    assert drive(kernel_engine.prove(search, 0, -1.0, False, None, 0.1, 0.0)) == "proven"
+    assert search.clears == 0
+
+
 def test_a_node_limit_inside_the_slice_is_exact_and_needs_no_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     threads = _Threads(monkeypatch)
     search = kernel_engine.new_search(_sfen(LONG), 64)
