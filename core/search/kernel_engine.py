@@ -194,7 +194,7 @@ def prove(search: Any, nodes: int, seconds: float, cpu_time: bool, cancel: Cance
             # A search the slice began starts again on the thread from an empty table, so that what
             # it searches is one uninterrupted run's, wherever the slice ends: run again from the
             # root over the slice's table, it took another path (Microcosmos' tails 101-1501: from
-            # 0.81 to 1.77 times the nodes; docs/benchmarks.md, 2026-12-01 22:37 UTC).  The slice's
+            # 0.81 to 1.77 times the nodes; docs/benchmarks.md, 2026-12-01 22:37 UTC section).  The slice's
             # nodes stay counted.
             search.clear_table()
     return str((yield from run_on_thread(search, "run", (nodes, seconds, cpu_time), cancel, interval, start, phase)))
