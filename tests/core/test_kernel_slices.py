@@ -97,8 +97,7 @@ def test_a_search_resumed_keeps_its_table() -> None:
     """A call on a search that has already searched (a resumed one) goes on over its table."""
     search = _Clears(kernel_engine.new_search(_sfen(LONG), 64))
     assert drive(kernel_engine.prove(search, 300, -1.0, False, None, 0.1, 0.0)) == "unknown"
-    entries = int(search.entries)
-    assert entries > 0
+    assert int(search.entries) > 0
     assert drive(kernel_engine.prove(search, 0, -1.0, False, None, 0.1, 0.0)) == "proven"
     assert search.clears == 0
 

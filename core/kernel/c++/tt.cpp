@@ -40,6 +40,9 @@ std::uint32_t add_amount(std::uint32_t a, std::uint64_t b) {
     return s >= 0xFFFFFFFFu ? 0xFFFFFFFEu : static_cast<std::uint32_t>(s);
 }
 
+// The first array of a table whose bound holds max_capacity entries (see allocate_raw).
+std::size_t first_capacity(std::size_t max_capacity) { return std::min<std::size_t>(max_capacity, kInitialEntries); }
+
 }  // namespace
 
 std::size_t TranspositionTable::entries_for(std::size_t memory_mb) {
@@ -51,7 +54,7 @@ std::size_t TranspositionTable::entries_for(std::size_t memory_mb) {
 TranspositionTable::TranspositionTable(std::size_t memory_mb) {
     // The last growth holds a quarter-size array beside the full one.
     max_capacity_ = std::max<std::size_t>(1024, entries_for(memory_mb) * 4 / 5) / kWindow * kWindow;
-    allocate(std::min<std::size_t>(max_capacity_, kInitialEntries));
+    allocate(first_capacity(max_capacity_));
 }
 
 // Zeroed memory for n buckets (every key 0: empty), 128-byte aligned.  On Linux the array is its
@@ -311,18 +314,12 @@ std::size_t TranspositionTable::collect(double target) {
 }
 
 void TranspositionTable::clear() {
-    // Back to the first array, as a new table has it: a search begun again on a cleared table
-    // then searches what it would on a new one (in a grown array, full buckets replace otherwise).
-    const std::size_t first = std::min<std::size_t>(max_capacity_, kInitialEntries);
-    if (capacity_ != first) {
-        void* old_raw = raw_;
-        const std::size_t old_len = raw_len_;
-        allocate(first);
-        free_raw(old_raw, old_len);
-    } else {
-        for (std::size_t i = 0; i < nbuckets_; ++i)
-            for (std::size_t k = 0; k < kWindow; ++k) buckets_[i].key[k] = 0;
-    }
+    // A new table's first array: a search begun again on a cleared table then searches what it
+    // would on a new one (in a grown array, full buckets replace otherwise).
+    void* old_raw = raw_;
+    const std::size_t old_len = raw_len_;
+    allocate(first_capacity(max_capacity_));
+    free_raw(old_raw, old_len);
     entries_ = 0;
     crowded_ = 0;
     if (!decided_bits_.empty()) rebuild_decided();
