@@ -12,13 +12,23 @@ result, also as JSON) defers it while it starts (``handled(defer=True)``):
 the signal is only recorded while the program loads and reads its input,
 which takes a bounded time, and the search that starts next is cancelled at
 once, so the command still prints its ``cancelled`` result.
+
+Python code that C calls where an exception cannot propagate (a weak
+reference's callback, ``__del__``, a garbage-collector callback: the import
+system runs such callbacks while a module loads) would print an interrupt
+raised there as "Exception ignored" with a traceback and then go on as if no
+signal had come.  While :func:`handled` is active an unraisable-exception hook
+takes such an interrupt back silently and delivers it again 5 ms later, in
+whatever code runs then.
 """
 
 from __future__ import annotations
 
+import _thread
 import signal
+import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 
@@ -28,13 +38,40 @@ _received: list[int] = []
 _deferring = [False]
 
 
+class _Interrupted(KeyboardInterrupt):
+    """The interrupt this module's handler raises; carries the signal number."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__()
+        self.signum = signum
+
+
 def _handler(signum: int, frame: FrameType | None) -> None:
     _received.append(signum)
     if _active:
         for cancel in _active:
             cancel.set()
     elif not _deferring[0]:
-        raise KeyboardInterrupt
+        raise _Interrupted(signum)
+
+
+def _redeliver(signum: int) -> None:
+    try:
+        _thread.interrupt_main(signal.Signals(signum))   # runs _handler in the main thread, as a real signal would
+    except (RuntimeError, ValueError):   # the interpreter is shutting down
+        pass
+
+
+def _unraisable_hook(previous: Callable[[sys.UnraisableHookArgs], object]) -> Callable[[sys.UnraisableHookArgs], None]:
+    def hook(unraisable: sys.UnraisableHookArgs) -> None:
+        exc = unraisable.exc_value
+        if isinstance(exc, _Interrupted):
+            timer = threading.Timer(0.005, _redeliver, (exc.signum,))
+            timer.daemon = True
+            timer.start()
+            return
+        previous(unraisable)
+    return hook
 
 
 @contextmanager
@@ -50,12 +87,15 @@ def handled(defer: bool = False) -> Iterator[None]:
     _received.clear()
     _deferring[0] = defer
     previous = {s: signal.signal(s, _handler) for s in _SIGNALS}
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = _unraisable_hook(previous_hook)
     try:
         yield
     finally:
         _deferring[0] = False
         for s, h in previous.items():
             signal.signal(s, h)
+        sys.unraisablehook = previous_hook
 
 
 @contextmanager

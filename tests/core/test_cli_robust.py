@@ -322,6 +322,40 @@ def test_sigterm_while_writing_leaves_no_temporary_file(tmp_path: Path) -> None:
         assert not list(tmp_path.glob(".*.tmp")), delay
 
 
+def test_a_signal_inside_a_weakref_callback_is_delivered_after_it_silently(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The import system runs weak-reference callbacks; an interrupt there must not print or vanish."""
+    import weakref
+
+    from tsume_studio.core.cli import signals
+
+    class Thing:
+        pass
+
+    ran: list[bool] = []
+
+    def callback(_: object) -> None:
+        signal.raise_signal(signal.SIGTERM)   # the handler runs inside this callback
+        ran.append(True)                      # not reached: the interrupt ends the callback
+
+    interrupted = False
+    with signals.handled():
+        thing = Thing()
+        ref = weakref.ref(thing, callback)
+        try:
+            del thing                              # the callback runs here
+            deadline = time.monotonic() + 5.0
+            while time.monotonic() < deadline:     # the interrupt comes back within 5 ms or so
+                time.sleep(0.001)
+        except KeyboardInterrupt:
+            interrupted = True
+        assert ref() is None
+    assert interrupted and not ran
+    assert signals.received() == signal.SIGTERM
+    _, err = capsys.readouterr()
+    assert "Exception ignored" not in err and "Traceback" not in err
+
+
 @pytest.mark.parametrize("writer", ["record", "json"])
 def test_interrupted_just_after_the_temporary_file_is_made_leaves_nothing(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, writer: str) -> None:
