@@ -68,7 +68,10 @@ def _unraisable_hook(previous: Callable[[sys.UnraisableHookArgs], object]) -> Ca
         if isinstance(exc, _Interrupted):
             timer = threading.Timer(0.005, _redeliver, (exc.signum,))
             timer.daemon = True
-            timer.start()
+            try:
+                timer.start()
+            except RuntimeError:   # no new thread at interpreter shutdown: the process is ending anyway
+                pass
             return
         previous(unraisable)
     return hook
