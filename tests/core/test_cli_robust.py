@@ -334,8 +334,10 @@ def test_a_signal_inside_a_weakref_callback_is_delivered_after_it_silently(
 
     ran: list[bool] = []
 
-    def callback(_: object) -> None:
-        signal.raise_signal(signal.SIGTERM)   # the handler runs inside this callback
+    def callback(dead: object) -> None:
+        signal.raise_signal(signal.SIGTERM)
+        for _ in range(100_000):              # the handler runs here, inside the callback, at the latest
+            pass
         ran.append(True)                      # not reached: the interrupt ends the callback
 
     interrupted = False
