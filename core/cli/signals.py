@@ -56,6 +56,8 @@ def _handler(signum: int, frame: FrameType | None) -> None:
 
 
 def _redeliver(signum: int) -> None:
+    if signal.getsignal(signum) is not _handler:   # handled() has ended: received() reports the signal
+        return
     try:
         _thread.interrupt_main(signal.Signals(signum))   # runs _handler in the main thread, as a real signal would
     except (RuntimeError, ValueError):   # the interpreter is shutting down
