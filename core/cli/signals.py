@@ -56,12 +56,8 @@ def _handler(signum: int, frame: FrameType | None) -> None:
 
 
 def _redeliver(signum: int) -> None:
-    if signal.getsignal(signum) is not _handler:   # handled() has ended: received() reports the signal
-        return
-    try:
+    if signal.getsignal(signum) is _handler:   # else handled() has ended: received() reports the signal
         _thread.interrupt_main(signal.Signals(signum))   # runs _handler in the main thread, as a real signal would
-    except (RuntimeError, ValueError):   # the interpreter is shutting down
-        pass
 
 
 def _unraisable_hook(previous: Callable[[sys.UnraisableHookArgs], object]) -> Callable[[sys.UnraisableHookArgs], None]:
