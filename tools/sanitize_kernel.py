@@ -6,7 +6,10 @@ aborts: ``-fno-sanitize-recover=all``).  With ``PYTHONPATH=build/sanitize``
 that copy is imported before the installed package, so the kernel's tests run
 against the instrumented extension; Python itself is not instrumented, so the
 ASan runtime is preloaded (``LD_PRELOAD``) and leak detection is off (the
-interpreter keeps memory to the end).  Prints the extension's path.
+interpreter keeps memory to the end).  The table is built on the heap, as where
+there is no mmap (``TSUME_TT_NO_RESERVE``): ASan guards heap arrays, not a
+mapping, so a bucket written out of bounds in the table's growth is found.
+Prints the extension's path.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import pybind11
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "core" / "kernel" / "c++"
 FLAGS = ["-std=c++20", "-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
-         "-fno-sanitize-recover=all", "-fPIC", "-Wall", "-Wextra"]
+         "-fno-sanitize-recover=all", "-fPIC", "-Wall", "-Wextra", "-DTSUME_TT_NO_RESERVE"]
 
 
 def main() -> int:

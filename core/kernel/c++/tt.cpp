@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <vector>
 
@@ -57,6 +58,76 @@ TranspositionTable::TranspositionTable(std::size_t memory_mb) {
     allocate(first_capacity(max_capacity_));
 }
 
+// On Linux the table's whole array, to its bound, is one mapping made at its first growth (a short
+// search never grows: making and unmapping the mapping cost mate.tsv's 1,040 searches 0.02 s) and
+// left untouched (MAP_NORESERVE: address space, no memory); the table uses its first buckets and
+// grows in place (rehash), so a growth zeroes only the pages it adds, and no old array stands beside the
+// new one.  While the table is below kHugeBytes it stays on small pages (MADV_NOHUGEPAGE, where the
+// system would otherwise give huge pages to any mapping); the growth that takes it to kHugeBytes or
+// more puts the whole of it on transparent huge pages (see grow() and allocate_raw for both
+// choices).  False where there is no such mapping: the table then allocates a new array for each
+// growth (as it does when built with TSUME_TT_NO_RESERVE: the sanitizer build, whose heap arrays
+// AddressSanitizer guards).
+bool TranspositionTable::reserve(std::size_t n) {
+#if defined(__linux__) && defined(MAP_NORESERVE) && !defined(TSUME_TT_NO_RESERVE)
+    const std::size_t bytes = n * sizeof(TTBucket);
+    const std::size_t len = bytes + kHugePage;   // room to start on a 2 MB boundary
+    void* m = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) return false;
+    const std::uintptr_t start = (reinterpret_cast<std::uintptr_t>(m) + kHugePage - 1) & ~std::uintptr_t{kHugePage - 1};
+    auto* base = reinterpret_cast<char*>(start);
+#if defined(MADV_NOHUGEPAGE)
+    (void)madvise(base, bytes, MADV_NOHUGEPAGE);   // a hint: refused, nothing changes
+#endif
+    raw_ = m;
+    raw_len_ = len;
+    reserved_ = true;
+    buckets_ = reinterpret_cast<TTBucket*>(base);
+    return true;
+#else
+    (void)n;
+    return false;
+#endif
+}
+
+// Buckets [from, to) of the reservation, about to be rehashed into: on small pages, faulted in by
+// one call (it costs the kernel less than a fault per page: see allocate_raw); when the table
+// reaches kHugeBytes, the whole of it on transparent huge pages, the new part left to fault in as
+// the rehash touches it and the part in use collapsed into huge pages (MADV_COLLAPSE, Linux 6.1 and
+// later; elsewhere it stays on small pages).  Each call is a hint: where one is refused, pages
+// fault in as they are used.
+void TranspositionTable::populate(std::size_t from, std::size_t to) {
+#if defined(__linux__)
+    char* base = reinterpret_cast<char*>(buckets_);
+    const std::size_t begin = from * sizeof(TTBucket), end = to * sizeof(TTBucket);
+    if (end < kHugeBytes) {
+#if defined(MADV_POPULATE_WRITE)
+        (void)madvise(base + begin, end - begin, MADV_POPULATE_WRITE);
+#endif
+        return;
+    }
+#if defined(MADV_HUGEPAGE)
+    if (begin < kHugeBytes) {
+        (void)madvise(base, max_capacity_ / kWindow * sizeof(TTBucket), MADV_HUGEPAGE);
+#if defined(MADV_COLLAPSE)
+        (void)madvise(base, begin, MADV_COLLAPSE);
+#endif
+    }
+#endif
+#else
+    (void)from;
+    (void)to;
+#endif
+}
+
+void TranspositionTable::set_size(std::size_t n) {
+    nbuckets_ = n;
+    capacity_ = n * kWindow;
+    grow_at_ = can_grow() ? capacity_ / 2 : static_cast<std::size_t>(-1);
+    collect_at_ = can_grow() ? static_cast<std::size_t>(-1)
+                             : static_cast<std::size_t>(static_cast<double>(capacity_) * kCollectAt);
+}
+
 // Zeroed memory for n buckets (every key 0: empty), 128-byte aligned.  On Linux the array is its
 // own mapping, its pages faulted in by the one mmap call (MAP_POPULATE): the table's hashing touches
 // every page of a grown array within its rehash anyway, and one call costs the kernel less than
@@ -72,8 +143,8 @@ TranspositionTable::TranspositionTable(std::size_t memory_mb) {
 // cost some guests more system time than a short search gains (docs/benchmarks.md).  Elsewhere,
 // or when mmap fails, calloc with one bucket more to align.
 void TranspositionTable::allocate_raw(std::size_t n) {
+#if defined(__linux__) && defined(MAP_POPULATE) && !defined(TSUME_TT_NO_RESERVE)
     const std::size_t bytes = n * sizeof(TTBucket);
-#if defined(__linux__) && defined(MAP_POPULATE)
 #if defined(MADV_HUGEPAGE)
     const bool huge = bytes >= kHugeBytes;
 #else
@@ -119,40 +190,85 @@ void TranspositionTable::free_raw(void* raw, std::size_t len) {
 void TranspositionTable::allocate(std::size_t capacity) {
     const std::size_t n = capacity / kWindow;
     allocate_raw(n);
-    nbuckets_ = n;
-    capacity_ = n * kWindow;
-    grow_at_ = can_grow() ? capacity_ / 2 : static_cast<std::size_t>(-1);
-    collect_at_ = can_grow() ? static_cast<std::size_t>(-1)
-                                            : static_cast<std::size_t>(static_cast<double>(capacity_) * kCollectAt);
+    set_size(n);
 }
 
 void TranspositionTable::grow() {
-    const TTBucket* old = buckets_;
-    void* old_raw = raw_;
-    const std::size_t old_len = raw_len_;
     const std::size_t old_n = nbuckets_;
     // Twice over, or straight to the bound when the doubled array could not itself grow to it:
-    // so the old array beside the new one is never more than a quarter of the bound.
-    allocate(capacity_ * 8 > max_capacity_ ? max_capacity_ : capacity_ * 2);
-    entries_ = 0;
-    crowded_ = 0;
-    for (std::size_t i = 0; i < old_n; ++i) {
-        const TTBucket& ob = old[i];
-        for (std::size_t k = 0; k < kWindow; ++k) {
-            if (ob.key[k] == 0) continue;
-            TTBucket& nb = buckets_[home(ob.key[k])];
-            for (std::size_t j = 0; j < kWindow; ++j)
-                if (nb.key[j] == 0) {
-                    nb.key[j] = ob.key[k];
-                    nb.e[j] = ob.e[k];
-                    ++entries_;
-                    break;
-                }   // a full bucket drops the entry: a rare loss of knowledge, never of soundness
-        }
+    // without a reservation the old array stands beside the new one during the growth, never more
+    // than a quarter of the bound.
+    const std::size_t n = (capacity_ * 8 > max_capacity_ ? max_capacity_ : capacity_ * 2) / kWindow;
+    if (reserved_) {
+        populate(old_n, n);
+    } else {
+        // Into the reservation, made now, or a new array: the old buckets copied to its start.
+        const TTBucket* old = buckets_;
+        void* old_raw = raw_;
+        const std::size_t old_len = raw_len_;
+        if (reserve(max_capacity_ / kWindow))
+            populate(0, n);
+        else
+            allocate_raw(n);
+        std::memcpy(static_cast<void*>(buckets_), old, old_n * sizeof(TTBucket));
+        free_raw(old_raw, old_len);
     }
-    free_raw(old_raw, old_len);
+    set_size(n);
+    rehash(old_n);
     peak_ = std::max(peak_, entries_);
     if (!decided_bits_.empty()) rebuild_decided();
+}
+
+// Every entry of buckets [0, old_n) to its home in the table of nbuckets_ buckets, in place.  A
+// bucket's new home is never below its old one (the high word of key * buckets grows with the
+// buckets), so the buckets are moved from the last down, each into buckets already moved or still
+// empty.  Each new bucket holds its entries in the order of a rehash into a separate array (old
+// bucket by old bucket, slot by slot): where a new bucket takes entries from two old ones (a growth
+// by less than twice), those of the higher, placed first, are put back after the lower's.  A full
+// bucket drops the entry: a rare loss of knowledge, never of soundness.
+void TranspositionTable::rehash(std::size_t old_n) {
+    entries_ = 0;
+    crowded_ = 0;
+    const auto place = [this](TTBucket& b, std::uint64_t key, const TTEntry& e) {
+        for (std::size_t j = 0; j < kWindow; ++j)
+            if (b.key[j] == 0) {
+                b.key[j] = key;
+                b.e[j] = e;
+                ++entries_;
+                return;
+            }
+    };
+    TTBucket src;
+    TTBucket held;
+    for (std::size_t i = old_n; i-- > 0;) {
+        TTBucket& b = buckets_[i];
+        bool any = false;
+        for (std::size_t k = 0; k < kWindow; ++k) any |= b.key[k] != 0;
+        if (!any) continue;
+        src = b;
+        std::fill(std::begin(b.key), std::end(b.key), std::uint64_t{0});
+        std::size_t shared = nbuckets_;   // the new bucket that held a higher old bucket's entries
+        std::size_t seen[kWindow];
+        std::size_t nseen = 0;
+        for (std::size_t k = 0; k < kWindow; ++k) {
+            if (src.key[k] == 0) continue;
+            const std::size_t h = home(src.key[k]);
+            TTBucket& nb = buckets_[h];
+            if (h != i && std::find(seen, seen + nseen, h) == seen + nseen) {
+                seen[nseen++] = h;
+                if (shared == nbuckets_ && nb.key[0] != 0) {   // a filled bucket's first slot is used
+                    shared = h;
+                    held = nb;
+                    for (std::size_t j = 0; j < kWindow; ++j) entries_ -= nb.key[j] != 0;
+                    std::fill(std::begin(nb.key), std::end(nb.key), std::uint64_t{0});
+                }
+            }
+            place(nb, src.key[k], src.e[k]);
+        }
+        if (shared != nbuckets_)
+            for (std::size_t j = 0; j < kWindow; ++j)
+                if (held.key[j] != 0) place(buckets_[shared], held.key[j], held.e[j]);
+    }
 }
 
 TranspositionTable::~TranspositionTable() { free_raw(raw_, raw_len_); }
@@ -316,10 +432,25 @@ std::size_t TranspositionTable::collect(double target) {
 void TranspositionTable::clear() {
     // A new table's first array: a search begun again on a cleared table then searches what it
     // would on a new one (in a grown array, full buckets replace otherwise).
-    void* old_raw = raw_;
-    const std::size_t old_len = raw_len_;
-    allocate(first_capacity(max_capacity_));
-    free_raw(old_raw, old_len);
+    const std::size_t first = first_capacity(max_capacity_) / kWindow;
+    if (reserved_) {
+        // The first buckets zeroed, the pages beyond given back (they read as zeros again), and
+        // the mapping on small pages again, as a new table's.
+        std::memset(static_cast<void*>(buckets_), 0, first * sizeof(TTBucket));
+#if defined(__linux__)
+        if (nbuckets_ > first)
+            (void)madvise(buckets_ + first, (nbuckets_ - first) * sizeof(TTBucket), MADV_DONTNEED);
+#if defined(MADV_NOHUGEPAGE)
+        (void)madvise(buckets_, max_capacity_ / kWindow * sizeof(TTBucket), MADV_NOHUGEPAGE);
+#endif
+#endif
+        set_size(first);
+    } else {
+        void* old_raw = raw_;
+        const std::size_t old_len = raw_len_;
+        allocate(first * kWindow);
+        free_raw(old_raw, old_len);
+    }
     entries_ = 0;
     crowded_ = 0;
     if (!decided_bits_.empty()) rebuild_decided();

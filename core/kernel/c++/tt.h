@@ -15,10 +15,11 @@
 // into a full bucket replaces its cheapest entry (least search amount, a proof weighing 16 times
 // its amount and a disproof twice: see cost() in tt.cpp).  When the table is nine tenths full,
 // collect() drops the cheapest entries by the same measure until seven tenths remain.  The table
-// starts at 64k entries (2 MB, cache-friendly for short problems) and doubles, rehashing, whenever
-// it is half full or buckets keep overflowing, up to what the memory bound allows; the last growth
-// goes straight to the bound from at most a quarter of it, so that the old and the new array
-// together stay inside the bound.  Sixteen entries a bucket rather than eight, and doubling rather
+// starts at 2k entries (64 KB: most searches stay in it) and doubles, rehashing, whenever it is
+// half full or buckets keep overflowing, up to what the memory bound allows; the last growth goes
+// straight to the bound from at most a quarter of it, so that, where a growth needs a new array
+// (no mmap), the old and the new together stay inside the bound.  On Linux the table grows in
+// place inside one mapping of the bound's size (see reserve() in tt.cpp).  Sixteen entries a bucket rather than eight, and doubling rather
 // than quadrupling, keep the table dense: at half full a 16-entry bucket overflows about one time
 // in 250 where an 8-entry one overflows one time in ten, so the table need not grow far past what
 // it holds (Microcosmos tail 151: 128 MB for 1.4 M entries, where it was 617 MB), and a denser
@@ -151,14 +152,18 @@ private:
 #endif
     }
     TTBucket* bucket(std::uint64_t key) const { return buckets_ + home(key); }
-    // Growth keeps the old array beside the new one: only while the old is at most a quarter of the bound.
+    // Growth to twice the size: only while the table is at most a quarter of the bound (the last growth goes to the bound).
     bool can_grow() const { return capacity_ * 4 <= max_capacity_; }
     std::size_t home_portable(std::uint64_t key) const;
     TTEntry* slot_for_insert(TTBucket& b, std::uint64_t key);
     void allocate(std::size_t capacity);
     void allocate_raw(std::size_t buckets);
+    bool reserve(std::size_t buckets);
+    void populate(std::size_t from, std::size_t to);
+    void set_size(std::size_t buckets);
     static void free_raw(void* raw, std::size_t len);
     void grow();
+    void rehash(std::size_t old_buckets);
     void mark_decided(std::uint64_t key) {
         const std::uint64_t i = tag(key) & decided_mask_;
         decided_bits_[i >> 6] |= std::uint64_t{1} << (i & 63);
@@ -168,6 +173,7 @@ private:
     TTBucket* buckets_ = nullptr;    // 128-byte aligned inside raw_
     void* raw_ = nullptr;
     std::size_t raw_len_ = 0;        // the mapping's length when raw_ is a mapping, else 0 (calloc)
+    bool reserved_ = false;          // raw_ maps the bound's whole array: the table grows in place
     std::size_t nbuckets_ = 0;
     std::size_t capacity_ = 0;       // nbuckets_ * kWindow slots
     std::size_t entries_ = 0;
