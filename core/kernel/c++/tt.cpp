@@ -53,7 +53,7 @@ std::size_t TranspositionTable::entries_for(std::size_t memory_mb) {
 }
 
 TranspositionTable::TranspositionTable(std::size_t memory_mb) {
-    // The last growth holds a quarter-size array beside the full one.
+    // Where a growth needs a new array, the last one holds a quarter-size array beside the full one.
     max_capacity_ = std::max<std::size_t>(1024, entries_for(memory_mb) * 4 / 5) / kWindow * kWindow;
     allocate(first_capacity(max_capacity_));
 }
@@ -256,7 +256,9 @@ void TranspositionTable::rehash(std::size_t old_n) {
             TTBucket& nb = buckets_[h];
             if (h != i && std::find(seen, seen + nseen, h) == seen + nseen) {
                 seen[nseen++] = h;
-                if (shared == nbuckets_ && nb.key[0] != 0) {   // a filled bucket's first slot is used
+                // The rehash fills a bucket from its first slot: a used first slot is a higher
+                // old bucket's entries, to go after this one's.
+                if (shared == nbuckets_ && nb.key[0] != 0) {
                     shared = h;
                     held = nb;
                     for (std::size_t j = 0; j < kWindow; ++j) entries_ -= nb.key[j] != 0;
