@@ -19,9 +19,9 @@ namespace {
 // The process beside the table: the interpreter, Qt or cshogi, the search's own stacks.
 constexpr double kTableShare = 0.75;
 constexpr double kReservedMb = 32.0;
-constexpr std::size_t kInitialEntries = std::size_t{1} << 11;   // 128 KB: most searches stay in it
+constexpr std::size_t kInitialEntries = std::size_t{1} << 11;   // 64 KB: most searches stay in it
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
-constexpr std::size_t kHugeBytes = std::size_t{256} << 20;      // arrays this large ask for huge pages
+constexpr std::size_t kHugeBytes = std::size_t{256} << 20;      // a table this large goes on huge pages
 
 bool decided(const TTEntry& e) { return e.pn == 0 || e.dn == 0; }
 
@@ -59,18 +59,26 @@ TranspositionTable::TranspositionTable(std::size_t memory_mb) {
 }
 
 // On Linux the table's whole array, to its bound, is one mapping made at its first growth (a short
-// search never grows: making and unmapping the mapping cost mate.tsv's 1,040 searches 0.02 s) and
-// left untouched (MAP_NORESERVE: address space, no memory); the table uses its first buckets and
-// grows in place (rehash), so a growth zeroes only the pages it adds, and no old array stands beside the
-// new one.  While the table is below kHugeBytes it stays on small pages (MADV_NOHUGEPAGE, where the
-// system would otherwise give huge pages to any mapping); the growth that takes it to kHugeBytes or
-// more puts the whole of it on transparent huge pages (see grow() and allocate_raw for both
-// choices).  False where there is no such mapping: the table then allocates a new array for each
-// growth (as it does when built with TSUME_TT_NO_RESERVE: the sanitizer build, whose heap arrays
-// AddressSanitizer guards).
+// search never grows: making and unmapping the mapping at every table's start cost mate.tsv's 1,040
+// searches 0.02 s) and left untouched (MAP_NORESERVE: address space, no memory); the table uses its
+// first buckets and grows in place (rehash), so a growth zeroes only the pages it adds, and no old
+// array stands beside the new one.  The buckets a growth adds are faulted in by one call
+// (populate()): the rehash touches all of them anyway, and one call costs the kernel less than a
+// fault per page (on tail 151 of Microcosmos: 0.27 s of system time instead of 0.45 s).  The first
+// array is apart, small and not populated: most searches are short and touch a few of its pages
+// (populating it cost mate.tsv's 1,040 searches 0.9 s of system time; first arrays of 4 MB here and
+// 590 KB in the length table cost that batch 347,000 more faults and about 0.6 s more CPU than 128 KB
+// and 37 KB).  While the table is below kHugeBytes it stays on small pages (MADV_NOHUGEPAGE, where
+// the system would otherwise give huge pages to any mapping): zeroing fresh huge pages cost some
+// guests more system time than a short search gains (docs/benchmarks.md).  The growth that takes it
+// to kHugeBytes or more puts the whole of it on transparent huge pages: one TLB entry then covers
+// 2 MB of buckets, and a child's probe rarely waits on a page walk (将棋無双 48番, a 600 MB table:
+// about 6 % less CPU time).  False where there is no such mapping: the table then allocates a new
+// array for each growth (as it does when built with TSUME_TT_NO_RESERVE: the sanitizer build,
+// whose heap arrays AddressSanitizer guards).
 bool TranspositionTable::reserve(std::size_t n) {
 #if defined(__linux__) && defined(MAP_NORESERVE) && !defined(TSUME_TT_NO_RESERVE)
-    const std::size_t bytes = n * sizeof(TTBucket);
+    const std::size_t bytes = n * sizeof(TTBucket);   // reserved_bytes()
     const std::size_t len = bytes + kHugePage;   // room to start on a 2 MB boundary
     void* m = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) return false;
@@ -91,11 +99,10 @@ bool TranspositionTable::reserve(std::size_t n) {
 }
 
 // Buckets [from, to) of the reservation, about to be rehashed into: on small pages, faulted in by
-// one call (it costs the kernel less than a fault per page: see allocate_raw); when the table
-// reaches kHugeBytes, the whole of it on transparent huge pages, the new part left to fault in as
-// the rehash touches it and the part in use collapsed into huge pages (MADV_COLLAPSE, Linux 6.1 and
-// later; elsewhere it stays on small pages).  Each call is a hint: where one is refused, pages
-// fault in as they are used.
+// one call (see reserve()); when the table reaches kHugeBytes, the whole of it on transparent huge
+// pages, the new part left to fault in as the rehash touches it and the part in use collapsed into
+// huge pages (MADV_COLLAPSE, Linux 6.1 and later; elsewhere it stays on small pages).  Each call
+// is a hint: where one is refused, pages fault in as they are used.
 void TranspositionTable::populate(std::size_t from, std::size_t to) {
 #if defined(__linux__)
     char* base = reinterpret_cast<char*>(buckets_);
@@ -108,7 +115,7 @@ void TranspositionTable::populate(std::size_t from, std::size_t to) {
     }
 #if defined(MADV_HUGEPAGE)
     if (begin < kHugeBytes) {
-        (void)madvise(base, max_capacity_ / kWindow * sizeof(TTBucket), MADV_HUGEPAGE);
+        (void)madvise(base, reserved_bytes(), MADV_HUGEPAGE);
 #if defined(MADV_COLLAPSE)
         (void)madvise(base, begin, MADV_COLLAPSE);
 #endif
@@ -128,43 +135,18 @@ void TranspositionTable::set_size(std::size_t n) {
                              : static_cast<std::size_t>(static_cast<double>(capacity_) * kCollectAt);
 }
 
-// Zeroed memory for n buckets (every key 0: empty), 128-byte aligned.  On Linux the array is its
-// own mapping, its pages faulted in by the one mmap call (MAP_POPULATE): the table's hashing touches
-// every page of a grown array within its rehash anyway, and one call costs the kernel less than
-// a fault per page (on tail 151 of Microcosmos: 0.27 s of system time instead of 0.45 s).  The first
-// array is not populated: most searches are short and touch a few of its pages (populating it cost
-// mate.tsv's 1,040 searches 0.9 s of system time).  It is small for the same reason: a short
-// search's entries land on scattered pages, each a fault (first arrays of 4 MB here and 590 KB in
-// the length table cost mate.tsv's batch 347,000 more faults and about 0.6 s more CPU than 128 KB
-// and 37 KB).  An array of kHugeBytes or more (a long search's) asks for transparent huge pages
-// instead, on a 2 MB-aligned mapping, left to fault in as the rehash touches it: one TLB entry
-// then covers 2 MB of buckets, and a child's probe rarely waits on a page walk (将棋無双 48番, a
-// 600 MB table: about 6 % less CPU time).  Smaller arrays stay on small pages: zeroing fresh huge pages
-// cost some guests more system time than a short search gains (docs/benchmarks.md).  Elsewhere,
-// or when mmap fails, calloc with one bucket more to align.
+// Zeroed memory for n buckets (every key 0: empty), 128-byte aligned: the first array, and every
+// array where there is no reservation.  On Linux a mapping of its own, faulted in as it is used
+// (the first array is small and not populated: see reserve()); elsewhere, or when mmap fails,
+// calloc with one bucket more to align.
 void TranspositionTable::allocate_raw(std::size_t n) {
-#if defined(__linux__) && defined(MAP_POPULATE) && !defined(TSUME_TT_NO_RESERVE)
+#if defined(__linux__) && !defined(TSUME_TT_NO_RESERVE)
     const std::size_t bytes = n * sizeof(TTBucket);
-#if defined(MADV_HUGEPAGE)
-    const bool huge = bytes >= kHugeBytes;
-#else
-    const bool huge = false;
-#endif
-    // A huge-page array maps 2 MB more, to start on a 2 MB boundary, and faults in as it is used.
-    const std::size_t len = huge ? bytes + kHugePage : bytes;
-    const int populate = !huge && n > kInitialEntries / kWindow ? MAP_POPULATE : 0;
-    void* m = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | populate, -1, 0);
-    if (m != MAP_FAILED) {
-        auto start = reinterpret_cast<std::uintptr_t>(m);   // page-aligned
-#if defined(MADV_HUGEPAGE)
-        if (huge) {
-            start = (start + kHugePage - 1) & ~std::uintptr_t{kHugePage - 1};
-            (void)madvise(reinterpret_cast<void*>(start), bytes, MADV_HUGEPAGE);   // a hint: small pages when refused
-        }
-#endif
+    void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m != MAP_FAILED) {   // page-aligned
         raw_ = m;
-        raw_len_ = len;
-        buckets_ = reinterpret_cast<TTBucket*>(start);
+        raw_len_ = bytes;
+        buckets_ = static_cast<TTBucket*>(m);
         return;
     }
 #endif
@@ -177,7 +159,7 @@ void TranspositionTable::allocate_raw(std::size_t n) {
 }
 
 void TranspositionTable::free_raw(void* raw, std::size_t len) {
-#if defined(__linux__) && defined(MAP_POPULATE)
+#if defined(__linux__)
     if (len != 0) {
         munmap(raw, len);
         return;
@@ -443,7 +425,7 @@ void TranspositionTable::clear() {
         if (nbuckets_ > first)
             (void)madvise(buckets_ + first, (nbuckets_ - first) * sizeof(TTBucket), MADV_DONTNEED);
 #if defined(MADV_NOHUGEPAGE)
-        (void)madvise(buckets_, max_capacity_ / kWindow * sizeof(TTBucket), MADV_NOHUGEPAGE);
+        (void)madvise(buckets_, reserved_bytes(), MADV_NOHUGEPAGE);
 #endif
 #endif
         set_size(first);

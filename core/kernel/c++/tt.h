@@ -19,11 +19,12 @@
 // half full or buckets keep overflowing, up to what the memory bound allows; the last growth goes
 // straight to the bound from at most a quarter of it, so that, where a growth needs a new array
 // (no mmap), the old and the new together stay inside the bound.  On Linux the table grows in
-// place inside one mapping of the bound's size (see reserve() in tt.cpp).  Sixteen entries a bucket rather than eight, and doubling rather
-// than quadrupling, keep the table dense: at half full a 16-entry bucket overflows about one time
-// in 250 where an 8-entry one overflows one time in ten, so the table need not grow far past what
-// it holds (Microcosmos tail 151: 128 MB for 1.4 M entries, where it was 617 MB), and a denser
-// table costs fewer page walks per probe (docs/benchmarks.md).  An entry costs 32 bytes
+// place inside one mapping of the bound's size (see reserve() in tt.cpp).  Sixteen entries a
+// bucket rather than eight, and doubling rather than quadrupling, keep the table dense: at half
+// full a 16-entry bucket overflows about one time in 250 where an 8-entry one overflows one time in
+// ten, so the table need not grow far past what it holds (Microcosmos tail 151: 128 MB for 1.4 M
+// entries, where it was 617 MB), and a denser table costs fewer page walks per probe
+// (docs/benchmarks.md).  An entry costs 32 bytes
 // (kBytesPerEntry: its key and body).
 #pragma once
 
@@ -152,13 +153,15 @@ private:
 #endif
     }
     TTBucket* bucket(std::uint64_t key) const { return buckets_ + home(key); }
-    // Growth to twice the size: only while the table is at most a quarter of the bound (the last growth goes to the bound).
+    // Growth to twice the size: only while the table is at most a quarter of the bound (the last
+    // growth goes to the bound).
     bool can_grow() const { return capacity_ * 4 <= max_capacity_; }
     std::size_t home_portable(std::uint64_t key) const;
     TTEntry* slot_for_insert(TTBucket& b, std::uint64_t key);
     void allocate(std::size_t capacity);
     void allocate_raw(std::size_t buckets);
     bool reserve(std::size_t buckets);
+    std::size_t reserved_bytes() const { return max_capacity_ / kWindow * sizeof(TTBucket); }
     void populate(std::size_t from, std::size_t to);
     void set_size(std::size_t buckets);
     static void free_raw(void* raw, std::size_t len);
