@@ -6,6 +6,10 @@
 #include <sstream>
 #include <stdexcept>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace tsume::length {
 
 using dfpn::kInf;
@@ -17,6 +21,44 @@ constexpr double kEpsilon = 1.25;          // 1+ε thresholds for the best child
 constexpr std::size_t kFutilityMemo = 200000;       // verdicts kept before the memo is cleared
 constexpr int kMaxFrames = 60000;          // nested depth (plies of every nested question) before giving up
 constexpr std::size_t kInitialSlots = std::size_t{1} << 10;   // 37 KB, grown as needed (see tt.cpp)
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+constexpr std::size_t kHugeBytes = std::size_t{256} << 20;     // a table this large goes on huge pages (tt.cpp)
+
+// Zeroed memory for n items of `size` bytes.  On Linux, for a table (both arrays) of kHugeBytes
+// or more, a mapping of its own starting on a 2 MB boundary and on transparent huge pages, as the
+// df-pn table's (tt.cpp): a lookup's window is then rarely a page walk as well as a cache miss
+// (`mapped` its length, for munmap); otherwise calloc (`mapped` 0), which AddressSanitizer guards.
+void* zeroed(std::size_t n, std::size_t size, bool huge, void*& raw, std::size_t& mapped) {
+    mapped = 0;
+#if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(TSUME_TT_NO_RESERVE)
+    if (huge) {
+        const std::size_t len = n * size + kHugePage;
+        void* m = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m != MAP_FAILED) {
+            const std::uintptr_t start = (reinterpret_cast<std::uintptr_t>(m) + kHugePage - 1) & ~std::uintptr_t{kHugePage - 1};
+            (void)madvise(reinterpret_cast<void*>(start), n * size, MADV_HUGEPAGE);   // a hint
+            raw = m;
+            mapped = len;
+            return reinterpret_cast<void*>(start);
+        }
+    }
+#else
+    (void)huge;
+#endif
+    raw = std::calloc(n, size);
+    return raw;
+}
+
+void release(void* raw, std::size_t mapped) {
+#if defined(__linux__)
+    if (mapped != 0) {
+        munmap(raw, mapped);
+        return;
+    }
+#endif
+    (void)mapped;
+    std::free(raw);
+}
 
 std::uint64_t cost(const LEntry& e) {
     const bool bounded = e.hi < kLenInf || e.lo > 1;
@@ -164,19 +206,27 @@ LengthTable::LengthTable(std::size_t memory_mb) {
 }
 
 LengthTable::~LengthTable() {
-    std::free(keys_);
-    std::free(data_);
+    release(keys_raw_, keys_mapped_);
+    release(data_raw_, data_mapped_);
 }
 
 void LengthTable::allocate(std::size_t capacity) {
-    void* k = std::calloc(capacity + kWindow - 1, sizeof(std::uint64_t));
-    void* p = k == nullptr ? nullptr : std::calloc(capacity + kWindow - 1, sizeof(LEntry));
+    const std::size_t slots = capacity + kWindow - 1;
+    const bool huge = slots * (sizeof(std::uint64_t) + sizeof(LEntry)) >= kHugeBytes;
+    void *kraw = nullptr, *praw = nullptr;
+    std::size_t klen = 0, plen = 0;
+    void* k = zeroed(slots, sizeof(std::uint64_t), huge, kraw, klen);
+    void* p = k == nullptr ? nullptr : zeroed(slots, sizeof(LEntry), huge, praw, plen);
     if (p == nullptr) {
-        std::free(k);
+        if (k != nullptr) release(kraw, klen);
         throw std::bad_alloc();
     }
     keys_ = static_cast<std::uint64_t*>(k);
     data_ = static_cast<LEntry*>(p);
+    keys_raw_ = kraw;
+    data_raw_ = praw;
+    keys_mapped_ = klen;
+    data_mapped_ = plen;
     capacity_ = capacity;
 }
 
@@ -241,6 +291,8 @@ void LengthTable::refresh_by_dominance(LEntry& e) {
 void LengthTable::grow() {
     std::uint64_t* old_keys = keys_;
     LEntry* old = data_;
+    void *old_keys_raw = keys_raw_, *old_raw = data_raw_;
+    const std::size_t old_keys_mapped = keys_mapped_, old_mapped = data_mapped_;
     const std::size_t old_slots = capacity_ + kWindow - 1;
     allocate(std::min(max_capacity_, capacity_ * 4));
     entries_ = 0;
@@ -255,8 +307,8 @@ void LengthTable::grow() {
                 break;
             }
     }
-    std::free(old_keys);
-    std::free(old);
+    release(old_keys_raw, old_keys_mapped);
+    release(old_raw, old_mapped);
 }
 
 void LengthTable::maintain() {

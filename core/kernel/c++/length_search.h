@@ -112,6 +112,9 @@ private:
 
     std::uint64_t* keys_ = nullptr;
     LEntry* data_ = nullptr;
+    void* keys_raw_ = nullptr;          // what was allocated for keys_ and data_ (see allocate())
+    void* data_raw_ = nullptr;
+    std::size_t keys_mapped_ = 0, data_mapped_ = 0;   // their mappings' lengths (0: calloc)
     std::size_t capacity_ = 0, max_capacity_ = 0, entries_ = 0, collections_ = 0;
     bool dominance_ = false;
 };
