@@ -161,6 +161,9 @@ class LengthSearch:
         """The same, under the name a poller of ``DfPnSearch`` reads."""
     def cancel(self) -> None:
         """Stop the running call from any thread."""
+    def clear_cancel(self) -> None:
+        """After :meth:`cancel`: the next call searches on, the tables kept (the oracle's cancel
+        cleared too)."""
     @property
     def nodes(self) -> int: ...
     @property

@@ -274,6 +274,10 @@ public:
     }
 
     void cancel() { search_->cancel(); }
+    void clear_cancel() {
+        Guard guard(*this);
+        search_->clear_cancel();
+    }
     std::uint64_t nodes() const { return search_->nodes(); }
     std::uint64_t oracle_nodes() const { return search_->oracle_nodes(); }
     std::uint64_t questions() const { return search_->questions(); }
@@ -393,6 +397,8 @@ void bind_length(py::module_& m) {
         .def("oracle_snapshot", &LengthSearchBinding::oracle_snapshot, "The raw df-pn's last published progress.")
         .def("snapshot", &LengthSearchBinding::oracle_snapshot, "The same (as DfPnSearch.snapshot, for a poller).")
         .def("cancel", &LengthSearchBinding::cancel, "Stop the running call (from any thread) within a few ms.")
+        .def("clear_cancel", &LengthSearchBinding::clear_cancel,
+             "After cancel(): the next call searches on, the tables kept (the shared oracle's cancel cleared too).")
         .def_property_readonly("nodes", &LengthSearchBinding::nodes)
         .def_property_readonly("oracle_nodes", &LengthSearchBinding::oracle_nodes)
         .def_property_readonly("questions", &LengthSearchBinding::questions)

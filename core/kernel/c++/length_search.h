@@ -237,6 +237,11 @@ public:
         cancel_.store(true, std::memory_order_relaxed);
         oracle_->cancel();
     }
+    // After a cancel: the next call searches on, with the tables kept (the oracle's too).
+    void clear_cancel() {
+        cancel_.store(false, std::memory_order_relaxed);
+        oracle_->clear_cancel();
+    }
     std::uint64_t nodes() const { return nodes_; }
     std::uint64_t oracle_nodes() const { return oracle_->nodes(); }
     std::uint64_t questions() const { return questions_; }
