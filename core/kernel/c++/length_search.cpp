@@ -22,12 +22,16 @@ constexpr std::size_t kFutilityMemo = 200000;       // verdicts kept before the 
 constexpr int kMaxFrames = 60000;          // nested depth (plies of every nested question) before giving up
 constexpr std::size_t kInitialSlots = std::size_t{1} << 10;   // 37 KB, grown as needed (see tt.cpp)
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
-constexpr std::size_t kHugeBytes = std::size_t{256} << 20;     // a table this large goes on huge pages (tt.cpp)
+// A table this large goes on huge pages: the product's length table (a quarter of --memory, less
+// the restricted games': 134 MB at the bound for the default 1024) takes 0.88 of the CPU time on
+// huge pages (将棋無双 72番's length), where the df-pn table's 256 MB would leave it on small ones.
+constexpr std::size_t kHugeBytes = std::size_t{64} << 20;
 
 // Zeroed memory for n items of `size` bytes.  On Linux, for a table (both arrays) of kHugeBytes
 // or more, a mapping of its own starting on a 2 MB boundary and on transparent huge pages, as the
-// df-pn table's (tt.cpp): a lookup's window is then rarely a page walk as well as a cache miss
-// (`mapped` its length, for munmap); otherwise calloc (`mapped` 0), which AddressSanitizer guards.
+// large df-pn table's (tt.cpp): a lookup's window is then rarely a page walk as well as a cache
+// miss (`mapped` its length, for munmap); otherwise calloc (`mapped` 0), which AddressSanitizer
+// guards.
 void* zeroed(std::size_t n, std::size_t size, bool huge, void*& raw, std::size_t& mapped) {
     mapped = 0;
 #if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(TSUME_TT_NO_RESERVE)
