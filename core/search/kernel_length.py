@@ -162,7 +162,9 @@ class _CancelWatch:
     one do not pause (将棋無双 24番 on a 2 GHz guest beside a test run: a Stop seen 0.2–2.8 s
     late).  One daemon thread, made at the first registration, looks every :data:`_WATCH_POLL`
     seconds while a registered search is alive (a few microseconds a look) and calls the kernel's
-    ``cancel()``, which a call sees within 1,024 nodes.
+    ``cancel()``, which a call sees within 1,024 nodes.  A search is registered when it is made or
+    given a budget with a cancel flag, and let go when its answer is built, its flag has been
+    passed on, or it is gone.
     """
 
     def __init__(self) -> None:
@@ -641,14 +643,17 @@ def build_proof(position: Position, *, deadline: float | None = None, cancel: Ca
     if observe is not None:
         observe(search)
     try:
-        yield search.progress()
-        outcome = yield from search.settle_root()
-    except SearchAborted:
-        return None
-    if outcome != "proven":
-        return None
-    return (yield from builder.answer(search, position, max_length=max_length, alternatives=alternatives,
-                                      session=session))
+        try:
+            yield search.progress()
+            outcome = yield from search.settle_root()
+        except SearchAborted:
+            return None
+        if outcome != "proven":
+            return None
+        return (yield from builder.answer(search, position, max_length=max_length, alternatives=alternatives,
+                                          session=session))
+    finally:
+        _WATCH.discard(search)   # a search kept for a check is watched again by its budget()
 
 
 def _relay(gen: Generator[Progress, None, T], whole: Callable[[Progress], Progress]) -> Generator[Progress, None, T]:
