@@ -6,9 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include "memory.h"
 
 namespace tsume::length {
 
@@ -21,29 +19,22 @@ constexpr double kEpsilon = 1.25;          // 1+ε thresholds for the best child
 constexpr std::size_t kFutilityMemo = 200000;       // verdicts kept before the memo is cleared
 constexpr int kMaxFrames = 60000;          // nested depth (plies of every nested question) before giving up
 constexpr std::size_t kInitialSlots = std::size_t{1} << 10;   // 37 KB, grown as needed (see tt.cpp)
-constexpr std::size_t kHugePage = std::size_t{2} << 20;
 // A table this large goes on huge pages: the product's length table (a quarter of --memory, less
 // the restricted games': 134 MB at the bound for the default 1024) takes 0.88 of the CPU time on
 // huge pages (将棋無双 72番's length), where the df-pn table's 256 MB would leave it on small ones.
 constexpr std::size_t kHugeBytes = std::size_t{64} << 20;
 
 // Zeroed memory for n items of `size` bytes.  On Linux, for a table (both arrays) of kHugeBytes
-// or more, a mapping of its own starting on a 2 MB boundary and on transparent huge pages, as the
-// large df-pn table's (tt.cpp): a lookup's window is then rarely a page walk as well as a cache
-// miss (`mapped` its length, for munmap); otherwise calloc (`mapped` 0), which AddressSanitizer
-// guards.
+// or more, a mapping of its own on transparent huge pages, as the large df-pn table's (tt.cpp):
+// a lookup's window is then rarely a page walk as well as a cache miss; otherwise calloc, which
+// AddressSanitizer guards.  `raw` and `mapped` are what memory::release takes back.
 void* zeroed(std::size_t n, std::size_t size, bool huge, void*& raw, std::size_t& mapped) {
     mapped = 0;
 #if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(TSUME_TT_NO_RESERVE)
     if (huge) {
-        const std::size_t len = n * size + kHugePage;
-        void* m = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (m != MAP_FAILED) {
-            const std::uintptr_t start = (reinterpret_cast<std::uintptr_t>(m) + kHugePage - 1) & ~std::uintptr_t{kHugePage - 1};
-            (void)madvise(reinterpret_cast<void*>(start), n * size, MADV_HUGEPAGE);   // a hint
-            raw = m;
-            mapped = len;
-            return reinterpret_cast<void*>(start);
+        if (void* base = memory::map_aligned(n * size, raw, mapped); base != nullptr) {
+            (void)madvise(base, n * size, MADV_HUGEPAGE);   // a hint
+            return base;
         }
     }
 #else
@@ -51,17 +42,6 @@ void* zeroed(std::size_t n, std::size_t size, bool huge, void*& raw, std::size_t
 #endif
     raw = std::calloc(n, size);
     return raw;
-}
-
-void release(void* raw, std::size_t mapped) {
-#if defined(__linux__)
-    if (mapped != 0) {
-        munmap(raw, mapped);
-        return;
-    }
-#endif
-    (void)mapped;
-    std::free(raw);
 }
 
 std::uint64_t cost(const LEntry& e) {
@@ -210,8 +190,8 @@ LengthTable::LengthTable(std::size_t memory_mb) {
 }
 
 LengthTable::~LengthTable() {
-    release(keys_raw_, keys_mapped_);
-    release(data_raw_, data_mapped_);
+    memory::release(keys_raw_, keys_mapped_);
+    memory::release(data_raw_, data_mapped_);
 }
 
 void LengthTable::allocate(std::size_t capacity) {
@@ -222,7 +202,7 @@ void LengthTable::allocate(std::size_t capacity) {
     void* k = zeroed(slots, sizeof(std::uint64_t), huge, kraw, klen);
     void* p = k == nullptr ? nullptr : zeroed(slots, sizeof(LEntry), huge, praw, plen);
     if (p == nullptr) {
-        if (k != nullptr) release(kraw, klen);
+        if (k != nullptr) memory::release(kraw, klen);
         throw std::bad_alloc();
     }
     keys_ = static_cast<std::uint64_t*>(k);
@@ -311,8 +291,8 @@ void LengthTable::grow() {
                 break;
             }
     }
-    release(old_keys_raw, old_keys_mapped);
-    release(old_raw, old_mapped);
+    memory::release(old_keys_raw, old_keys_mapped);
+    memory::release(old_raw, old_mapped);
 }
 
 void LengthTable::maintain() {

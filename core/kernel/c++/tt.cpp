@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #endif
 
+#include "memory.h"
 #include "types.h"
 
 namespace tsume::dfpn {
@@ -20,7 +21,6 @@ namespace {
 constexpr double kTableShare = 0.75;
 constexpr double kReservedMb = 32.0;
 constexpr std::size_t kInitialEntries = std::size_t{1} << 11;   // 64 KB: most searches stay in it
-constexpr std::size_t kHugePage = std::size_t{2} << 20;
 constexpr std::size_t kHugeBytes = std::size_t{256} << 20;      // a table this large goes on huge pages
 
 bool decided(const TTEntry& e) { return e.pn == 0 || e.dn == 0; }
@@ -79,11 +79,10 @@ TranspositionTable::TranspositionTable(std::size_t memory_mb) {
 bool TranspositionTable::reserve(std::size_t n) {
 #if defined(__linux__) && defined(MAP_NORESERVE) && !defined(TSUME_TT_NO_RESERVE)
     const std::size_t bytes = n * sizeof(TTBucket);   // reserved_bytes()
-    const std::size_t len = bytes + kHugePage;   // room to start on a 2 MB boundary
-    void* m = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (m == MAP_FAILED) return false;
-    const std::uintptr_t start = (reinterpret_cast<std::uintptr_t>(m) + kHugePage - 1) & ~std::uintptr_t{kHugePage - 1};
-    auto* base = reinterpret_cast<char*>(start);
+    void* m = nullptr;
+    std::size_t len = 0;
+    auto* base = static_cast<char*>(memory::map_aligned(bytes, m, len));
+    if (base == nullptr) return false;
 #if defined(MADV_NOHUGEPAGE)
     (void)madvise(base, bytes, MADV_NOHUGEPAGE);   // a hint: refused, nothing changes
 #endif
@@ -158,16 +157,6 @@ void TranspositionTable::allocate_raw(std::size_t n) {
     buckets_ = reinterpret_cast<TTBucket*>((addr + 127) & ~std::uintptr_t{127});
 }
 
-void TranspositionTable::free_raw(void* raw, std::size_t len) {
-#if defined(__linux__)
-    if (len != 0) {
-        munmap(raw, len);
-        return;
-    }
-#endif
-    (void)len;
-    std::free(raw);
-}
 
 void TranspositionTable::allocate(std::size_t capacity) {
     const std::size_t n = capacity / kWindow;
@@ -193,7 +182,7 @@ void TranspositionTable::grow() {
         else
             allocate_raw(n);
         std::memcpy(static_cast<void*>(buckets_), old, old_n * sizeof(TTBucket));
-        free_raw(old_raw, old_len);
+        memory::release(old_raw, old_len);
     }
     set_size(n);
     rehash(old_n);
@@ -255,7 +244,7 @@ void TranspositionTable::rehash(std::size_t old_n) {
     }
 }
 
-TranspositionTable::~TranspositionTable() { free_raw(raw_, raw_len_); }
+TranspositionTable::~TranspositionTable() { memory::release(raw_, raw_len_); }
 
 std::size_t TranspositionTable::home_portable(std::uint64_t key) const {
     return static_cast<std::size_t>(mul_hi(key, nbuckets_));
@@ -433,7 +422,7 @@ void TranspositionTable::clear() {
         void* old_raw = raw_;
         const std::size_t old_len = raw_len_;
         allocate(first * kWindow);
-        free_raw(old_raw, old_len);
+        memory::release(old_raw, old_len);
     }
     entries_ = 0;
     crowded_ = 0;

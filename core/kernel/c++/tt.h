@@ -164,7 +164,6 @@ private:
     std::size_t reserved_bytes() const { return max_capacity_ / kWindow * sizeof(TTBucket); }
     void populate(std::size_t from, std::size_t to);
     void set_size(std::size_t buckets);
-    static void free_raw(void* raw, std::size_t len);
     void grow();
     void rehash(std::size_t old_buckets);
     void mark_decided(std::uint64_t key) {
