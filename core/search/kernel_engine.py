@@ -32,7 +32,7 @@ ENGINES = ("kernel", "python")
 
 _PATH_LEVELS = 64        # deepest level a progress snapshot describes
 _PATH_CHILDREN = 24      # children listed per level
-_POLL = 0.02             # seconds between looks at the cancel flag while the search runs
+POLL = 0.02              # seconds between looks at a Python cancel flag while a kernel search runs
 class EngineChoiceError(ValueError):
     """``TSUME_ENGINE`` names an unknown engine, or the kernel it asks for is not built."""
 
@@ -118,7 +118,7 @@ def run_on_thread(search: Any, call: str, args: tuple[Any, ...], cancel: Cancel 
     (``time.monotonic``).
 
     The kernel cannot look at a Python cancel flag, so this generator does,
-    every ``_POLL`` seconds, and passes it on with ``search.cancel()``; so does
+    every :data:`POLL` seconds, and passes it on with ``search.cancel()``; so does
     closing the generator early, which then waits for the call to return.
     """
     outcome: list[Any] = []
@@ -137,7 +137,7 @@ def run_on_thread(search: Any, call: str, args: tuple[Any, ...], cancel: Cancel 
     worker.submit(run)
     try:
         next_report = time.monotonic() + interval
-        while not done.wait(_POLL):
+        while not done.wait(POLL):
             if cancel is not None and cancel.is_set():
                 search.cancel()
             now = time.monotonic()
@@ -302,5 +302,5 @@ def solve_iter(sfen: str, limits: Limits = Limits(), cancel: Cancel | None = Non
     return finish(SolveStatus.MATE, pv=pv, length=len(pv) if complete else None, extra=extra)
 
 
-__all__ = ["ENGINES", "ENGINE_ENV", "EngineChoiceError", "available", "engine_choice", "new_search",
+__all__ = ["ENGINES", "ENGINE_ENV", "EngineChoiceError", "POLL", "available", "engine_choice", "new_search",
            "progress_from_snapshot", "proof_line", "prove", "run_on_thread", "solve_iter", "supports"]

@@ -160,9 +160,10 @@ class _CancelWatch:
     A kernel call runs with the interpreter lock released and cannot look at a Python flag; a
     question pauses for Python only between its outermost nodes, and the futility tests inside
     one do not pause (将棋無双 24番 on a 2 GHz guest beside a test run: a Stop seen 0.2–2.8 s
-    late).  One daemon thread, made at the first registration, looks every :data:`_WATCH_POLL`
-    seconds while a registered search is alive (a few microseconds a look) and calls the kernel's
-    ``cancel()``, which a call sees within 1,024 nodes.  A search is registered when it is made or
+    late).  One daemon thread, made at the first registration, looks every
+    :data:`.kernel_engine.POLL` seconds (as the df-pn calls' pollers do) while a registered search
+    is alive (a few microseconds a look) and calls the kernel's ``cancel()``, which a call sees
+    within 1,024 nodes.  A search is registered when it is made or
     given a budget with a cancel flag, and let go when its answer is built, its flag has been
     passed on, or it is gone.
     """
@@ -187,7 +188,7 @@ class _CancelWatch:
     def _loop(self) -> None:
         while True:
             self._look()   # its references end with it: a search let go leaves the set
-            time.sleep(_WATCH_POLL)
+            time.sleep(kernel_engine.POLL)
 
     def _look(self) -> None:
         with self._cond:
@@ -198,7 +199,6 @@ class _CancelWatch:
             search._pass_cancel()
 
 
-_WATCH_POLL = 0.02
 _WATCH = _CancelWatch()
 
 
@@ -274,9 +274,8 @@ class KernelLengthSearch(BoundedSearch):
             super().budget(limits, cancel, clock)
             if self._kernel_cancelled:   # a search stopped by a cancel, asked again: its tables stay
                 self._kernel_cancelled = False
-                for k in (self.k, self.lower_k):
-                    if k is not None:
-                        k.clear_cancel()
+                for k in self._kernels():
+                    k.clear_cancel()
         if cancel is not None:
             _WATCH.add(self)
 
@@ -288,10 +287,13 @@ class KernelLengthSearch(BoundedSearch):
             if self._kernel_cancelled or cancel is None or not cancel.is_set():
                 return
             self._kernel_cancelled = True
-            for k in (self.k, self.lower_k):
-                if k is not None:
-                    k.cancel()
+            for k in self._kernels():
+                k.cancel()
         _WATCH.discard(self)
+
+    def _kernels(self) -> list[Any]:
+        """The kernel searches of this search: its own and the restricted game's, once made."""
+        return [self.k] if self.lower_k is None else [self.k, self.lower_k]
 
     def sfen_of(self, board: cshogi.Board) -> str:
         """``board``'s SFEN, as the kernel's calls take it.  The builder asks about the same
@@ -643,13 +645,12 @@ def build_proof(position: Position, *, deadline: float | None = None, cancel: Ca
     if observe is not None:
         observe(search)
     try:
-        try:
-            yield search.progress()
-            outcome = yield from search.settle_root()
-        except SearchAborted:
+        yield search.progress()
+        if (yield from search.settle_root()) != "proven":
             return None
-        if outcome != "proven":
-            return None
+    except SearchAborted:
+        return None
+    else:   # the answer's own SearchAborted is the builder's to handle
         return (yield from builder.answer(search, position, max_length=max_length, alternatives=alternatives,
                                           session=session))
     finally:

@@ -39,7 +39,6 @@ _DECIDED_MAX = 1 << 20
 
 _SLICED_NODES = 100_000
 """A search with at most this many nodes to go runs in slices; a longer one on a watched thread."""
-_POLL = 0.02   # seconds between looks at the cancel flag of a watched search
 
 _OUTCOMES = {"proven": Outcome.PROVEN, "disproven": Outcome.DISPROVEN, "unknown": Outcome.UNKNOWN}
 
@@ -158,7 +157,7 @@ class KernelOracle:
         worker.submit(run)
         cancelled = False
         try:
-            while not done.wait(_POLL):
+            while not done.wait(kernel_engine.POLL):
                 if not cancelled and cancel is not None and cancel.is_set():
                     self.kernel.cancel()
                     cancelled = True

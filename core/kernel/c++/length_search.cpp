@@ -24,23 +24,23 @@ constexpr std::size_t kInitialSlots = std::size_t{1} << 10;   // 37 KB, grown as
 // huge pages (将棋無双 72番's length), where the df-pn table's 256 MB would leave it on small ones.
 constexpr std::size_t kHugeBytes = std::size_t{64} << 20;
 
-// Zeroed memory for n items of `size` bytes.  On Linux, for a table (both arrays) of kHugeBytes
-// or more, a mapping of its own on transparent huge pages, as the large df-pn table's (tt.cpp):
-// a lookup's window is then rarely a page walk as well as a cache miss; otherwise calloc, which
-// AddressSanitizer guards.  `raw` and `mapped` are what memory::release takes back.
-void* zeroed(std::size_t n, std::size_t size, bool huge, void*& raw, std::size_t& mapped) {
+// `bytes` of zeroed memory.  On Linux, with `huge`, a mapping of its own on transparent huge
+// pages, as the large df-pn table's (tt.cpp): a lookup's window is then rarely a page walk as
+// well as a cache miss; otherwise calloc, which AddressSanitizer guards.  `raw` and `mapped` are
+// what memory::release takes back.
+void* zeroed(std::size_t bytes, bool huge, void*& raw, std::size_t& mapped) {
     mapped = 0;
 #if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(TSUME_TT_NO_RESERVE)
     if (huge) {
-        if (void* base = memory::map_aligned(n * size, raw, mapped); base != nullptr) {
-            (void)madvise(base, n * size, MADV_HUGEPAGE);   // a hint
+        if (void* base = memory::map_aligned(bytes, raw, mapped); base != nullptr) {
+            (void)madvise(base, bytes, MADV_HUGEPAGE);   // a hint
             return base;
         }
     }
 #else
     (void)huge;
 #endif
-    raw = std::calloc(n, size);
+    raw = std::calloc(bytes, 1);
     return raw;
 }
 
@@ -189,28 +189,21 @@ LengthTable::LengthTable(std::size_t memory_mb) {
     allocate(std::min(max_capacity_, kInitialSlots));
 }
 
-LengthTable::~LengthTable() {
-    memory::release(keys_raw_, keys_mapped_);
-    memory::release(data_raw_, data_mapped_);
-}
+LengthTable::~LengthTable() { memory::release(raw_, raw_len_); }
 
+// Both arrays in one block, the bodies from the first cache line after the keys.
 void LengthTable::allocate(std::size_t capacity) {
     const std::size_t slots = capacity + kWindow - 1;
-    const bool huge = slots * (sizeof(std::uint64_t) + sizeof(LEntry)) >= kHugeBytes;
-    void *kraw = nullptr, *praw = nullptr;
-    std::size_t klen = 0, plen = 0;
-    void* k = zeroed(slots, sizeof(std::uint64_t), huge, kraw, klen);
-    void* p = k == nullptr ? nullptr : zeroed(slots, sizeof(LEntry), huge, praw, plen);
-    if (p == nullptr) {
-        if (k != nullptr) memory::release(kraw, klen);
-        throw std::bad_alloc();
-    }
-    keys_ = static_cast<std::uint64_t*>(k);
-    data_ = static_cast<LEntry*>(p);
-    keys_raw_ = kraw;
-    data_raw_ = praw;
-    keys_mapped_ = klen;
-    data_mapped_ = plen;
+    const std::size_t key_bytes = (slots * sizeof(std::uint64_t) + 63) & ~std::size_t{63};
+    const std::size_t bytes = key_bytes + slots * sizeof(LEntry);
+    void* raw = nullptr;
+    std::size_t len = 0;
+    auto* base = static_cast<char*>(zeroed(bytes, bytes >= kHugeBytes, raw, len));
+    if (base == nullptr) throw std::bad_alloc();   // the table as it was
+    raw_ = raw;
+    raw_len_ = len;
+    keys_ = reinterpret_cast<std::uint64_t*>(base);
+    data_ = reinterpret_cast<LEntry*>(base + key_bytes);
     capacity_ = capacity;
 }
 
@@ -275,8 +268,8 @@ void LengthTable::refresh_by_dominance(LEntry& e) {
 void LengthTable::grow() {
     std::uint64_t* old_keys = keys_;
     LEntry* old = data_;
-    void *old_keys_raw = keys_raw_, *old_raw = data_raw_;
-    const std::size_t old_keys_mapped = keys_mapped_, old_mapped = data_mapped_;
+    void* old_raw = raw_;
+    const std::size_t old_len = raw_len_;
     const std::size_t old_slots = capacity_ + kWindow - 1;
     allocate(std::min(max_capacity_, capacity_ * 4));
     entries_ = 0;
@@ -291,8 +284,7 @@ void LengthTable::grow() {
                 break;
             }
     }
-    memory::release(old_keys_raw, old_keys_mapped);
-    memory::release(old_raw, old_mapped);
+    memory::release(old_raw, old_len);
 }
 
 void LengthTable::maintain() {

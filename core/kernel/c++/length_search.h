@@ -54,8 +54,8 @@ struct LEntry {
 };
 static_assert(sizeof(LEntry) == 28, "the table's bodies are 28 bytes (docs/architecture.md)");
 
-// Layout: two parallel arrays, the board keys (8 bytes a slot, 0 for an empty one; a key of 0 is
-// stored as 1, which has the same home) and the bodies.  A lookup scans the kWindow keys from the
+// Layout: two parallel arrays in one block, the board keys (8 bytes a slot, 0 for an empty one; a
+// key of 0 is stored as 1, which has the same home) and the bodies.  A lookup scans the kWindow keys from the
 // key's home (two or three cache lines) and reads a body only where the key matches, instead of
 // kWindow whole entries (ten lines); every hand of one board lies in that window.
 class LengthTable {
@@ -112,9 +112,8 @@ private:
 
     std::uint64_t* keys_ = nullptr;
     LEntry* data_ = nullptr;
-    void* keys_raw_ = nullptr;          // what was allocated for keys_ and data_ (see allocate())
-    void* data_raw_ = nullptr;
-    std::size_t keys_mapped_ = 0, data_mapped_ = 0;   // their mappings' lengths (0: calloc)
+    void* raw_ = nullptr;          // the one block holding keys_ and data_ (see allocate())
+    std::size_t raw_len_ = 0;      // its mapping's length (0: calloc)
     std::size_t capacity_ = 0, max_capacity_ = 0, entries_ = 0, collections_ = 0;
     bool dominance_ = false;
 };

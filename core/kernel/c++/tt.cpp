@@ -157,7 +157,6 @@ void TranspositionTable::allocate_raw(std::size_t n) {
     buckets_ = reinterpret_cast<TTBucket*>((addr + 127) & ~std::uintptr_t{127});
 }
 
-
 void TranspositionTable::allocate(std::size_t capacity) {
     const std::size_t n = capacity / kWindow;
     allocate_raw(n);
