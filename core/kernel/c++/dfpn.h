@@ -113,7 +113,9 @@ public:
     using Move = typename B::Move;
 
     Searcher(int attacker, std::size_t memory_mb, const Options& opt)
-        : attacker_(attacker), opt_(opt), tt_(memory_mb), eps_(1.0 + opt.epsilon) {}
+        : attacker_(attacker), opt_(opt), tt_(memory_mb), eps_(1.0 + opt.epsilon) {
+        tt_.set_stop(&cancel_);   // a Searcher is neither copied nor moved (its atomic flag)
+    }
 
     // Search `b` (attacker to move when or_node) until decided or stopped.
     Outcome search(B& b, bool or_node, const SearchLimits& lim) { return search(b, or_node, lim, nullptr); }

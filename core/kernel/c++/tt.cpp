@@ -53,7 +53,8 @@ std::size_t TranspositionTable::entries_for(std::size_t memory_mb) {
 }
 
 TranspositionTable::TranspositionTable(std::size_t memory_mb) {
-    // Where a growth needs a new array, the last one holds a quarter-size array beside the full one.
+    // Where a growth needs a new array, the last one holds an array of at most an eighth of the bound
+    // beside the full one; the bound keeps the quarter's margin the memory figures were measured with.
     max_capacity_ = std::max<std::size_t>(1024, entries_for(memory_mb) * 4 / 5) / kWindow * kWindow;
     allocate(first_capacity(max_capacity_));
 }
@@ -62,7 +63,8 @@ TranspositionTable::TranspositionTable(std::size_t memory_mb) {
 // search never grows: making and unmapping the mapping at every table's start cost mate.tsv's 1,040
 // searches 0.02 s) and left untouched (MAP_NORESERVE: address space, no memory); the table uses its
 // first buckets and grows in place (rehash), so a growth zeroes only the pages it adds, and no old
-// array stands beside the new one.  The buckets a growth adds are faulted in by one call
+// array stands beside the new one.  The buckets a growth adds are faulted in ahead, a few megabytes
+// at a time between nodes (prefault_step()), and what is left by one call in the growth
 // (populate()): the rehash touches all of them anyway, and one call costs the kernel less than a
 // fault per page (on tail 151 of Microcosmos: 0.27 s of system time instead of 0.45 s).  The first
 // array is apart, small and not populated: most searches are short and touch a few of its pages
@@ -97,33 +99,69 @@ bool TranspositionTable::reserve(std::size_t n) {
 #endif
 }
 
-// Buckets [from, to) of the reservation, about to be rehashed into: on small pages, faulted in by
-// one call (see reserve()); when the table reaches kHugeBytes, the whole of it on transparent huge
-// pages, the new part left to fault in as the rehash touches it and the part in use collapsed into
-// huge pages (MADV_COLLAPSE, Linux 6.1 and later; elsewhere it stays on small pages).  Each call
-// is a hint: where one is refused, pages fault in as they are used.
+// Buckets [from, to) of the reservation, about to be rehashed into.  The pages not yet faulted
+// in ahead (prefault_step) are, by one call: the rehash touches all of them anyway, and one call
+// costs the kernel less than a fault per page.  When the table reaches kHugeBytes, the whole of it
+// goes on transparent huge pages, the part in use collapsed into huge pages (MADV_COLLAPSE, Linux
+// 6.1 and later; elsewhere it stays on small pages).  Each call is a hint: where one is refused,
+// pages fault in as they are used.
 void TranspositionTable::populate(std::size_t from, std::size_t to) {
 #if defined(__linux__)
     char* base = reinterpret_cast<char*>(buckets_);
     const std::size_t begin = from * sizeof(TTBucket), end = to * sizeof(TTBucket);
-    if (end < kHugeBytes) {
-#if defined(MADV_POPULATE_WRITE)
-        (void)madvise(base + begin, end - begin, MADV_POPULATE_WRITE);
-#endif
-        return;
-    }
 #if defined(MADV_HUGEPAGE)
-    if (begin < kHugeBytes) {
+    if (end >= kHugeBytes && begin < kHugeBytes) {
         (void)madvise(base, reserved_bytes(), MADV_HUGEPAGE);
 #if defined(MADV_COLLAPSE)
         (void)madvise(base, begin, MADV_COLLAPSE);
 #endif
     }
 #endif
+    fault_in(std::max(from, populated_), to);
 #else
     (void)from;
     (void)to;
 #endif
+    populated_ = std::max(populated_, to);
+}
+
+// Buckets [from, to) of the reservation faulted in now (MADV_POPULATE_WRITE, Linux 5.14 and later).
+void TranspositionTable::fault_in(std::size_t from, std::size_t to) {
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+    if (to > from)
+        (void)madvise(reinterpret_cast<char*>(buckets_) + from * sizeof(TTBucket), (to - from) * sizeof(TTBucket),
+                      MADV_POPULATE_WRITE);
+#else
+    (void)from;
+    (void)to;
+#endif
+}
+
+// The pages the next growth adds, faulted in a few megabytes at a call of maintain() once the table
+// is an eighth full, instead of all at once in the growth: the search cannot stop during a growth,
+// and the one that takes a 1 GB bound's table from 134 MB to 617 MB spent 160-200 ms of its 340-400
+// ms faulting in huge pages (docs/benchmarks.md).  Where the next growth puts the table on huge
+// pages, the part beyond the buckets in use is advised so first, as populate() would.  The pages
+// are those the growth would fault in; a search that ends before growing has faulted them in for
+// nothing (at most the next array, and only once the table is an eighth full).
+void TranspositionTable::prefault_step() {
+    const std::size_t next = next_buckets();
+    const std::size_t from = std::max(populated_, nbuckets_);
+    if (!reserved_ || from >= next) {
+        prefault_at_ = static_cast<std::size_t>(-1);
+        return;
+    }
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (!huge_ahead_ && next * sizeof(TTBucket) >= kHugeBytes && nbuckets_ * sizeof(TTBucket) < kHugeBytes) {
+        char* base = reinterpret_cast<char*>(buckets_);
+        (void)madvise(base + nbuckets_ * sizeof(TTBucket), reserved_bytes() - nbuckets_ * sizeof(TTBucket),
+                      MADV_HUGEPAGE);
+        huge_ahead_ = true;
+    }
+#endif
+    const std::size_t to = std::min(next, from + kPrefaultBuckets);
+    fault_in(from, to);
+    populated_ = to;
 }
 
 void TranspositionTable::set_size(std::size_t n) {
@@ -132,6 +170,16 @@ void TranspositionTable::set_size(std::size_t n) {
     grow_at_ = can_grow() ? capacity_ / 2 : static_cast<std::size_t>(-1);
     collect_at_ = can_grow() ? static_cast<std::size_t>(-1)
                              : static_cast<std::size_t>(static_cast<double>(capacity_) * kCollectAt);
+    prefault_at_ = reserved_ && can_grow() ? capacity_ / 8 : static_cast<std::size_t>(-1);
+}
+
+// The buckets of the next growth: twice over, or straight to the bound from an eighth of it.  A
+// growth rehashes while the search cannot stop, in time linear in its entries: the last growth
+// from a quarter of the bound rehashed 2.1 M entries of a 1 GB bound's table in 110-130 ms on a
+// 2 GHz Xeon guest, the one from an eighth half as many.  Without a reservation the old array
+// stands beside the new one during the growth, never more than an eighth of the bound.
+std::size_t TranspositionTable::next_buckets() const {
+    return (capacity_ * 16 > max_capacity_ ? max_capacity_ : capacity_ * 2) / kWindow;
 }
 
 // Zeroed memory for n buckets (every key 0: empty), 128-byte aligned: the first array, and every
@@ -165,10 +213,7 @@ void TranspositionTable::allocate(std::size_t capacity) {
 
 void TranspositionTable::grow() {
     const std::size_t old_n = nbuckets_;
-    // Twice over, or straight to the bound when the doubled array could not itself grow to it:
-    // without a reservation the old array stands beside the new one during the growth, never more
-    // than a quarter of the bound.
-    const std::size_t n = (capacity_ * 8 > max_capacity_ ? max_capacity_ : capacity_ * 2) / kWindow;
+    const std::size_t n = next_buckets();
     if (reserved_) {
         populate(old_n, n);
     } else {
@@ -184,9 +229,11 @@ void TranspositionTable::grow() {
         memory::release(old_raw, old_len);
     }
     set_size(n);
+    // The filter of decided boards sized for the new capacity and filled by the rehash, which
+    // places every entry anyway (a separate pass read the whole table again: 90-110 ms at 617 MB).
+    if (!decided_bits_.empty()) size_decided(decided_bits_, decided_mask_);
     rehash(old_n);
     peak_ = std::max(peak_, entries_);
-    if (!decided_bits_.empty()) rebuild_decided();
 }
 
 // Every entry of buckets [0, old_n) to its home in the table of nbuckets_ buckets, in place.  A
@@ -199,12 +246,14 @@ void TranspositionTable::grow() {
 void TranspositionTable::rehash(std::size_t old_n) {
     entries_ = 0;
     crowded_ = 0;
-    const auto place = [this](TTBucket& b, std::uint64_t key, const TTEntry& e) {
+    const bool track = !decided_bits_.empty();
+    const auto place = [this, track](TTBucket& b, std::uint64_t key, const TTEntry& e) {
         for (std::size_t j = 0; j < kWindow; ++j)
             if (b.key[j] == 0) {
                 b.key[j] = key;
                 b.e[j] = e;
                 ++entries_;
+                if (track && decided(e)) mark_decided(key);
                 return;
             }
     };
@@ -306,13 +355,17 @@ void TranspositionTable::track_decided() {
     if (decided_bits_.empty()) rebuild_decided();
 }
 
+// An empty filter for the table's capacity: two bits per slot, at most 2^25 bits (4 MB): a table
+// of 2 M decided entries leaves about one bit in sixteen set.
+void TranspositionTable::size_decided(std::vector<std::uint64_t>& bits, std::uint64_t& mask) const {
+    std::size_t n = std::size_t{1} << 12;
+    while (n < capacity_ * 2 && n < (std::size_t{1} << 25)) n <<= 1;
+    bits.assign(n / 64, 0);
+    mask = n - 1;
+}
+
 void TranspositionTable::rebuild_decided() {
-    // Two bits per slot, at most 2^25 bits (4 MB): a table of 2 M decided entries leaves about one
-    // bit in sixteen set.
-    std::size_t bits = std::size_t{1} << 12;
-    while (bits < capacity_ * 2 && bits < (std::size_t{1} << 25)) bits <<= 1;
-    decided_bits_.assign(bits / 64, 0);
-    decided_mask_ = bits - 1;
+    size_decided(decided_bits_, decided_mask_);
     for (std::size_t i = 0; i < nbuckets_; ++i)
         for (std::size_t k = 0; k < kWindow; ++k)
             if (buckets_[i].key[k] != 0 && decided(buckets_[i].e[k])) mark_decided(buckets_[i].key[k]);
@@ -369,35 +422,54 @@ void TranspositionTable::store(std::uint64_t key, PHand hand, std::uint64_t pn, 
     e->length = static_cast<std::uint16_t>(std::clamp(length, 0, 0xFFFF));
 }
 
+// The cheapest entries go: a cut-off cost from a sample (every occupied slot of about 8,192 evenly
+// spread buckets), then one pass that empties the slots at or below it and fills a new filter of
+// decided boards with the rest.  A pass over a 617 MB table takes about 100 ms, so it looks at the
+// stop flag every 4,096 buckets: stopped, it leaves the slots it has not reached as they are and
+// keeps the old filter (a superset of the boards still decided), and the table stays sound.
 std::size_t TranspositionTable::collect(double target) {
     const auto goal = static_cast<std::size_t>(static_cast<double>(capacity_) * target);
     if (entries_ <= goal) return 0;
-    // The cut-off cost from a sample of the occupied slots (evenly spread, at most 1 << 16).
     std::vector<std::uint64_t> sample;
-    const std::size_t step = std::max<std::size_t>(1, entries_ >> 16);
-    std::size_t seen = 0;
-    for (std::size_t i = 0; i < nbuckets_; ++i)
-        for (std::size_t k = 0; k < kWindow; ++k) {
-            if (buckets_[i].key[k] == 0) continue;
-            if (seen++ % step == 0) sample.push_back(cost(buckets_[i].e[k]));
-        }
+    const std::size_t step = std::max<std::size_t>(1, nbuckets_ >> 13);
+    for (std::size_t i = step / 2; i < nbuckets_; i += step)
+        for (std::size_t k = 0; k < kWindow; ++k)
+            if (buckets_[i].key[k] != 0) sample.push_back(cost(buckets_[i].e[k]));
     if (sample.empty()) return 0;
     const double share = static_cast<double>(entries_ - goal) / static_cast<double>(entries_);
     auto nth = static_cast<std::size_t>(share * static_cast<double>(sample.size()));
     nth = std::min(nth, sample.size() - 1);
     std::nth_element(sample.begin(), sample.begin() + static_cast<std::ptrdiff_t>(nth), sample.end());
     const std::uint64_t cutoff = sample[nth];
+    const bool track = !decided_bits_.empty();
+    std::vector<std::uint64_t> fresh;
+    std::uint64_t fresh_mask = 0;
+    if (track) size_decided(fresh, fresh_mask);
     std::size_t removed = 0;
-    for (std::size_t i = 0; i < nbuckets_; ++i)
+    bool complete = true;
+    for (std::size_t i = 0; i < nbuckets_; ++i) {
+        if ((i & 4095) == 4095 && stop_ != nullptr && stop_->load(std::memory_order_relaxed)) {
+            complete = false;
+            break;
+        }
+        TTBucket& b = buckets_[i];
         for (std::size_t k = 0; k < kWindow; ++k) {
-            if (buckets_[i].key[k] != 0 && cost(buckets_[i].e[k]) <= cutoff) {
-                buckets_[i].key[k] = 0;
+            if (b.key[k] == 0) continue;
+            if (cost(b.e[k]) <= cutoff) {
+                b.key[k] = 0;
                 ++removed;
+            } else if (track && decided(b.e[k])) {
+                const std::uint64_t j = b.key[k] & fresh_mask;   // stored keys are tags (never 0)
+                fresh[j >> 6] |= std::uint64_t{1} << (j & 63);
             }
         }
+    }
     entries_ -= removed;
     ++collections_;
-    if (!decided_bits_.empty()) rebuild_decided();
+    if (track && complete) {
+        decided_bits_.swap(fresh);
+        decided_mask_ = fresh_mask;
+    }
     return removed;
 }
 
@@ -416,6 +488,8 @@ void TranspositionTable::clear() {
         (void)madvise(buckets_, reserved_bytes(), MADV_NOHUGEPAGE);
 #endif
 #endif
+        populated_ = 0;
+        huge_ahead_ = false;
         set_size(first);
     } else {
         void* old_raw = raw_;
