@@ -95,9 +95,16 @@ public:
     }
     // The board key of an entry of this table.
     std::uint64_t key_of(const LEntry& e) const { return keys_[static_cast<std::size_t>(&e - data_)]; }
-    // Grow while under the bound, or collect when nine tenths full (between nodes only).
+    // Grow while under the bound, or collect when nine tenths full (between nodes only); nothing
+    // once a stop flag is up (set_stop).
     void maintain();
     std::size_t collect(double target);
+    // The search's cancel flags (either may be null): maintain() does nothing once one is set, and
+    // a collection stops where it has got to.
+    void set_stop(const std::atomic<bool>* a, const std::atomic<bool>* b) {
+        stop_a_ = a;
+        stop_b_ = b;
+    }
 
     std::size_t entries() const { return entries_; }
     std::size_t capacity() const { return max_capacity_; }
@@ -106,8 +113,16 @@ public:
 private:
     static std::uint64_t tag(std::uint64_t key) { return key != 0 ? key : 1; }
     std::size_t home(std::uint64_t key) const;
+    static std::size_t key_bytes(std::size_t capacity);
+    static std::size_t block_bytes(std::size_t capacity);
     void allocate(std::size_t capacity);
+    std::size_t next_capacity() const;
+    void prefault_step();
     void grow();
+    bool stopped() const {
+        return (stop_a_ != nullptr && stop_a_->load(std::memory_order_relaxed)) ||
+               (stop_b_ != nullptr && stop_b_->load(std::memory_order_relaxed));
+    }
     void refresh_by_dominance(LEntry& e);
 
     std::uint64_t* keys_ = nullptr;
@@ -116,6 +131,16 @@ private:
     std::size_t raw_len_ = 0;      // its mapping's length (0: calloc)
     std::size_t capacity_ = 0, max_capacity_ = 0, entries_ = 0, collections_ = 0;
     bool dominance_ = false;
+    struct Ahead {                 // the next growth's block, made ahead (prefault_step)
+        void* raw = nullptr;
+        std::size_t len = 0;
+        char* base = nullptr;      // null: none
+        std::size_t capacity = 0;
+        std::size_t populated = 0; // bytes faulted in from base
+    };
+    Ahead ahead_;
+    const std::atomic<bool>* stop_a_ = nullptr;
+    const std::atomic<bool>* stop_b_ = nullptr;
 };
 
 // Limits of one call: absolute node count (0: none), absolute wall-clock times (< 0: none).
