@@ -422,6 +422,37 @@ def test_cancel_stops_within_100_ms() -> None:
 
 
 @needs_kernel
+@pytest.mark.slow
+def test_a_cancel_during_a_growth_leaves_a_sound_table() -> None:
+    """A cancel that comes while the table grows (tail 151's growth from 2 M to 4 M entries, at
+    about 1.47 M nodes) stops it part-way; the search then goes on with what is left and proves
+    mate with a line that replays.  The growth is caught by the published node count standing
+    still for 8 ms with more than 600,000 entries in the table."""
+    tail = next(r for r in _rows("microcosmos.tsv") if r[2] == "151")
+    search = _kernel().DfPnSearch(tail[1], 1024)
+    result: list[str] = []
+    thread = threading.Thread(target=lambda: result.append(search.run()))
+    thread.start()
+    last, since, caught = -1, time.monotonic(), None
+    while thread.is_alive():
+        time.sleep(0.001)
+        nodes, now = search.nodes, time.monotonic()
+        if nodes != last:
+            last, since = nodes, now
+        elif caught is None and now - since >= 0.008 and search.entries > 600_000:
+            caught = search.entries
+            search.cancel()
+    thread.join()
+    if caught is None:
+        pytest.skip("the search never stood still long enough to catch a growth")
+    assert result == ["unknown"]
+    search.clear_cancel()
+    assert search.run(0, 120.0, True) == "proven"
+    line, complete = search.principal_variation(0, 60.0, True)
+    assert complete and _replays_to_mate(tail[1], line)
+
+
+@needs_kernel
 def test_a_second_run_while_one_runs_is_refused() -> None:
     full = _rows("microcosmos.tsv")[-1]
     search = _kernel().DfPnSearch(full[1], 64)

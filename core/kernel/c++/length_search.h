@@ -100,7 +100,7 @@ public:
     void maintain();
     std::size_t collect(double target);
     // The search's cancel flags (either may be null): maintain() does nothing once one is set, and
-    // a collection stops where it has got to.
+    // a growth or a collection under way stops where it has got to.
     void set_stop(const std::atomic<bool>* a, const std::atomic<bool>* b) {
         stop_a_ = a;
         stop_b_ = b;
@@ -117,7 +117,6 @@ private:
     static std::size_t block_bytes(std::size_t capacity);
     void allocate(std::size_t capacity);
     std::size_t next_capacity() const;
-    void prefault_step();
     void grow();
     bool stopped() const {
         return (stop_a_ != nullptr && stop_a_->load(std::memory_order_relaxed)) ||
@@ -131,14 +130,6 @@ private:
     std::size_t raw_len_ = 0;      // its mapping's length (0: calloc)
     std::size_t capacity_ = 0, max_capacity_ = 0, entries_ = 0, collections_ = 0;
     bool dominance_ = false;
-    struct Ahead {                 // the next growth's block, made ahead (prefault_step)
-        void* raw = nullptr;
-        std::size_t len = 0;
-        char* base = nullptr;      // null: none
-        std::size_t capacity = 0;
-        std::size_t populated = 0; // bytes faulted in from base
-    };
-    Ahead ahead_;
     const std::atomic<bool>* stop_a_ = nullptr;
     const std::atomic<bool>* stop_b_ = nullptr;
 };

@@ -53,8 +53,7 @@ std::size_t TranspositionTable::entries_for(std::size_t memory_mb) {
 }
 
 TranspositionTable::TranspositionTable(std::size_t memory_mb) {
-    // Where a growth needs a new array, the last one holds an array of at most an eighth of the bound
-    // beside the full one; the bound keeps the quarter's margin the memory figures were measured with.
+    // Where a growth needs a new array, the last one holds a quarter-size array beside the full one.
     max_capacity_ = std::max<std::size_t>(1024, entries_for(memory_mb) * 4 / 5) / kWindow * kWindow;
     allocate(first_capacity(max_capacity_));
 }
@@ -63,8 +62,7 @@ TranspositionTable::TranspositionTable(std::size_t memory_mb) {
 // search never grows: making and unmapping the mapping at every table's start cost mate.tsv's 1,040
 // searches 0.02 s) and left untouched (MAP_NORESERVE: address space, no memory); the table uses its
 // first buckets and grows in place (rehash), so a growth zeroes only the pages it adds, and no old
-// array stands beside the new one.  The buckets a growth adds are faulted in ahead, a few megabytes
-// at a time between nodes (prefault_step()), and what is left by one call in the growth
+// array stands beside the new one.  The buckets a growth adds are faulted in by a few calls
 // (populate()): the rehash touches all of them anyway, and one call costs the kernel less than a
 // fault per page (on tail 151 of Microcosmos: 0.27 s of system time instead of 0.45 s).  The first
 // array is apart, small and not populated: most searches are short and touch a few of its pages
@@ -99,12 +97,14 @@ bool TranspositionTable::reserve(std::size_t n) {
 #endif
 }
 
-// Buckets [from, to) of the reservation, about to be rehashed into.  The pages not yet faulted
-// in ahead (prefault_step) are, by one call: the rehash touches all of them anyway, and one call
-// costs the kernel less than a fault per page.  When the table reaches kHugeBytes, the whole of it
-// goes on transparent huge pages, the part in use collapsed into huge pages (MADV_COLLAPSE, Linux
-// 6.1 and later; elsewhere it stays on small pages).  Each call is a hint: where one is refused,
-// pages fault in as they are used.
+// Buckets [from, to) of the reservation, about to be rehashed into, faulted in 32 MB at a call
+// (MADV_POPULATE_WRITE, Linux 5.14 and later): the rehash touches all of them anyway, and a call
+// costs the kernel less than a fault per page.  Between calls it looks at the stop flag: faulting
+// in the 1 GB bound's 617 MB took 160-200 ms of its growth on a 2 GHz Xeon guest, and once the
+// search is asked to stop the rest can fault in as it is used.  When the table reaches kHugeBytes,
+// the whole of it goes on transparent huge pages, the part in use collapsed into huge pages
+// (MADV_COLLAPSE, Linux 6.1 and later; elsewhere it stays on small pages).  Each call is a hint:
+// where one is refused, pages fault in as they are used.
 void TranspositionTable::populate(std::size_t from, std::size_t to) {
 #if defined(__linux__)
     char* base = reinterpret_cast<char*>(buckets_);
@@ -117,51 +117,15 @@ void TranspositionTable::populate(std::size_t from, std::size_t to) {
 #endif
     }
 #endif
-    fault_in(std::max(from, populated_), to);
+#if defined(MADV_POPULATE_WRITE)
+    constexpr std::size_t kChunk = std::size_t{32} << 20;   // a multiple of the huge page
+    for (std::size_t at = begin; at < end && !stopped(); at += kChunk)
+        (void)madvise(base + at, std::min(kChunk, end - at), MADV_POPULATE_WRITE);
+#endif
 #else
     (void)from;
     (void)to;
 #endif
-    populated_ = std::max(populated_, to);
-}
-
-// Buckets [from, to) of the reservation faulted in now (MADV_POPULATE_WRITE, Linux 5.14 and later).
-void TranspositionTable::fault_in(std::size_t from, std::size_t to) {
-#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-    if (to > from)
-        (void)madvise(reinterpret_cast<char*>(buckets_) + from * sizeof(TTBucket), (to - from) * sizeof(TTBucket),
-                      MADV_POPULATE_WRITE);
-#else
-    (void)from;
-    (void)to;
-#endif
-}
-
-// The pages the next growth adds, faulted in a few megabytes at a call of maintain() once the table
-// is an eighth full, instead of all at once in the growth: the search cannot stop during a growth,
-// and the one that takes a 1 GB bound's table from 134 MB to 617 MB spent 160-200 ms of its 340-400
-// ms faulting in huge pages (docs/benchmarks.md).  Where the next growth puts the table on huge
-// pages, the part beyond the buckets in use is advised so first, as populate() would.  The pages
-// are those the growth would fault in; a search that ends before growing has faulted them in for
-// nothing (at most the next array, and only once the table is an eighth full).
-void TranspositionTable::prefault_step() {
-    const std::size_t next = next_buckets();
-    const std::size_t from = std::max(populated_, nbuckets_);
-    if (!reserved_ || from >= next) {
-        prefault_at_ = static_cast<std::size_t>(-1);
-        return;
-    }
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (!huge_ahead_ && next * sizeof(TTBucket) >= kHugeBytes && nbuckets_ * sizeof(TTBucket) < kHugeBytes) {
-        char* base = reinterpret_cast<char*>(buckets_);
-        (void)madvise(base + nbuckets_ * sizeof(TTBucket), reserved_bytes() - nbuckets_ * sizeof(TTBucket),
-                      MADV_HUGEPAGE);
-        huge_ahead_ = true;
-    }
-#endif
-    const std::size_t to = std::min(next, from + kPrefaultBuckets);
-    fault_in(from, to);
-    populated_ = to;
 }
 
 void TranspositionTable::set_size(std::size_t n) {
@@ -170,16 +134,13 @@ void TranspositionTable::set_size(std::size_t n) {
     grow_at_ = can_grow() ? capacity_ / 2 : static_cast<std::size_t>(-1);
     collect_at_ = can_grow() ? static_cast<std::size_t>(-1)
                              : static_cast<std::size_t>(static_cast<double>(capacity_) * kCollectAt);
-    prefault_at_ = reserved_ && can_grow() ? capacity_ / 8 : static_cast<std::size_t>(-1);
 }
 
-// The buckets of the next growth: twice over, or straight to the bound from an eighth of it.  A
-// growth rehashes while the search cannot stop, in time linear in its entries: the last growth
-// from a quarter of the bound rehashed 2.1 M entries of a 1 GB bound's table in 110-130 ms on a
-// 2 GHz Xeon guest, the one from an eighth half as many.  Without a reservation the old array
-// stands beside the new one during the growth, never more than an eighth of the bound.
+// The buckets of the next growth: twice over, or straight to the bound when the doubled array
+// could not itself grow to it: without a reservation the old array stands beside the new one
+// during the growth, never more than a quarter of the bound.
 std::size_t TranspositionTable::next_buckets() const {
-    return (capacity_ * 16 > max_capacity_ ? max_capacity_ : capacity_ * 2) / kWindow;
+    return (capacity_ * 8 > max_capacity_ ? max_capacity_ : capacity_ * 2) / kWindow;
 }
 
 // Zeroed memory for n buckets (every key 0: empty), 128-byte aligned: the first array, and every
@@ -242,7 +203,9 @@ void TranspositionTable::grow() {
 // empty.  Each new bucket holds its entries in the order of a rehash into a separate array (old
 // bucket by old bucket, slot by slot): where a new bucket takes entries from two old ones (a growth
 // by less than twice), those of the higher, placed first, are put back after the lower's.  A full
-// bucket drops the entry: a rare loss of knowledge, never of soundness.
+// bucket drops the entry: a rare loss of knowledge, never of soundness.  Every 4,096 buckets it
+// looks at the stop flag (the 1 GB bound's last growth rehashes 2.1 M entries, 85-110 ms on a 2 GHz
+// Xeon guest): stopped, the entries not yet moved are dropped, and the table stays sound.
 void TranspositionTable::rehash(std::size_t old_n) {
     entries_ = 0;
     crowded_ = 0;
@@ -260,6 +223,13 @@ void TranspositionTable::rehash(std::size_t old_n) {
     TTBucket src;
     TTBucket held;
     for (std::size_t i = old_n; i-- > 0;) {
+        if ((i & 4095) == 0 && stopped()) {
+            // Asked to stop: the buckets not yet moved hold only their own old entries (a board's
+            // new home is never below its old one), which go, as a collection's would.
+            for (std::size_t j = 0; j <= i; ++j)
+                std::fill(std::begin(buckets_[j].key), std::end(buckets_[j].key), std::uint64_t{0});
+            break;
+        }
         TTBucket& b = buckets_[i];
         bool any = false;
         for (std::size_t k = 0; k < kWindow; ++k) any |= b.key[k] != 0;
@@ -448,7 +418,7 @@ std::size_t TranspositionTable::collect(double target) {
     std::size_t removed = 0;
     bool complete = true;
     for (std::size_t i = 0; i < nbuckets_; ++i) {
-        if ((i & 4095) == 4095 && stop_ != nullptr && stop_->load(std::memory_order_relaxed)) {
+        if ((i & 4095) == 4095 && stopped()) {
             complete = false;
             break;
         }
@@ -488,8 +458,6 @@ void TranspositionTable::clear() {
         (void)madvise(buckets_, reserved_bytes(), MADV_NOHUGEPAGE);
 #endif
 #endif
-        populated_ = 0;
-        huge_ahead_ = false;
         set_size(first);
     } else {
         void* old_raw = raw_;

@@ -124,19 +124,17 @@ public:
     // between nodes, as often as the search checks its limits.
     // Nothing is done once the stop flag (set_stop) is up: the search is about to unwind.
     void maintain() {
-        if (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) return;
+        if (stopped()) return;
         // Half full, or buckets found full of other boards' entries on more than one store in 1024
         // slots since the last growth (a single full bucket is chance; growing on it alone took a
         // 400k-entry search to a 540 MB table).
         if (entries_ >= grow_at_ || (crowded_ >= capacity_ / kCrowdedShare && entries_ >= capacity_ / 16 &&
                                      can_grow()))
             grow();
-        else if (entries_ >= prefault_at_)
-            prefault_step();
         if (entries_ >= collect_at_) collect();
     }
-    // The search's cancel flag: maintain() does nothing once it is set, and a collection stops
-    // where it has got to (see collect()).
+    // The search's cancel flag: maintain() does nothing once it is set, and a growth or a
+    // collection under way stops where it has got to (see rehash() and collect()).
     void set_stop(const std::atomic<bool>* stop) { stop_ = stop; }
     bool wants_collection() const { return entries_ >= collect_at_; }
     // Drop the cheapest entries until at most `target` of the capacity is used; returns how many.
@@ -173,8 +171,7 @@ private:
     void populate(std::size_t from, std::size_t to);
     void set_size(std::size_t buckets);
     std::size_t next_buckets() const;
-    void prefault_step();
-    void fault_in(std::size_t from, std::size_t to);
+    bool stopped() const { return stop_ != nullptr && stop_->load(std::memory_order_relaxed); }
     void grow();
     void rehash(std::size_t old_buckets);
     void mark_decided(std::uint64_t key) {
@@ -193,13 +190,9 @@ private:
     std::size_t entries_ = 0;
     std::size_t max_capacity_ = 0;   // the bound's capacity; the table starts small and grows to it
     std::size_t grow_at_ = 0;
-    std::size_t prefault_at_ = static_cast<std::size_t>(-1);   // entries from which the next growth's pages fault in ahead
-    std::size_t populated_ = 0;      // buckets [0, populated_) of the reservation faulted in (ahead of a growth: past nbuckets_)
-    bool huge_ahead_ = false;        // the reservation beyond the buckets in use advised onto huge pages
     const std::atomic<bool>* stop_ = nullptr;
     std::size_t crowded_ = 0;        // stores that found their bucket full of other boards since the last growth
     static constexpr std::size_t kCrowdedShare = 1024;   // crowded stores per slot that ask for growth: 1/1024
-    static constexpr std::size_t kPrefaultBuckets = 4096;   // 2 MB faulted in ahead at a call (prefault_step)
     std::size_t collect_at_ = 0;
     std::size_t collections_ = 0;
     std::size_t peak_ = 0;
