@@ -99,13 +99,13 @@ bool TranspositionTable::reserve(std::size_t n) {
 
 // Buckets [from, to) of the reservation, about to be rehashed into, faulted in 32 MB at a call
 // (MADV_POPULATE_WRITE, Linux 5.14 and later): the rehash touches all of them anyway, and a call
-// costs the kernel less than a fault per page.  Between calls it looks at the stop flag: faulting
-// in the 1 GB bound's 617 MB took 160-200 ms of its growth on a 2 GHz Xeon guest, and once the
-// search is asked to stop the rest can fault in as it is used.  When the table reaches kHugeBytes,
+// costs the kernel less than a fault per page.  Between calls it looks at the stop flag (faulting
+// in the 1 GB bound's 617 MB took 160-200 ms of its growth on a 2 GHz Xeon guest) and returns false
+// when it stopped short.  When the table reaches kHugeBytes,
 // the whole of it goes on transparent huge pages, the part in use collapsed into huge pages
 // (MADV_COLLAPSE, Linux 6.1 and later; elsewhere it stays on small pages).  Each call is a hint:
 // where one is refused, pages fault in as they are used.
-void TranspositionTable::populate(std::size_t from, std::size_t to) {
+bool TranspositionTable::populate(std::size_t from, std::size_t to) {
 #if defined(__linux__)
     char* base = reinterpret_cast<char*>(buckets_);
     const std::size_t begin = from * sizeof(TTBucket), end = to * sizeof(TTBucket);
@@ -119,13 +119,16 @@ void TranspositionTable::populate(std::size_t from, std::size_t to) {
 #endif
 #if defined(MADV_POPULATE_WRITE)
     constexpr std::size_t kChunk = std::size_t{32} << 20;   // a multiple of the huge page
-    for (std::size_t at = begin; at < end && !stopped(); at += kChunk)
+    for (std::size_t at = begin; at < end; at += kChunk) {
+        if (stopped()) return false;
         (void)madvise(base + at, std::min(kChunk, end - at), MADV_POPULATE_WRITE);
+    }
 #endif
 #else
     (void)from;
     (void)to;
 #endif
+    return true;
 }
 
 void TranspositionTable::set_size(std::size_t n) {
@@ -176,14 +179,16 @@ void TranspositionTable::grow() {
     const std::size_t old_n = nbuckets_;
     const std::size_t n = next_buckets();
     if (reserved_) {
-        populate(old_n, n);
+        // Stopped while its pages fault in: no growth, the table as it was (the pages faulted in
+        // so far serve the next growth).
+        if (!populate(old_n, n)) return;
     } else {
         // Into the reservation, made now, or a new array: the old buckets copied to its start.
         const TTBucket* old = buckets_;
         void* old_raw = raw_;
         const std::size_t old_len = raw_len_;
         if (reserve(max_capacity_ / kWindow))
-            populate(0, n);
+            (void)populate(0, n);   // the first growth: a few hundred kilobytes
         else
             allocate_raw(n);
         std::memcpy(static_cast<void*>(buckets_), old, old_n * sizeof(TTBucket));
@@ -205,8 +210,13 @@ void TranspositionTable::grow() {
 // by less than twice), those of the higher, placed first, are put back after the lower's.  A full
 // bucket drops the entry: a rare loss of knowledge, never of soundness.  Every 4,096 buckets it
 // looks at the stop flag (the 1 GB bound's last growth rehashes 2.1 M entries, 85-110 ms on a 2 GHz
-// Xeon guest): stopped, the entries not yet moved are dropped, and the table stays sound.
+// Xeon guest).  Stopped, it leaves the entries not yet moved where they are: a lookup reads only a
+// board's home bucket, so they are out of reach (not wrong) until replaced, collected, or moved by
+// the next growth, under which a home is still never below where they lie.  Emptying them instead
+// cost 27-52 ms at that growth (a write to two cache lines of each bucket).
 void TranspositionTable::rehash(std::size_t old_n) {
+    const std::size_t before = entries_;
+    std::size_t read = 0;   // entries taken from old buckets so far
     entries_ = 0;
     crowded_ = 0;
     const bool track = !decided_bits_.empty();
@@ -224,10 +234,7 @@ void TranspositionTable::rehash(std::size_t old_n) {
     TTBucket held;
     for (std::size_t i = old_n; i-- > 0;) {
         if ((i & 4095) == 0 && stopped()) {
-            // Asked to stop: the buckets not yet moved hold only their own old entries (a board's
-            // new home is never below its old one), which go, as a collection's would.
-            for (std::size_t j = 0; j <= i; ++j)
-                std::fill(std::begin(buckets_[j].key), std::end(buckets_[j].key), std::uint64_t{0});
+            entries_ += before - read;   // buckets [0, i] as they were: still counted as entries
             break;
         }
         TTBucket& b = buckets_[i];
@@ -235,6 +242,7 @@ void TranspositionTable::rehash(std::size_t old_n) {
         for (std::size_t k = 0; k < kWindow; ++k) any |= b.key[k] != 0;
         if (!any) continue;
         src = b;
+        for (std::size_t k = 0; k < kWindow; ++k) read += src.key[k] != 0;
         std::fill(std::begin(b.key), std::end(b.key), std::uint64_t{0});
         std::size_t shared = nbuckets_;   // the new bucket that held a higher old bucket's entries
         std::size_t seen[kWindow];

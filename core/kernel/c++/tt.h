@@ -168,7 +168,7 @@ private:
     void allocate_raw(std::size_t buckets);
     bool reserve(std::size_t buckets);
     std::size_t reserved_bytes() const { return max_capacity_ / kWindow * sizeof(TTBucket); }
-    void populate(std::size_t from, std::size_t to);
+    bool populate(std::size_t from, std::size_t to);
     void set_size(std::size_t buckets);
     std::size_t next_buckets() const;
     bool stopped() const { return stop_ != nullptr && stop_->load(std::memory_order_relaxed); }
