@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "collect.h"
 #include "memory.h"
 
 namespace tsume::length {
@@ -327,11 +328,7 @@ std::size_t LengthTable::collect(double target) {
     for (std::size_t i = step / 2; i < slots; i += step)
         if (keys_[i] != 0) sample.push_back(cost(data_[i]));
     if (sample.empty()) return 0;
-    const double share = static_cast<double>(entries_ - goal) / static_cast<double>(entries_);
-    auto nth = static_cast<std::size_t>(share * static_cast<double>(sample.size()));
-    nth = std::min(nth, sample.size() - 1);
-    std::nth_element(sample.begin(), sample.begin() + static_cast<std::ptrdiff_t>(nth), sample.end());
-    const std::uint64_t cutoff = sample[nth];
+    const std::uint64_t cutoff = collect::cutoff(sample, entries_, goal);
     std::size_t removed = 0;
     for (std::size_t i = 0; i < slots; ++i) {
         if ((i & 0xFFFF) == 0xFFFF && stopped()) break;

@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #endif
 
+#include "collect.h"
 #include "memory.h"
 #include "types.h"
 
@@ -414,11 +415,7 @@ std::size_t TranspositionTable::collect(double target) {
         for (std::size_t k = 0; k < kWindow; ++k)
             if (buckets_[i].key[k] != 0) sample.push_back(cost(buckets_[i].e[k]));
     if (sample.empty()) return 0;
-    const double share = static_cast<double>(entries_ - goal) / static_cast<double>(entries_);
-    auto nth = static_cast<std::size_t>(share * static_cast<double>(sample.size()));
-    nth = std::min(nth, sample.size() - 1);
-    std::nth_element(sample.begin(), sample.begin() + static_cast<std::ptrdiff_t>(nth), sample.end());
-    const std::uint64_t cutoff = sample[nth];
+    const std::uint64_t cutoff = collect::cutoff(sample, entries_, goal);
     const bool track = !decided_bits_.empty();
     std::vector<std::uint64_t> fresh;
     std::uint64_t fresh_mask = 0;
@@ -437,8 +434,7 @@ std::size_t TranspositionTable::collect(double target) {
                 b.key[k] = 0;
                 ++removed;
             } else if (track && decided(b.e[k])) {
-                const std::uint64_t j = b.key[k] & fresh_mask;   // stored keys are tags (never 0)
-                fresh[j >> 6] |= std::uint64_t{1} << (j & 63);
+                mark(fresh, fresh_mask, b.key[k]);
             }
         }
     }

@@ -174,9 +174,10 @@ private:
     bool stopped() const { return stop_ != nullptr && stop_->load(std::memory_order_relaxed); }
     void grow();
     void rehash(std::size_t old_buckets);
-    void mark_decided(std::uint64_t key) {
-        const std::uint64_t i = tag(key) & decided_mask_;
-        decided_bits_[i >> 6] |= std::uint64_t{1} << (i & 63);
+    void mark_decided(std::uint64_t key) { mark(decided_bits_, decided_mask_, key); }
+    static void mark(std::vector<std::uint64_t>& bits, std::uint64_t mask, std::uint64_t key) {
+        const std::uint64_t i = tag(key) & mask;
+        bits[i >> 6] |= std::uint64_t{1} << (i & 63);
     }
     void rebuild_decided();
     void size_decided(std::vector<std::uint64_t>& bits, std::uint64_t& mask) const;
