@@ -245,6 +245,7 @@ class MainWindow(QMainWindow):
         self._stopped_answer: SolveResult | None = None   # the answer a stopped 余詰 search still gives
         # A check waiting for the solve of its start (the start and the main line to check).
         self._check_next: tuple[Position, tuple[str, ...]] | None = None
+        self._check_next_stopped = False   # Stop came while it waited (the solve may have ended already)
         self._check_progress: Progress | None = None   # the running check's latest snapshot
         self._check_partial: tuple[Position, CheckResult] | None = None   # what a stopped check had proved
         self._last_progress: Progress | None = None   # the running search's latest snapshot
@@ -691,6 +692,9 @@ class MainWindow(QMainWindow):
         """Ask the running search to stop; ``searchFinished(None)`` follows."""
         if self._worker is not None:
             self._worker.quit()
+            # A check waiting for this solve is stopped too: the solve may have ended on its thread
+            # before the quit, and its answer must not start the check the user stopped.
+            self._check_next_stopped = self._check_next is not None
 
     def edit_limits(self) -> None:
         """Open the limits dialog and save what the user accepts."""
@@ -813,9 +817,12 @@ class MainWindow(QMainWindow):
         self._update_actions()
         self.searchFinished.emit(self._result)
         pending, self._check_next = self._check_next, None
+        stopped, self._check_next_stopped = self._check_next_stopped, False
         if pending is None:
             return
-        if self._result is None:   # the solve was stopped or failed: no check (the panel says which)
+        if self._result is None or stopped:   # the solve was stopped or failed: no check (the panel says which)
+            if self._result is not None:       # the solve had ended when Stop came
+                self.check_panel.set_stopped()
             self.checkFinished.emit(None)
         elif self._worker is None:
             start, given = pending
@@ -890,6 +897,7 @@ class MainWindow(QMainWindow):
             # No answer of this start yet: it is solved first, in view as Solve shows it (the search
             # tree growing, then the result, proof and 無駄合 panels), and the check asks that answer.
             self._check_next = (record.start.copy(), given)
+            self._check_next_stopped = False
             self._forget_continue()
             self._engine = None   # the check's answer is the built-in solver's
             self._answer_path = ()

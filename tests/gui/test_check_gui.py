@@ -143,6 +143,22 @@ def test_a_record_without_moves_is_not_checked(qtbot: QtBot, window: MainWindow)
     assert "no main line" in window.last_error and not window.is_searching()
 
 
+def test_stop_after_the_solve_ended_stops_the_check_waiting_for_it(qtbot: QtBot, window: MainWindow,
+                                                                   tmp_path: Path) -> None:
+    """Stop pressed when the solve a check waits for has ended on its thread but its answer is not
+    yet delivered: the check the user stopped does not start."""
+    path, _line = flawed_record(tmp_path)
+    assert window.open_file(str(path))
+    with qtbot.waitSignal(window.checkFinished, timeout=20000) as blocker:
+        assert window.check_main_line()
+        worker = window._worker
+        assert worker is not None and worker.wait(10000)   # ended; its signals wait for the event loop
+        window.actions_["stop"].trigger()
+    assert blocker.args[0] is None and window.check_result() is None
+    assert window.check_panel.verdict() == "Stopped before the check ended."
+    assert not window.is_searching() and window.actions_["check"].isEnabled()
+
+
 def test_a_check_can_be_stopped(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
     path, _line = flawed_record(tmp_path)
     assert window.open_file(str(path))
