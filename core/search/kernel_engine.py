@@ -18,9 +18,10 @@ from __future__ import annotations
 import os
 import threading
 import time
+import weakref
 from dataclasses import replace
 from collections.abc import Callable, Generator, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from .background import search_thread
 from .contract import (
@@ -33,6 +34,63 @@ ENGINES = ("kernel", "python")
 _PATH_LEVELS = 64        # deepest level a progress snapshot describes
 _PATH_CHILDREN = 24      # children listed per level
 POLL = 0.02              # seconds between looks at a Python cancel flag while a kernel search runs
+
+
+class CancelWatched(Protocol):
+    """What :class:`CancelWatch` watches: something that passes its set cancel flag on to its kernel calls."""
+
+    def pass_cancel(self) -> None:
+        """Called every :data:`POLL` seconds on the watcher's thread: call the kernel's ``cancel()``
+        once the Python flag is set; let go of the watch (:meth:`CancelWatch.discard`) when done."""
+
+
+class CancelWatch:
+    """Passes a set cancel flag on to the kernel calls of the live objects registered with it.
+
+    A kernel call runs with the interpreter lock released and cannot look at a Python flag; a
+    call that returns to Python only now and then (a length question pauses only between its
+    outermost nodes; a raw df-pn slice runs up to 0.1 s) would see a Stop late.  One daemon
+    thread, made at the first registration, looks every :data:`POLL` seconds while a registered
+    object is alive (a few microseconds a look) and calls its :meth:`~CancelWatched.pass_cancel`;
+    the kernel's ``cancel()`` is seen within 1,024 nodes.  The set holds weak references: an
+    object let go leaves it.
+    """
+
+    def __init__(self) -> None:
+        self._searches: weakref.WeakSet[CancelWatched] = weakref.WeakSet()
+        self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def add(self, search: CancelWatched) -> None:
+        with self._cond:
+            self._searches.add(search)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._loop, name="tsume-kernel-cancel", daemon=True)
+                self._thread.start()
+            self._cond.notify()
+
+    def discard(self, search: CancelWatched) -> None:
+        with self._cond:
+            self._searches.discard(search)
+
+    def _loop(self) -> None:
+        while True:
+            self._look()   # its references end with it
+            time.sleep(POLL)
+
+    def _look(self) -> None:
+        with self._cond:
+            while not self._searches:
+                self._cond.wait()
+            live = list(self._searches)
+        for search in live:
+            search.pass_cancel()
+
+
+CANCEL_WATCH = CancelWatch()
+"""The one watch of the process (its thread is made at the first registration)."""
+
+
 class EngineChoiceError(ValueError):
     """``TSUME_ENGINE`` names an unknown engine, or the kernel it asks for is not built."""
 

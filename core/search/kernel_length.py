@@ -154,52 +154,11 @@ class _BoundsView:
         return int(self.s.k.entries)
 
 
-class _CancelWatch:
-    """Passes a set cancel flag on to the kernel calls of the live searches registered with it.
-
-    A kernel call runs with the interpreter lock released and cannot look at a Python flag; a
-    question pauses for Python only between its outermost nodes, and the futility tests inside
-    one do not pause (将棋無双 24番 on a 2 GHz guest beside a test run: a Stop seen 0.2–2.8 s
-    late).  One daemon thread, made at the first registration, looks every
-    :data:`.kernel_engine.POLL` seconds (as the df-pn calls' pollers do) while a registered search
-    is alive (a few microseconds a look) and calls the kernel's ``cancel()``, which a call sees
-    within 1,024 nodes.  A search is registered when it is made or
-    given a budget with a cancel flag, and let go when its answer is built, its flag has been
-    passed on, or it is gone.
-    """
-
-    def __init__(self) -> None:
-        self._searches: weakref.WeakSet[KernelLengthSearch] = weakref.WeakSet()
-        self._cond = threading.Condition()
-        self._thread: threading.Thread | None = None
-
-    def add(self, search: KernelLengthSearch) -> None:
-        with self._cond:
-            self._searches.add(search)
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._loop, name="tsume-length-cancel", daemon=True)
-                self._thread.start()
-            self._cond.notify()
-
-    def discard(self, search: KernelLengthSearch) -> None:
-        with self._cond:
-            self._searches.discard(search)
-
-    def _loop(self) -> None:
-        while True:
-            self._look()   # its references end with it: a search let go leaves the set
-            time.sleep(kernel_engine.POLL)
-
-    def _look(self) -> None:
-        with self._cond:
-            while not self._searches:
-                self._cond.wait()
-            live = list(self._searches)
-        for search in live:
-            search._pass_cancel()
-
-
-_WATCH = _CancelWatch()
+# A question pauses for Python only between its outermost nodes, and the futility tests inside one
+# do not pause (将棋無双 24番 on a 2 GHz guest beside a test run: a Stop seen 0.2–2.8 s late
+# without the watch).  A search is registered when it is made or given a budget with a cancel
+# flag, and let go when its answer is built, its flag has been passed on, or it is gone.
+_WATCH = kernel_engine.CANCEL_WATCH
 
 
 class _OracleView:
@@ -264,7 +223,7 @@ class KernelLengthSearch(BoundedSearch):
         self.tt = _BoundsView(self)
         self.outcome = "unknown"   # the raw df-pn's verdict on the root, once settle_root ran
         self._sfens: dict[int, str] = {}   # sfen_of's memo
-        self._kernel_cancelled = False     # the cancel flag passed on to the kernel (_pass_cancel)
+        self._kernel_cancelled = False     # the cancel flag passed on to the kernel (pass_cancel)
         self._cancel_lock = threading.Lock()
         if cancel is not None:
             _WATCH.add(self)
@@ -279,7 +238,7 @@ class KernelLengthSearch(BoundedSearch):
         if cancel is not None:
             _WATCH.add(self)
 
-    def _pass_cancel(self) -> None:
+    def pass_cancel(self) -> None:
         """The watcher's look (another thread): once the cancel flag is set, cancel the kernel's
         calls (the running one stops within 1,024 nodes, later ones at once) until :meth:`budget`."""
         with self._cancel_lock:

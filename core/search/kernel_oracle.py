@@ -59,6 +59,36 @@ class _TableFigures:
         return self._search.entries / capacity if capacity else 0.0
 
 
+class _SliceCancel:
+    """A cancel flag watched while a sliced search runs (:data:`.kernel_engine.CANCEL_WATCH`).
+
+    Without it a Stop would wait for the running slice to end (up to :data:`_SLICE`).
+    """
+
+    def __init__(self, kernel: Any, cancel: Any) -> None:
+        self._kernel = kernel
+        self._cancel = cancel
+        self._lock = threading.Lock()
+        self._live = True
+        self._passed = False
+
+    def pass_cancel(self) -> None:
+        with self._lock:
+            if not self._live or self._passed or not self._cancel.is_set():
+                return
+            self._passed = True
+            self._kernel.cancel()
+        kernel_engine.CANCEL_WATCH.discard(self)
+
+    def end(self) -> None:
+        """The search has returned: stop watching, and forget a cancel passed on (the table stays usable)."""
+        kernel_engine.CANCEL_WATCH.discard(self)
+        with self._lock:   # a look in progress on the watcher's thread ends before this
+            self._live = False
+            if self._passed:
+                self._kernel.clear_cancel()
+
+
 class KernelOracle:
     """A kernel ``DfPnSearch`` behind the Python ``DfPn``'s oracle methods (see the module docstring).
 
@@ -93,15 +123,29 @@ class KernelOracle:
         """Search ``board`` into the kernel's table until decided or a limit; ``DfPn.search``'s contract.
 
         ``node_limit`` counts :attr:`nodes` in total.  The kernel cannot look
-        at ``cancel``: the search runs in slices of at most 0.1 s (the table
-        kept between them) and the flag is read between slices.  A position
-        the kernel refuses counts as undecided.
+        at ``cancel``: a long search runs on a thread of its own while this
+        one watches the flag; a short one or one with ``pause_at`` runs here
+        in slices of at most 0.1 s (the table kept between them), the flag
+        passed on to the kernel by :data:`.kernel_engine.CANCEL_WATCH`.  A
+        position the kernel refuses counts as undecided.
         """
         del report_every   # the kernel publishes its own snapshots
         self._paused = False
         sfen = board.sfen()
         if pause_at is None and (node_limit is None or node_limit - self.kernel.nodes > _SLICED_NODES):
             return self._watched(sfen, or_node, node_limit, deadline, cancel, clock)
+        if cancel is None:
+            return self._sliced(sfen, or_node, node_limit, deadline, None, pause_at, clock)
+        watch = _SliceCancel(self.kernel, cancel)
+        kernel_engine.CANCEL_WATCH.add(watch)
+        try:
+            return self._sliced(sfen, or_node, node_limit, deadline, cancel, pause_at, clock)
+        finally:
+            watch.end()
+
+    def _sliced(self, sfen: str, or_node: bool, node_limit: int | None, deadline: float | None, cancel: Any,
+                pause_at: float | None, clock: Callable[[], float]) -> Outcome:
+        """Kernel searches of at most :data:`_SLICE` seconds until decided or a limit."""
         while True:
             if cancel is not None and cancel.is_set():
                 return Outcome.UNKNOWN

@@ -386,6 +386,7 @@ def test_node_limit_gives_unknown() -> None:
     assert result.status is SolveStatus.UNKNOWN and result.nodes < 25_000
 
 
+@pytest.mark.usefixtures("collector_paused")
 def test_cancel_takes_effect_within_100_ms() -> None:
     cancel = threading.Event()
     set_at: list[float] = []

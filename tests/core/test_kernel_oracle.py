@@ -251,3 +251,30 @@ def test_a_long_oracle_search_is_cancelled_and_the_table_stays_usable() -> None:
     # The cancel is forgotten: the next search goes on from the table and proves the root.
     assert oracle.search(cshogi.Board(sfen)) == Outcome.PROVEN
     assert oracle.nodes > stopped
+
+
+@needs_kernel
+@pytest.mark.usefixtures("collector_paused")
+def test_a_sliced_oracle_search_sees_a_cancel_inside_its_slice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search with a pause (the official answer's look at a sub-position) runs here in slices;
+    a cancel set inside one is passed on to the kernel, not left until the slice ends."""
+    import time
+
+    from tsume_studio.core.search import kernel_oracle
+
+    monkeypatch.setattr(kernel_oracle, "_SLICE", 5.0)   # one long slice: its end cannot be what stops it
+    sfen = TAILS["microcosmos-tail-81"]["sfen"]
+    oracle = KernelOracle(kernel_engine.new_search(sfen, 64), 0)
+    cancel = threading.Event()
+    timer = threading.Timer(0.3, cancel.set)
+    timer.start()
+    t0 = time.monotonic()
+    assert oracle.search(cshogi.Board(sfen), cancel=cancel, pause_at=t0 + 30.0) == Outcome.UNKNOWN
+    elapsed = time.monotonic() - t0
+    assert not oracle.paused
+    assert 0.3 <= elapsed < 0.3 + 0.1
+    stopped = oracle.nodes
+    assert stopped > 0
+    # The cancel passed on is forgotten: the next slice searches on.
+    assert oracle.search(cshogi.Board(sfen), node_limit=stopped + 5_000) != Outcome.DISPROVEN
+    assert oracle.nodes > stopped

@@ -469,6 +469,7 @@ def test_progress_and_deadline() -> None:
     assert seen[0].nodes > 0   # it searched until the deadline
 
 
+@pytest.mark.usefixtures("collector_paused")
 def test_cancel_is_honoured_quickly() -> None:
     sfen = TAIL_39
     cancel = threading.Event()
