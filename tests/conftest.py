@@ -52,8 +52,9 @@ def collector_paused() -> Iterator[None]:
     """Cyclic garbage collection paused for the test, as the GUI's worker pauses it while a search runs.
 
     For tests that time a Stop to the millisecond: a full collection of the test process's
-    objects (about 195,000 after the core tests before it) takes 98–127 ms on a 2 GHz guest and
-    may fall inside the measured window; the window measures the search, not the collector.
+    objects (about 195,000 after the core tests before it) takes up to 200 ms (a median of
+    127) on a 2 GHz guest and may fall inside the measured window; the window measures the
+    search, not the collector.
     """
     was = gc.isenabled()
     gc.disable()
