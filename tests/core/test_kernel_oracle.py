@@ -234,30 +234,13 @@ def test_probe_and_search_position_refuse_or_answer_mutated_positions() -> None:
 
 
 @needs_kernel
-def test_a_long_oracle_search_is_cancelled_and_the_table_stays_usable() -> None:
-    """A search with no pause (tsume check's proof of the root) runs whole on a watched thread."""
-    import time
-
-    sfen = TAILS["microcosmos-tail-81"]["sfen"]
-    oracle = KernelOracle(kernel_engine.new_search(sfen, 64), 0)
-    cancel = threading.Event()
-    timer = threading.Timer(0.3, cancel.set)
-    timer.start()
-    t0 = time.monotonic()
-    assert oracle.search(cshogi.Board(sfen), cancel=cancel) == Outcome.UNKNOWN
-    assert time.monotonic() - t0 < 0.3 + 1.0
-    stopped = oracle.nodes
-    assert stopped > 0
-    # The cancel is forgotten: the next search goes on from the table and proves the root.
-    assert oracle.search(cshogi.Board(sfen)) == Outcome.PROVEN
-    assert oracle.nodes > stopped
-
-
-@needs_kernel
 @pytest.mark.usefixtures("collector_paused")
-def test_a_sliced_oracle_search_sees_a_cancel_inside_its_slice(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A search with a pause (the official answer's look at a sub-position) runs here in slices;
-    a cancel set inside one is passed on to the kernel, not left until the slice ends."""
+@pytest.mark.parametrize("sliced", [False, True], ids=["watched-thread", "slices"])
+def test_an_oracle_search_is_cancelled_and_the_table_stays_usable(sliced: bool,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search with no pause (tsume check's proof of the root) runs whole on a watched thread; one
+    with a pause (the official answer's look at a sub-position) runs here in slices, and a cancel
+    set inside a slice is passed on to the kernel, not left until the slice ends."""
     import time
 
     from tsume_studio.core.search import kernel_oracle
@@ -269,12 +252,13 @@ def test_a_sliced_oracle_search_sees_a_cancel_inside_its_slice(monkeypatch: pyte
     timer = threading.Timer(0.3, cancel.set)
     timer.start()
     t0 = time.monotonic()
-    assert oracle.search(cshogi.Board(sfen), cancel=cancel, pause_at=t0 + 30.0) == Outcome.UNKNOWN
+    pause_at = t0 + 30.0 if sliced else None
+    assert oracle.search(cshogi.Board(sfen), cancel=cancel, pause_at=pause_at) == Outcome.UNKNOWN
     elapsed = time.monotonic() - t0
     assert not oracle.paused
     assert 0.3 <= elapsed < 0.3 + 0.1
     stopped = oracle.nodes
     assert stopped > 0
-    # The cancel passed on is forgotten: the next slice searches on.
-    assert oracle.search(cshogi.Board(sfen), node_limit=stopped + 5_000) != Outcome.DISPROVEN
+    # The cancel is forgotten: the next search goes on from the table and proves the root.
+    assert oracle.search(cshogi.Board(sfen)) == Outcome.PROVEN
     assert oracle.nodes > stopped
