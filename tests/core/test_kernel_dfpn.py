@@ -409,6 +409,7 @@ def test_moves_played_are_counted_the_same_each_run() -> None:
 
 
 @needs_kernel
+@pytest.mark.usefixtures("collector_paused")
 def test_cancel_stops_within_100_ms() -> None:
     full = _rows("microcosmos.tsv")[-1]
     cancel = threading.Event()
