@@ -59,10 +59,11 @@ class _TableFigures:
         return self._search.entries / capacity if capacity else 0.0
 
 
-class _SliceCancel:
-    """A cancel flag watched while a sliced search runs (:data:`.kernel_engine.CANCEL_WATCH`).
+class _CancelPass:
+    """A search's cancel flag, passed on to the kernel by :data:`.kernel_engine.CANCEL_WATCH` while it runs.
 
-    Without it a Stop would wait for the running slice to end (up to :data:`_SLICE`).
+    The kernel call itself cannot look at a Python flag: without the watch a Stop would wait for
+    the running slice to end (up to :data:`_SLICE`), or for the watched search's own poll.
     """
 
     def __init__(self, kernel: Any, cancel: Any) -> None:
@@ -122,26 +123,28 @@ class KernelOracle:
                clock: Callable[[], float] = time.monotonic, report_every: float | None = None) -> Outcome:
         """Search ``board`` into the kernel's table until decided or a limit; ``DfPn.search``'s contract.
 
-        ``node_limit`` counts :attr:`nodes` in total.  The kernel cannot look
-        at ``cancel``: a long search runs on a thread of its own while this
-        one watches the flag; a short one or one with ``pause_at`` runs here
-        in slices of at most 0.1 s (the table kept between them), the flag
-        passed on to the kernel by :data:`.kernel_engine.CANCEL_WATCH`.  A
+        ``node_limit`` counts :attr:`nodes` in total.  A long search runs on
+        a thread of its own; a short one or one with ``pause_at`` runs here
+        in slices of at most 0.1 s (the table kept between them).  Either
+        way the kernel cannot look at ``cancel``: the flag is passed on to
+        it by :data:`.kernel_engine.CANCEL_WATCH` while the search runs.  A
         position the kernel refuses counts as undecided.
         """
         del report_every   # the kernel publishes its own snapshots
         self._paused = False
         sfen = board.sfen()
-        if pause_at is None and (node_limit is None or node_limit - self.kernel.nodes > _SLICED_NODES):
-            return self._watched(sfen, or_node, node_limit, deadline, cancel, clock)
-        if cancel is None:
-            return self._sliced(sfen, or_node, node_limit, deadline, None, pause_at, clock)
-        watch = _SliceCancel(self.kernel, cancel)
-        kernel_engine.CANCEL_WATCH.add(watch)
+        watched = pause_at is None and (node_limit is None or node_limit - self.kernel.nodes > _SLICED_NODES)
+        watch = None
+        if cancel is not None:
+            watch = _CancelPass(self.kernel, cancel)
+            kernel_engine.CANCEL_WATCH.add(watch)
         try:
+            if watched:
+                return self._watched(sfen, or_node, node_limit, deadline, clock)
             return self._sliced(sfen, or_node, node_limit, deadline, cancel, pause_at, clock)
         finally:
-            watch.end()
+            if watch is not None:
+                watch.end()
 
     def _sliced(self, sfen: str, or_node: bool, node_limit: int | None, deadline: float | None, cancel: Any,
                 pause_at: float | None, clock: Callable[[], float]) -> Outcome:
@@ -171,9 +174,9 @@ class KernelOracle:
             if outcome != Outcome.UNKNOWN:
                 return outcome
 
-    def _watched(self, sfen: str, or_node: bool, node_limit: int | None, deadline: float | None, cancel: Any,
+    def _watched(self, sfen: str, or_node: bool, node_limit: int | None, deadline: float | None,
                  clock: Callable[[], float]) -> Outcome:
-        """One uninterrupted kernel search on its own thread, ``cancel`` watched every 20 ms.
+        """One uninterrupted kernel search on its own thread.
 
         A long search in slices would start again from the root at each one and
         lose what it knew only on its path; this one runs to its end.
@@ -199,20 +202,15 @@ class KernelOracle:
 
         worker = search_thread()
         worker.submit(run)
-        cancelled = False
         try:
-            while not done.wait(kernel_engine.POLL):
-                if not cancelled and cancel is not None and cancel.is_set():
-                    self.kernel.cancel()
-                    cancelled = True
+            while not done.wait(kernel_engine.POLL):   # timed waits: Ctrl-C reaches this thread on Windows too
+                pass
         finally:
-            if not done.is_set():
+            if not done.is_set():   # this thread interrupted (a signal): the search must not outlive the call
                 self.kernel.cancel()
-                cancelled = True
                 done.wait()
+                self.kernel.clear_cancel()   # the table stays usable for what the caller asks next
             worker.release()
-        if cancelled:
-            self.kernel.clear_cancel()   # the table stays usable for what the caller asks next
         if failure:
             if isinstance(failure[0], ValueError):
                 return Outcome.UNKNOWN

@@ -245,7 +245,8 @@ def test_an_oracle_search_is_cancelled_and_the_table_stays_usable(sliced: bool,
 
     from tsume_studio.core.search import kernel_oracle
 
-    monkeypatch.setattr(kernel_oracle, "_SLICE", 5.0)   # one long slice: its end cannot be what stops it
+    if sliced:
+        monkeypatch.setattr(kernel_oracle, "_SLICE", 5.0)   # one long slice: its end cannot be what stops it
     sfen = TAILS["microcosmos-tail-81"]["sfen"]
     oracle = KernelOracle(kernel_engine.new_search(sfen, 64), 0)
     cancel = threading.Event()
