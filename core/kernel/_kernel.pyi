@@ -165,7 +165,10 @@ class LengthSearch:
         """After :meth:`cancel`: the next call searches on, the tables kept (the oracle's cancel
         cleared too)."""
     @property
-    def nodes(self) -> int: ...
+    def nodes(self) -> int:
+        """Nodes searched.  ``nodes``, ``oracle_nodes``, ``futility_tests``, ``entries`` and
+        ``capacity`` may be read from another thread while a call runs: they give the counts last
+        published (every 1,024 nodes); the other counts are read between calls."""
     @property
     def oracle_nodes(self) -> int: ...
     @property

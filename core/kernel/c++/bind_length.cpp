@@ -278,19 +278,30 @@ public:
         Guard guard(*this);
         search_->clear_cancel();
     }
-    std::uint64_t nodes() const { return search_->nodes(); }
-    std::uint64_t oracle_nodes() const { return search_->oracle_nodes(); }
+    // While a call of this search, of the search it shares its oracle with, or of the oracle's
+    // DfPnSearch runs (on another thread: the interpreter lock is released), these read the counts
+    // the search published; between calls, the exact ones.
+    std::uint64_t nodes() const { return busy() ? search_->published_nodes() : search_->nodes(); }
+    std::uint64_t oracle_nodes() const { return busy() ? search_->oracle_published_nodes() : search_->oracle_nodes(); }
+    std::uint64_t futility_tests() const {
+        return busy() ? search_->published_futility_tests() : search_->futility_tests();
+    }
+    std::size_t entries() const { return busy() ? search_->published_entries() : search_->entries(); }
+    std::size_t capacity() const { return busy() ? search_->published_capacity() : search_->capacity(); }
+    // The rest are read between calls.
     std::uint64_t questions() const { return search_->questions(); }
-    std::uint64_t futility_tests() const { return search_->futility_tests(); }
     std::uint64_t nested_lower_refutations() const { return search_->nested_lower_refutations(); }
     std::uint64_t futility_nodes() const { return search_->futility_nodes(); }
     std::uint64_t squares_unjudged() const { return search_->squares_unjudged(); }
-    std::size_t entries() const { return search_->entries(); }
-    std::size_t capacity() const { return search_->capacity(); }
     std::size_t collections() const { return search_->collections(); }
     int attacker() const { return int(attacker_); }
 
 private:
+    bool busy() const {
+        return running_.load() || (peer_running_ != nullptr && peer_running_->load()) ||
+               (oracle_running_ && oracle_running_->load());
+    }
+
     struct Guard {
         // This object's flag, and the shared oracle's (its DfPnSearch may not run meanwhile).
         // A restricted game's search also holds the length search it shares its oracle with (whose

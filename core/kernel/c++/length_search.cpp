@@ -376,6 +376,10 @@ Answer LengthSearch::guarded(Position& pos, const CallLimits& lim, F body) {
     next_check_ = nodes_;   // the first node checks the limits
     nested_ = depth_ = test_level_ = 0;
     const int ply0 = pos.ply();
+    struct Published {
+        LengthSearch& s;
+        ~Published() { s.publish(); }
+    } published{*this};
     try {
         return body();
     } catch (const Stop&) {
@@ -408,8 +412,20 @@ void LengthSearch::release_path() {
     path_.clear();
 }
 
+void LengthSearch::publish() {
+    if (outer_ != nullptr) {   // a nested game: its nodes are the outer search's
+        outer_->pub_nodes_.store(outer_->nodes_ + (nodes_ - outer_base_), std::memory_order_relaxed);
+        return;
+    }
+    pub_nodes_.store(nodes_, std::memory_order_relaxed);
+    pub_tests_.store(futility_tests_, std::memory_order_relaxed);
+    pub_entries_.store(table_.entries(), std::memory_order_relaxed);
+    pub_capacity_.store(table_.capacity(), std::memory_order_relaxed);
+}
+
 void LengthSearch::budget() {
     next_check_ = nodes_ + kCheckEvery;
+    publish();
     if (cancelled()) throw Stop{};
     if (lim_.nodes != 0 && nodes_ >= lim_.nodes) throw Stop{};
     const double now = dfpn::wall_seconds();
@@ -879,6 +895,7 @@ bool LengthSearch::lower_refutes(B& b, bool or_node, int n) {
         lower_ = std::make_unique<LengthSearch>(attacker_, lower_mb_, oracle_, distance_rule_, looks_);
         lower_->drops_ = Drops::None;
         lower_->outer_cancel_ = &cancel_;
+        lower_->outer_ = this;
         lower_->table_.set_stop(&lower_->cancel_, &cancel_);
     }
     LengthSearch& g = *lower_;
@@ -892,6 +909,7 @@ bool LengthSearch::lower_refutes(B& b, bool or_node, int n) {
     g.depth_ = g.test_level_ = 0;
     g.nested_ = 1;
     const std::uint64_t before = g.nodes_;
+    g.outer_base_ = before;
     bool mates = false;
     try {
         mates = g.ask(b, or_node, n);

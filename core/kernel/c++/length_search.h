@@ -259,6 +259,13 @@ public:
     }
     std::uint64_t nodes() const { return nodes_; }
     std::uint64_t oracle_nodes() const { return oracle_->nodes(); }
+    // The counts as last published for another thread, which may read these while a call runs
+    // (never the counters above): every kCheckEvery nodes, and when an entry point returns.
+    std::uint64_t published_nodes() const { return pub_nodes_.load(std::memory_order_relaxed); }
+    std::uint64_t published_futility_tests() const { return pub_tests_.load(std::memory_order_relaxed); }
+    std::size_t published_entries() const { return pub_entries_.load(std::memory_order_relaxed); }
+    std::size_t published_capacity() const { return pub_capacity_.load(std::memory_order_relaxed); }
+    std::uint64_t oracle_published_nodes() const { return oracle_->published_nodes(); }
     std::uint64_t questions() const { return questions_; }
     std::uint64_t futility_tests() const { return futility_tests_; }
     // The smallest bound at which drop square `square` of `pos` was judged futile (kLenInf: never
@@ -374,6 +381,13 @@ private:
                (outer_cancel_ != nullptr && outer_cancel_->load(std::memory_order_relaxed));
     }
     std::uint64_t nodes_ = 0, next_check_ = 0, questions_ = 0, futility_tests_ = 0;
+    std::atomic<std::uint64_t> pub_nodes_{0}, pub_tests_{0};
+    std::atomic<std::size_t> pub_entries_{0}, pub_capacity_{0};
+    // A nested game's: the search it runs inside, and that search's nodes_ when it was entered
+    // (its nodes are counted there, and published there while it runs).
+    LengthSearch* outer_ = nullptr;
+    std::uint64_t outer_base_ = 0;
+    void publish();
     CallLimits lim_;
     int nested_ = 0, depth_ = 0, test_level_ = 0;
     std::vector<std::unique_ptr<Frame>> frames_;
