@@ -67,7 +67,8 @@ sanitize: install
 	$(PY) -c "from tsume_studio.core.kernel import _kernel; assert '/build/sanitize/' in _kernel.__file__" && \
 	$(PY) -m pytest -q -p no:cacheprovider tests/core/test_kernel_movegen.py tests/core/test_kernel_perft.py \
 		tests/core/test_kernel_fuzz.py tests/core/test_kernel_dfpn.py tests/core/test_kernel_oracle.py \
-		tests/core/test_kernel_length.py tests/core/test_kernel_lower.py $(SANITIZE_ARGS)
+		tests/core/test_kernel_length.py tests/core/test_kernel_length_live.py tests/core/test_kernel_lower.py \
+		$(SANITIZE_ARGS)
 
 # The kernel's move generation speed (docs/benchmarks.md); CSHOGI_BENCH=path adds cshogi's
 # (tools/cshogi_movegen_bench.cpp built against cshogi's C++ sources).

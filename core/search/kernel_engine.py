@@ -21,7 +21,7 @@ import time
 import weakref
 from dataclasses import replace
 from collections.abc import Callable, Generator, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from .background import search_thread
 from .contract import (
@@ -33,6 +33,7 @@ ENGINES = ("kernel", "python")
 
 _PATH_LEVELS = 64        # deepest level a progress snapshot describes
 _PATH_CHILDREN = 24      # children listed per level
+T = TypeVar("T")
 POLL = 0.02              # seconds between looks at a Python cancel flag while a kernel search runs
 
 
@@ -168,6 +169,43 @@ def progress_from_snapshot(snap: tuple[Any, ...], elapsed: float) -> Progress:
                     table_entries=entries, stats=(("cpu_seconds", round(cpu, 3)),))
 
 
+def call_on_thread(call: Callable[[], T], tick: Callable[[], Progress | None], every: float,
+                   stop: Callable[[], object]) -> Generator[Progress, None, T]:
+    """Run ``call()`` on a search thread; every ``every`` seconds until it returns, call ``tick()``
+    and yield the progress it gives (None: nothing to report).
+
+    Closing the generator early, or an exception while it waits (Ctrl-C), calls ``stop()``, which
+    must make the call return soon, and waits for it.
+    """
+    outcome: list[T] = []
+    failure: list[BaseException] = []
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome.append(call())
+        except BaseException as exc:  # handed to the generator, which raises it
+            failure.append(exc)
+        finally:
+            done.set()
+
+    worker = search_thread()
+    worker.submit(run)
+    try:
+        while not done.wait(every):
+            p = tick()
+            if p is not None:
+                yield p
+    finally:
+        if not done.is_set():
+            stop()
+        done.wait()
+        worker.release()
+    if failure:
+        raise failure[0]
+    return outcome[0]
+
+
 def run_on_thread(search: Any, call: str, args: tuple[Any, ...], cancel: Cancel | None, interval: float,
                   start: float, phase: SearchPhase | None = None) -> Generator[Progress, None, Any]:
     """Call ``search.<call>(*args)`` on a search thread; yield its progress until it returns.
@@ -179,38 +217,20 @@ def run_on_thread(search: Any, call: str, args: tuple[Any, ...], cancel: Cancel 
     every :data:`POLL` seconds, and passes it on with ``search.cancel()``; so does
     closing the generator early, which then waits for the call to return.
     """
-    outcome: list[Any] = []
-    failure: list[BaseException] = []
-    done = threading.Event()
+    next_report = time.monotonic() + interval
 
-    def run() -> None:
-        try:
-            outcome.append(getattr(search, call)(*args))
-        except BaseException as exc:  # handed to the generator, which raises it
-            failure.append(exc)
-        finally:
-            done.set()
-
-    worker = search_thread()
-    worker.submit(run)
-    try:
-        next_report = time.monotonic() + interval
-        while not done.wait(POLL):
-            if cancel is not None and cancel.is_set():
-                search.cancel()
-            now = time.monotonic()
-            if now >= next_report:
-                next_report = now + interval
-                p = progress_from_snapshot(search.snapshot(), now - start)
-                yield p if phase is None else replace(p, phase=phase)
-    finally:
-        if not done.is_set():
+    def tick() -> Progress | None:
+        nonlocal next_report
+        if cancel is not None and cancel.is_set():
             search.cancel()
-        done.wait()
-        worker.release()
-    if failure:
-        raise failure[0]
-    return outcome[0]
+        now = time.monotonic()
+        if now < next_report:
+            return None
+        next_report = now + interval
+        p = progress_from_snapshot(search.snapshot(), now - start)
+        return p if phase is None else replace(p, phase=phase)
+
+    return (yield from call_on_thread(lambda: getattr(search, call)(*args), tick, POLL, search.cancel))
 
 
 INLINE_NODES = 1_024

@@ -13,9 +13,10 @@ squares delayed nearest-first), and its own raw df-pn as the oracle.
 ``defences``, ``tt[...]``, ``mate.lookup``), so the main line, the variations,
 the 余詰 candidates, the 駒余り tie-break and each 無駄合's reason are built by
 the same Python code whatever search answered.  Each call runs in the kernel
-with the interpreter lock released, in slices of about 0.1 s between which
-progress is yielded and the cancel flag, the deadline and the node limit are
-looked at (the kernel checks the deadline and the node limit itself too).
+with the interpreter lock released, in slices between which the deadline and
+the node limit are looked at (the kernel checks them itself too); once the
+answer has run a moment, on the search thread, while progress is yielded about
+every 0.1 s from the counts the kernel publishes and a Stop is passed on.
 
 :func:`engine_choice` picks the search: the kernel where it is built,
 ``TSUME_ENGINE=python`` forces the Python search (:mod:`.length_search`).
@@ -53,6 +54,7 @@ _SLICE = 0.1              # seconds of one slice of the raw df-pn of the root (s
 _SLICE_NODES = 1 << 15
 _SLICE_LONGEST = 1.0
 _PAUSE = (_SLICE_LONGEST, _SLICE_NODES)   # a question's pause_seconds, pause_nodes
+_INLINE_FOR = 0.25        # seconds of an answer whose kernel calls run on the caller's thread (_call)
 _DEFAULT_ORACLE_MB = 64
 _SFEN_MEMO = 1 << 16      # positions whose SFEN a search keeps (KernelLengthSearch.sfen_of)
 T = TypeVar("T")
@@ -241,14 +243,21 @@ class KernelLengthSearch(BoundedSearch):
     def pass_cancel(self) -> None:
         """The watcher's look (another thread): once the cancel flag is set, cancel the kernel's
         calls (the running one stops within 1,024 nodes, later ones at once) until :meth:`budget`."""
+        if self._cancel_kernels(flag_set=True):
+            _WATCH.discard(self)
+
+    def _cancel_kernels(self, flag_set: bool = False) -> bool:
+        """Cancel the kernel's calls until :meth:`budget` (``flag_set``: only if the cancel flag is
+        set); True when they are cancelled."""
         with self._cancel_lock:
             cancel = self.cancel
-            if self._kernel_cancelled or cancel is None or not cancel.is_set():
-                return
-            self._kernel_cancelled = True
-            for k in self._kernels():
-                k.cancel()
-        _WATCH.discard(self)
+            if flag_set and (cancel is None or not cancel.is_set()):
+                return False
+            if not self._kernel_cancelled:
+                self._kernel_cancelled = True
+                for k in self._kernels():
+                    k.cancel()
+            return True
 
     def _kernels(self) -> list[Any]:
         """The kernel searches of this search: its own and the restricted game's, once made."""
@@ -290,6 +299,27 @@ class KernelLengthSearch(BoundedSearch):
             nodes = int((self.k if k is None else k).nodes) + max(1, self.node_limit - self.nodes)
         return nodes, stop
 
+    def _call(self, call: Callable[..., T], *args: Any) -> Generator[Progress, None, T]:
+        """One kernel call of this search, ``call(*args)``.  In the answer's first :data:`_INLINE_FOR` seconds it
+        runs here: most answers end within them, and a hand-over to the search thread and back
+        costs about 0.1 ms.  Later calls run on the search thread while this generator reports
+        every :attr:`report_every` seconds (from the counts the kernel publishes) and passes a
+        Stop on: a question pauses only between its outermost nodes, and its futility tests and
+        raw looks run to their end (将棋無双 24番: 9 s without a report)."""
+        if time.monotonic() - self.start < _INLINE_FOR:
+            return call(*args)
+
+        def tick() -> Progress | None:
+            self.pass_cancel()
+            if not self._report_due():
+                return None
+            self._sync()
+            self.last_yield = time.monotonic()
+            return self.progress()
+
+        return (yield from kernel_engine.call_on_thread(lambda: call(*args), tick, kernel_engine.POLL,
+                                                        self._cancel_kernels))
+
     def _run(self, call: Callable[[int, float, float, int], Any], k: Any = None) -> Generator[Progress, None, Any]:
         """Call kernel search ``k`` (self.k by default) with (node limit, stop seconds, pause seconds,
         pause nodes) in slices of :data:`_PAUSE`, yielding progress between them."""
@@ -297,7 +327,7 @@ class KernelLengthSearch(BoundedSearch):
         while True:
             nodes, stop = self._limits(k)
             before = int(k.nodes)
-            got = call(nodes, stop, *_PAUSE)
+            got = yield from self._call(call, nodes, stop, *_PAUSE)
             self._sync()
             status = got if isinstance(got, str) else got[0]
             if status == "paused":
@@ -437,7 +467,7 @@ class KernelLengthSearch(BoundedSearch):
         while True:
             nodes, stop = self._limits()
             before = int(k.nodes)
-            got = k.question(sfen, or_node, d, nodes, stop, *_PAUSE)
+            got = yield from self._call(k.question, sfen, or_node, d, nodes, stop, *_PAUSE)
             self._sync()
             if got == "yes" or got == "no":
                 yield from self._report()
@@ -466,7 +496,8 @@ class KernelLengthSearch(BoundedSearch):
         until = before + budget
         while True:
             nodes, stop = self._limits(k)
-            got = k.question(sfen, or_node, d, min(nodes, until) if nodes else until, stop, *_PAUSE)
+            got = yield from self._call(k.question, sfen, or_node, d, min(nodes, until) if nodes else until, stop,
+                                        *_PAUSE)
             self._sync()
             if got == "yes" or got == "no":
                 if self._report_due():
