@@ -98,7 +98,7 @@ bool TranspositionTable::reserve(std::size_t n) {
 #endif
 }
 
-// Buckets [from, to) of the reservation, about to be rehashed into, faulted in 32 MB at a call
+// Buckets [from, to) of the reservation, about to be rehashed into, faulted in 2 MB at a call
 // (MADV_POPULATE_WRITE, Linux 5.14 and later): the rehash touches all of them anyway, and a call
 // costs the kernel less than a fault per page.  Between calls it looks at the stop flag (faulting
 // in the 1 GB bound's 617 MB took 160-200 ms of its growth on a 2 GHz Xeon guest) and returns false
@@ -119,7 +119,11 @@ bool TranspositionTable::populate(std::size_t from, std::size_t to) {
     }
 #endif
 #if defined(MADV_POPULATE_WRITE)
-    constexpr std::size_t kChunk = std::size_t{32} << 20;   // a multiple of the huge page
+    // A call holds the process's memory map lock (read) for its whole range, and another
+    // thread's brk or mmap, which wants it for writing, waits that long, holding whatever it
+    // holds: the window's thread, the interpreter lock (a 32 MB call: an 83 ms stall of the
+    // window).  One huge page a call keeps that wait near a millisecond.
+    constexpr std::size_t kChunk = memory::kHugePage;
     for (std::size_t at = begin; at < end; at += kChunk) {
         if (stopped()) return false;
         (void)madvise(base + at, std::min(kChunk, end - at), MADV_POPULATE_WRITE);
