@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable, Generator
@@ -51,10 +52,14 @@ class SearchThread:
             threading.stack_size(old_size)
 
     def _loop(self) -> None:
+        nice = 0
         while True:
             job = self._jobs.get()
             if job is None:
                 return
+            if _search_nice > nice:
+                _lower_this_thread(_search_nice - nice)
+                nice = _search_nice
             job()
 
     def submit(self, job: Callable[[], None]) -> None:
@@ -72,6 +77,30 @@ class SearchThread:
 
 _idle: list[SearchThread] = []
 _idle_lock = threading.Lock()
+_search_nice = 0   # nice levels the search threads run below the process (lower_search_priority)
+
+
+def lower_search_priority(levels: int) -> None:
+    """Run the search threads ``levels`` nice levels below the rest of the process, from their
+    next call on (Linux, where a nice value is per thread; elsewhere nothing).
+
+    The window asks for it: when every CPU is busy (a CPU-bound search and another program), its
+    own thread then gets a CPU before the search does.  Levels given up are not taken back
+    (raising a thread's priority again needs a privilege).
+    """
+    global _search_nice
+    _search_nice = max(_search_nice, levels)
+
+
+def _lower_this_thread(by: int) -> None:
+    """Raise the calling thread's nice value by ``by`` where the system allows it."""
+    if sys.platform != "linux" or not hasattr(os, "setpriority"):
+        return
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + by))
+    except OSError:
+        pass   # a hint: the search runs as it would
 
 
 def search_thread() -> SearchThread:

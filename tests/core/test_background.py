@@ -8,6 +8,8 @@ Now a reported search is the same search as an uninterrupted one.
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 import time
 from pathlib import Path
@@ -15,6 +17,7 @@ from pathlib import Path
 import cshogi
 import pytest
 
+from tsume_studio.core.search import background
 from tsume_studio.core.search.background import in_background
 from tsume_studio.core.search.contract import Cancel, Limits, Progress, SolveStatus, drive
 from tsume_studio.core.search.dfpn import DfPn, Outcome
@@ -91,3 +94,30 @@ def test_cancel_reaches_the_work() -> None:
     cancel.set()
     assert drive(gen) == 7
     assert seen == [True]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a nice value per thread is Linux's")
+def test_the_search_threads_run_below_the_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(background, "_search_nice", 0)
+    here = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    seen: list[int] = []
+    done = threading.Event()
+
+    def job() -> None:
+        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        done.set()
+
+    def run_on_a_new_thread() -> None:
+        done.clear()
+        t = background.SearchThread()   # not from the pool, which the other tests share
+        t.submit(job)
+        t._jobs.put(None)   # the thread ends after the job
+        assert done.wait(10)
+
+    run_on_a_new_thread()
+    background.lower_search_priority(3)
+    run_on_a_new_thread()
+    background.lower_search_priority(1)   # a lower level asked later takes nothing back
+    run_on_a_new_thread()
+    assert seen == [here, min(19, here + 3), min(19, here + 3)]
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == here   # the caller's own is untouched

@@ -6,10 +6,13 @@ import itertools
 import time
 from typing import Any
 
+import pytest
 from pytestqt.qtbot import QtBot
 
 from tsume_studio.core.shogi.position import Position
 from tsume_studio.core.search.contract import Limits, Progress, SolveResult, SolveStatus
+from tsume_studio.core.search import background
+from tsume_studio.gui import worker as worker_module
 from tsume_studio.gui.worker import SolverWorker, running_workers
 
 
@@ -106,3 +109,12 @@ def test_a_phase_s_last_snapshot_is_sent(qtbot: QtBot, sample_position: Position
         worker.start()
     mate = [p for p in snapshots if p.phase is SearchPhase.MATE]
     assert mate and mate[-1].nodes == 1 and mate[-1].root_pn == 0
+
+
+def test_a_solve_lowers_the_search_threads(qtbot: QtBot, sample_position: Position, standins: Any,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(background, "_search_nice", 0)
+    worker = SolverWorker(standins.quick, sample_position, Limits(), interval=0.0)
+    with qtbot.waitSignal(worker.finished, timeout=5000):
+        worker.start()
+    assert background._search_nice == worker_module.SEARCH_NICE > 0
