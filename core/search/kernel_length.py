@@ -392,12 +392,6 @@ class KernelLengthSearch(BoundedSearch):
         finally:
             self.phase = "search"
 
-    def oracle_line(self) -> tuple[list[str], bool]:
-        """The raw df-pn's line of the root (moves in USI) and whether it replays to mate."""
-        nodes, stop = self._limits()
-        line, complete = self.k.oracle_line(nodes and nodes, stop)
-        return list(line), bool(complete)
-
     # ---- questions ----------------------------------------------------
 
     def futile_known(self, board: cshogi.Board, square: int, bound: int) -> bool:
