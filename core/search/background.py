@@ -94,7 +94,7 @@ def lower_search_priority(levels: int) -> None:
 
 def _lower_this_thread(by: int) -> None:
     """Raise the calling thread's nice value by ``by`` where the system allows it."""
-    if sys.platform != "linux" or not hasattr(os, "setpriority"):
+    if sys.platform != "linux":
         return
     try:
         tid = threading.get_native_id()

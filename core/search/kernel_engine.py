@@ -33,8 +33,8 @@ ENGINES = ("kernel", "python")
 
 _PATH_LEVELS = 64        # deepest level a progress snapshot describes
 _PATH_CHILDREN = 24      # children listed per level
-T = TypeVar("T")
 POLL = 0.02              # seconds between looks at a Python cancel flag while a kernel search runs
+T = TypeVar("T")
 
 
 class CancelWatched(Protocol):
