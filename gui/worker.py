@@ -34,9 +34,10 @@ SWITCH_INTERVAL = 0.001
 # Longest the search waits for the window to apply one snapshot (seconds).
 GIVE_WAY_MAX = 0.05
 
-# Nice levels the kernel's search threads run below the window (Linux).  With a CPU-bound program
-# beside a solve, two CPUs: the window's longest gap in 8 s was over 50 ms in 6 of 12 runs at the
-# same level, 2 of 12 at 5 below (median 50.5 -> 40.1 ms, docs/benchmarks.md).
+# Nice levels the kernel's search threads run below the window (Linux; on Windows one priority
+# step: background.lower_search_priority).  With a CPU-bound program beside a solve, two CPUs: the
+# window's longest gap in 8 s was over 50 ms in 6 of 12 runs at the same level, 2 of 12 at 5 below
+# (median 50.5 -> 40.1 ms, docs/benchmarks.md).
 SEARCH_NICE = 5
 
 

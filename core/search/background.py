@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Generator
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .contract import Cancel, Progress
 
@@ -58,7 +58,7 @@ class SearchThread:
             if job is None:
                 return
             if _search_nice > nice:
-                _lower_this_thread(_search_nice - nice)
+                _lower_this_thread(_search_nice - nice, _search_nice)
                 nice = _search_nice
             job()
 
@@ -82,24 +82,51 @@ _search_nice = 0   # nice levels the search threads run below the process (lower
 
 def lower_search_priority(levels: int) -> None:
     """Run the search threads ``levels`` nice levels below the rest of the process, from their
-    next call on (Linux, where a nice value is per thread; elsewhere nothing).
+    next call on.
 
     The window asks for it: when every CPU is busy (a CPU-bound search and another program), its
-    own thread then gets a CPU before the search does.  Levels given up are not taken back
-    (raising a thread's priority again needs a privilege).
+    own thread then gets a CPU before the search does.  On Linux a nice value is per thread; on
+    Windows the thread's priority goes one step below normal (``THREAD_PRIORITY_BELOW_NORMAL``,
+    two steps from ten levels on); elsewhere nothing changes (macOS has no per-thread nice value,
+    and its lower service classes move a thread to the slower cores).  Levels given up are not
+    taken back (raising a thread's priority again needs a privilege on Linux).
     """
     global _search_nice
     _search_nice = max(_search_nice, levels)
 
 
-def _lower_this_thread(by: int) -> None:
-    """Raise the calling thread's nice value by ``by`` where the system allows it."""
-    if sys.platform != "linux":
-        return
+THREAD_PRIORITY_BELOW_NORMAL = -1
+THREAD_PRIORITY_LOWEST = -2
+
+
+def _windows_priority(level: int) -> int:
+    """The Windows thread priority that stands for ``level`` nice levels (1 or more)."""
+    return THREAD_PRIORITY_LOWEST if level >= 10 else THREAD_PRIORITY_BELOW_NORMAL
+
+
+def _kernel32() -> Any:
+    """Windows' kernel32 through ctypes, its two thread-priority calls typed (a HANDLE is a
+    pointer: left untyped, ctypes would pass the pseudo-handle as a 32-bit int)."""
+    import ctypes
+    k32 = ctypes.WinDLL("kernel32")   # type: ignore[attr-defined, unused-ignore]
+    k32.GetCurrentThread.restype = ctypes.c_void_p
+    k32.GetCurrentThread.argtypes = []
+    k32.SetThreadPriority.restype = ctypes.c_int
+    k32.SetThreadPriority.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    return k32
+
+
+def _lower_this_thread(by: int, level: int) -> None:
+    """Lower the calling thread's priority by ``by`` nice levels, to ``level`` below the process,
+    where the system allows it."""
     try:
-        tid = threading.get_native_id()
-        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + by))
-    except OSError:
+        if sys.platform == "linux":
+            tid = threading.get_native_id()
+            os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + by))
+        elif sys.platform == "win32":
+            k32 = _kernel32()
+            k32.SetThreadPriority(k32.GetCurrentThread(), _windows_priority(level))
+    except (OSError, AttributeError):
         pass   # a hint: the search runs as it would
 
 

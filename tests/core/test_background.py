@@ -121,3 +121,39 @@ def test_the_search_threads_run_below_the_window(monkeypatch: pytest.MonkeyPatch
     run_on_a_new_thread()
     assert seen == [here, min(19, here + 3), min(19, here + 3)]
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == here   # the caller's own is untouched
+
+
+class _FakeKernel32:
+    """kernel32's two thread-priority calls, recorded."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[object, int]] = []
+
+    def GetCurrentThread(self) -> object:  # noqa: N802 (Windows' name)
+        return "this thread"
+
+    def SetThreadPriority(self, handle: object, priority: int) -> int:  # noqa: N802
+        self.calls.append((handle, priority))
+        return 1
+
+
+def test_on_windows_the_search_threads_go_below_normal(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = _FakeKernel32()
+    monkeypatch.setattr(background.sys, "platform", "win32")
+    monkeypatch.setattr(background, "_kernel32", lambda: fake)
+    background._lower_this_thread(5, 5)
+    background._lower_this_thread(7, 12)
+    assert fake.calls == [("this thread", background.THREAD_PRIORITY_BELOW_NORMAL),
+                          ("this thread", background.THREAD_PRIORITY_LOWEST)]
+
+
+def test_a_refused_priority_leaves_the_search_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse() -> object:
+        raise OSError("no kernel32 here")
+
+    monkeypatch.setattr(background.sys, "platform", "win32")
+    monkeypatch.setattr(background, "_kernel32", refuse)
+    background._lower_this_thread(5, 5)   # no exception: a hint only
+    monkeypatch.setattr(background.sys, "platform", "darwin")
+    monkeypatch.setattr(background, "_kernel32", lambda: pytest.fail("kernel32 asked on macOS"))
+    background._lower_this_thread(5, 5)
