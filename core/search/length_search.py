@@ -410,7 +410,11 @@ class LengthSearch(BoundedSearch):
             sys.setrecursionlimit(4 * n + 4000)
         self._nested += 1
         try:
-            pn, _dn = self._search(b, or_node, n, e, INF, INF)
+            # Until decided: with thresholds of INF a search returns undecided only where a node's
+            # numbers reach INF, which select_child prevents (node._summed).
+            pn, dn = self._search(b, or_node, n, e, INF, INF)
+            while pn != 0 and dn != 0:
+                pn, dn = self._search(b, or_node, n, self.table.get(b), INF, INF)
         finally:
             self._nested -= 1
             sys.setrecursionlimit(old_limit)

@@ -112,13 +112,26 @@ class Children:
         return len(self.moves) - 1
 
 
+def _summed(total: int, least: int) -> int:
+    """A node's summed number from its children's ``total`` and its other number ``least``.
+
+    ``INF`` is a decided node's number: a sum that reaches it stays ``INF`` only
+    when the node is decided (``least`` 0), and stops at ``INF - 1`` otherwise, so
+    that a search with thresholds of ``INF`` (a length question) never ends on an
+    undecided node as though it were decided.
+    """
+    if total < INF:
+        return total
+    return INF if least == 0 else INF - 1
+
+
 def node_numbers(cpn: list[int], cdn: list[int], or_node: bool, pending: int = 0) -> tuple[int, int]:
     """(pn, dn) of a node from its children's numbers and its waiting moves."""
     if or_node:
-        dn = sum(cdn) + pending
-        return min(cpn), (dn if dn < INF else INF)
-    pn = sum(cpn) + pending
-    return (pn if pn < INF else INF), min(cdn)
+        pn = min(cpn)
+        return pn, _summed(sum(cdn) + pending, pn)
+    dn = min(cdn)
+    return _summed(sum(cpn) + pending, dn), dn
 
 
 def _group_tops(nums: list[int], group: list[int]) -> dict[int, int]:
@@ -145,10 +158,12 @@ def grouped_sum(nums: list[int], group: list[int]) -> int:
 
 
 def _with_total(cpn: list[int], cdn: list[int], or_node: bool, total: int) -> tuple[int, int]:
-    """(pn, dn) of a node whose summed number is ``total`` (capped at ``INF``)."""
-    if total > INF:
-        total = INF
-    return (min(cpn), total) if or_node else (total, min(cdn))
+    """(pn, dn) of a node whose summed number is ``total`` (capped as :func:`_summed` says)."""
+    if or_node:
+        pn = min(cpn)
+        return pn, _summed(total, pn)
+    dn = min(cdn)
+    return _summed(total, dn), dn
 
 
 def _lifted(pn: int, dn: int, thpn: int, thdn: int) -> tuple[int, int]:
@@ -281,7 +296,7 @@ def select_child(cpn: list[int], cdn: list[int], or_node: bool, pending: int, th
             elif v < second:
                 second = v
             total += cdn[i]
-        pn, dn = best, (total if total < INF else INF)
+        pn, dn = best, _summed(total, best)
         if lift:
             thpn, thdn = _lifted(pn, dn, thpn, thdn)
         if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
@@ -298,7 +313,7 @@ def select_child(cpn: list[int], cdn: list[int], or_node: bool, pending: int, th
         elif v < second:
             second = v
         total += cpn[i]
-    pn, dn = (total if total < INF else INF), best
+    pn, dn = _summed(total, best), best
     if lift:
         thpn, thdn = _lifted(pn, dn, thpn, thdn)
     if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:

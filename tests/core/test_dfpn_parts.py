@@ -13,6 +13,8 @@ from tsume_studio.core.search.node import (
     disproof_rep,
     node_numbers,
     select_child,
+    select_child_grouped,
+    select_child_weak,
 )
 from tsume_studio.core.search.tt import INF, NO_LENGTH
 
@@ -37,8 +39,25 @@ def test_waiting_moves_count_in_the_summed_number() -> None:
 
 
 def test_summed_numbers_saturate_at_infinity() -> None:
-    assert node_numbers([1, 2], [INF, INF], True) == (1, INF)
+    # A decided node's summed number is INF; an undecided one's stops just short of it.
+    assert node_numbers([0, 2], [INF, INF], True) == (0, INF)
     assert node_numbers([INF, 3], [0, 1], False, pending=4) == (INF, 0)
+    assert node_numbers([1, 2], [INF - 5, INF - 5], True) == (1, INF - 1)
+    assert node_numbers([INF - 1, 3], [2, 1], False, pending=4) == (INF - 1, 1)
+
+
+def test_an_undecided_node_under_thresholds_of_infinity_is_searched_on() -> None:
+    # A length question searches with thresholds of INF and reads "pn 0" as yes, anything else as
+    # no: a disproof number summed up to INF must not end the search (将棋無双 30番 was answered
+    # "no mate within 119" with pn 496, and its length was reported exact at 157 from such answers).
+    big = [INF - 1, INF - 1]   # two undecided children at the largest number they can have
+    for select in (select_child, select_child_weak):
+        pn, dn, i, c_thpn, c_thdn = select([496, 700], big, True, 0, INF, INF, 1.0)
+        assert (pn, dn, i) == (496, INF - 1, 0) and c_thpn > 496 and c_thdn > 0
+        pn, dn, i, c_thpn, c_thdn = select(big, [496, 700], False, 0, INF, INF, 1.0)
+        assert (pn, dn, i) == (INF - 1, 496, 0) and c_thdn > 496 and c_thpn > 0
+    pn, dn, i, _, _ = select_child_grouped([496, 700], big, True, 0, INF, INF, 1.0, [0, 1])
+    assert (pn, dn, i) == (496, INF - 1, 0)
 
 
 def test_select_or_child_threshold_from_second_best() -> None:

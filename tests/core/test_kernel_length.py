@@ -440,3 +440,31 @@ def test_a_richer_hand_can_last_longer() -> None:
     assert k.question(rich, False, 10) == "no" and k.question(rich, False, 12) == "yes"
     assert k.question(poor, False, 10) == "yes" and k.question(poor, False, 8) == "no"
     assert k.bounds(poor)[:2] == (10, 10) and k.bounds(rich)[:2] == (12, 12)
+
+
+@pytest.mark.slow
+def test_every_no_the_roots_climb_is_told_is_a_refutation(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 将棋無双 30番 (published 119): the root's length is climbed "mate within 21? 23? ...", and each
+    # "no" is a refutation the table records (the root's lower bound passes d).  A disproof number
+    # summed up to infinity once ended a question undecided, read as "no" with nothing recorded: the
+    # climb went on from 119 to 157 on such answers, took 157 as exact, and the main line found no
+    # defence that long at ply 36 (an internal error).
+    row = _rows("musou.tsv")["musou-030"]
+    told: list[tuple[int, int]] = []
+    ask = kernel_length.KernelLengthSearch._ask
+
+    def recording_ask(self: kernel_length.KernelLengthSearch, or_node: bool, d: int):   # type: ignore[no-untyped-def]
+        got = yield from ask(self, or_node, d)
+        if self.phase == "search" and self.board.move_number == 1 and not got:
+            told.append((d, self.bounds(self.board).lo))
+        return got
+
+    monkeypatch.setattr(kernel_length.KernelLengthSearch, "_ask", recording_ask)
+    result = solve(Position.from_sfen(row["sfen"]), Limits(nodes=20_000_000))
+    assert result.status is SolveStatus.MATE and result.extra["engine"] == "kernel"
+    assert len(told) >= 40   # the climb got past 100 plies
+    assert all(lo > d for d, lo in told), [(d, lo) for d, lo in told if lo <= d]
+    if result.extra["exact"]:
+        assert len(result.pv) == result.length
+    else:
+        assert result.extra["at_least"] <= result.extra["at_most"] == result.length

@@ -400,6 +400,10 @@ private:
             dn = best;
         }
         if (pn == 0 || dn == 0) return -1;
+        // An undecided node's sum stops just short of kInf, a decided node's number (the root,
+        // searched with thresholds of kInf, would otherwise return undecided).
+        pn = std::min(pn, kInf - 1);
+        dn = std::min(dn, kInf - 1);
         if (raise) {
             if (thpn <= pn) thpn = pn + 1;
             if (thdn <= dn) thdn = dn + 1;

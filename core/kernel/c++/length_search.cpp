@@ -110,7 +110,14 @@ int select(const std::vector<std::uint64_t>& cpn, const std::vector<std::uint64_
         pn = total;
         dn = best;
     }
-    if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn) return -1;
+    if (pn == 0 || dn == 0) return -1;
+    // An undecided node's sum stops just short of kInf, the number of a decided node: a question
+    // searched with thresholds of kInf ended on a disproof number that had reached it as though
+    // refuted, and ask() answered "no" to a question it had not decided (将棋無双 30番: "mate within
+    // 119?" answered no with pn 496, and "exact, 157 plies" followed from such answers).
+    pn = std::min(pn, kInf - 1);
+    dn = std::min(dn, kInf - 1);
+    if (pn >= thpn || dn >= thdn) return -1;
     const std::size_t c = static_cast<std::size_t>(i1);
     const std::uint64_t tight =
         second >= kInf ? kInf : static_cast<std::uint64_t>(static_cast<double>(second) * kEpsilon) + 1;
@@ -569,7 +576,11 @@ bool LengthSearch::ask(B& b, bool or_node, int n) {
     }
     std::uint64_t pn = 0, dn = 0;
     Depth nest(nested_);
-    search(b, or_node, n, kInf, kInf, pn, dn);
+    // Searched until decided: with thresholds of kInf a search returns undecided only where a
+    // node's numbers reach kInf, which select() prevents; a limit ends it by Stop or Pause.
+    do
+        search(b, or_node, n, kInf, kInf, pn, dn);
+    while (pn != 0 && dn != 0);
     return pn == 0;
 }
 
