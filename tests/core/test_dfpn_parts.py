@@ -49,7 +49,7 @@ def test_summed_numbers_saturate_at_infinity() -> None:
 def test_an_undecided_node_under_thresholds_of_infinity_is_searched_on() -> None:
     # A length question searches with thresholds of INF and reads "pn 0" as yes, anything else as
     # no: a disproof number summed up to INF must not end the search (将棋無双 30番 was answered
-    # "no mate within 119" with pn 496, and its length was reported exact at 157 from such answers).
+    # "no mate within 119" with pn 496, and its climb took 157 as exact from such answers).
     big = [INF - 1, INF - 1]   # two undecided children at the largest number they can have
     for select in (select_child, select_child_weak):
         pn, dn, i, c_thpn, c_thdn = select([496, 700], big, True, 0, INF, INF, 1.0)
