@@ -74,10 +74,16 @@ LOWER_GAMES = ("none", "effective", "off")
 
 def lower_game() -> str:
     """The restricted game asked before each refutation of the tsume-rule search (``LengthSearch``'s
-    ``drops``): 'none' (the default: no drop interposition), 'effective' (only the drops the
-    tsume-rule search has judged to count) or 'off'; ``TSUME_LOWER_GAME`` chooses."""
+    ``drops``): 'off' (the default), 'none' (no drop interposition) or 'effective' (only the drops
+    the tsume-rule search has judged to count); ``TSUME_LOWER_GAME`` chooses.
+
+    Off by default: where the attacker's hand is full, a check that mates only past the plies left
+    is refuted far more cheaply with the defender's drops than without them (将棋図巧 7番: its 余詰
+    questions' refutations in the 'none' game took 10 of the answer's 15 CPU s, 5.61 M nodes in all
+    against 3.24 M off), and on 将棋無双 the rows exact both ways take as many nodes either way
+    (docs/benchmarks.md, 2026-12-07)."""
     got = os.environ.get(LOWER_ENV, "").strip().lower()
-    return got if got in LOWER_GAMES else "none"
+    return got if got in LOWER_GAMES else "off"
 
 
 NESTED_ENV = "TSUME_NESTED_LOWER"
@@ -94,11 +100,11 @@ LOWER_RETRY_NODES = 20_000
 """Nodes of a tsume-rule question between two tries of the 'effective' restricted game."""
 
 LOWER_AFTER_NODES = 1_000
-"""Nodes a builder's question gets under the tsume rules before the 'none' restricted game is
-tried on it.  Most of them end well within this (on mate.tsv 12,967 questions of the 余詰 search
-took 30 nodes each on average), and asking the restricted game first cost those more than it
-saved; a question still open after this many nodes is one where a refutation without drops can
-pay (docs/benchmarks.md, 2026-11-29)."""
+"""Nodes a builder's question gets under the tsume rules before the 'none' restricted game (when
+``TSUME_LOWER_GAME`` chooses it) is tried on it.  Most of them end well within this (on mate.tsv
+12,967 questions of the 余詰 search took 30 nodes each on average), and asking the restricted game
+first cost those more than it saved; a question still open after this many nodes is one where a
+refutation without drops can pay (docs/benchmarks.md, 2026-11-29)."""
 
 BYTES_PER_ENTRY = 40
 """Bytes of one entry of the kernel's length table (``LEntry`` in length_search.h)."""
@@ -522,8 +528,8 @@ class KernelLengthSearch(BoundedSearch):
     def _within(self, or_node: bool, d: int) -> Generator[Progress, None, bool]:
         """The builder's questions (a check that mates in time? a defence shorter than the longest?),
         many of them answered no: the tsume-rule question with :data:`LOWER_AFTER_NODES` nodes
-        (the kernel answers from its table first), then the 'none' restricted game, then the
-        question again."""
+        (the kernel answers from its table first), then, when :func:`lower_game` is 'none', that
+        restricted game, then the question again."""
         if self.lower_game == "none" and d >= (1 if or_node else 0):
             quick = yield from self._ask_within(or_node, d, LOWER_AFTER_NODES)
             if quick is not None:
