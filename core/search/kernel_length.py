@@ -74,16 +74,17 @@ LOWER_GAMES = ("none", "effective", "off")
 
 def lower_game() -> str:
     """The restricted game asked before each refutation of the tsume-rule search (``LengthSearch``'s
-    ``drops``): 'off' (the default), 'none' (no drop interposition) or 'effective' (only the drops
-    the tsume-rule search has judged to count); ``TSUME_LOWER_GAME`` chooses.
+    ``drops``): 'effective' (the default: only the drops the tsume-rule search has judged to count,
+    in the exactness step), 'none' (no drop interposition, also before the builder's questions) or
+    'off'; ``TSUME_LOWER_GAME`` chooses.
 
-    Off by default: where the attacker's hand is full, a check that mates only past the plies left
-    is refuted far more cheaply with the defender's drops than without them (将棋図巧 7番: its 余詰
-    questions' refutations in the 'none' game took 10 of the answer's 15 CPU s, 5.61 M nodes in all
-    against 3.24 M off), and on 将棋無双 the rows exact both ways take as many nodes either way
-    (docs/benchmarks.md, 2026-12-07)."""
+    'effective' by default, not 'none': where the attacker's hand is full, a check that mates only
+    past the plies left is refuted far more cheaply with the defender's drops than without them
+    (将棋図巧 7番: its 余詰 questions' refutations in the 'none' game took 10 of the answer's 15 CPU s,
+    5.61 M nodes in all against 3.11 M), and on 将棋無双 both exact the same 84 rows with as many
+    nodes (docs/benchmarks.md, 2026-12-07)."""
     got = os.environ.get(LOWER_ENV, "").strip().lower()
-    return got if got in LOWER_GAMES else "off"
+    return got if got in LOWER_GAMES else "effective"
 
 
 NESTED_ENV = "TSUME_NESTED_LOWER"

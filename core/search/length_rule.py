@@ -34,7 +34,7 @@ its defences are a subset of those that count under the tsume rules and the
 attacker's moves are the same, so its length is at most the tsume-rule
 length: "no mate within n" proved there holds here, with no judgement of
 futility at all.  The kernel's search can ask that game first
-(:mod:`.kernel_length`, ``TSUME_LOWER_GAME``, off by default; the argument in
+(:mod:`.kernel_length`, ``TSUME_LOWER_GAME``, 'effective' by default; the argument in
 full beside ``Drops`` in core/kernel/c++/length_search.h) and the tsume-rule
 question only when the restricted game mates within n.  Its table is its own: only its
 ``lo`` bounds are read as the tsume-rule length's.
