@@ -162,6 +162,12 @@ def test_the_whole_answer_is_the_same_with_the_restricted_game(monkeypatch: pyte
     _same_answer_either_way(monkeypatch, kernel_length.LOWER_ENV, "off", "none", 7, 30)
 
 
+def test_the_default_game_gives_the_answer_the_game_without_drops_gave(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 'effective', the default since 2026-12-07, against 'none', the default before it: the builder's
+    # questions no longer go to a restricted game; the proof is unchanged.
+    _same_answer_either_way(monkeypatch, kernel_length.LOWER_ENV, "none", "effective", 11, 30)
+
+
 def _run(gen):   # type: ignore[no-untyped-def]
     try:
         while True:
