@@ -136,12 +136,12 @@ def test_the_solver_answers_the_same_whichever_game(monkeypatch: pytest.MonkeyPa
         assert result.extra["engine"] == "kernel" and result.extra["exact"] and result.length == length
 
 
-def _answer(sfen: str):   # type: ignore[no-untyped-def]
-    result = solve(Position.from_sfen(sfen), Limits(seconds=60), force=True)   # as tsume batch
+def _answer(sfen: str, limits: Limits | None = None):   # type: ignore[no-untyped-def]
+    result = solve(Position.from_sfen(sfen), limits or Limits(seconds=60), force=True)   # as tsume batch
     proof = result.proof
     assert proof is not None and result.extra["exact"]
     return (proof.length, proof.main_line, proof.alternatives, proof.variations,
-            [(f.path, f.move, f.reason.english(), f.moves) for f in proof.futile])
+            [(f.path, f.move, f.reason.english(), f.moves) for f in proof.futile], proof.alternatives_checked)
 
 
 def _same_answer_either_way(monkeypatch: pytest.MonkeyPatch, env: str, off: str, on: str, seed: int,
@@ -166,6 +166,26 @@ def test_the_default_game_gives_the_answer_the_game_without_drops_gave(monkeypat
     # 'effective', the default since 2026-12-07, against 'none', the default before it: the builder's
     # questions no longer go to a restricted game; the proof is unchanged.
     _same_answer_either_way(monkeypatch, kernel_length.LOWER_ENV, "none", "effective", 11, 30)
+
+
+@pytest.mark.slow
+def test_zukou7s_answer_is_the_same_without_the_restricted_game_in_the_builders_questions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """図巧 7番: the 余詰 questions' refutations, 10 of 15 CPU s in the game without drops
+    (docs/benchmarks.md, 2026-12-07), now go to the tsume rules alone: the same main line, 余詰
+    candidate and 変同."""
+    from test_zukou7 import MAIN, ZUKOU7   # tests/core is on sys.path
+
+    monkeypatch.setenv(kernel_length.CHOICE_ENV, "kernel")
+    answers = []
+    for game in ("none", "effective"):
+        monkeypatch.setenv(kernel_length.LOWER_ENV, game)
+        answers.append(_answer(ZUKOU7, Limits(seconds=120, cpu_time=True)))
+    assert answers[0] == answers[1]
+    length, main_line, alternatives, _, _, checked = answers[1]
+    assert length == 15 and checked
+    # The line up to 8b9a+; the king's last step is one of two 変同 (9b8c, 9b9c).
+    assert list(main_line[:13]) == MAIN[:13] and alternatives   # and the 余詰 candidate B*8b
 
 
 def _run(gen):   # type: ignore[no-untyped-def]

@@ -17,7 +17,6 @@ import cshogi
 import pytest
 
 import bruteforce  # tests/core is on sys.path
-from tsume_studio.core.search import kernel_length
 from tsume_studio.core.search.contract import Limits, SolveStatus
 from tsume_studio.core.search.solver import solve
 from tsume_studio.core.shogi.position import Position
@@ -81,22 +80,3 @@ def test_official_answer_is_15_exact() -> None:
     assert r.extra["exact"] is True
     assert list(r.pv[:8]) == MAIN[:8]   # the king's replies at ply 14 tie (変同)
 
-
-@pytest.mark.slow
-def test_the_answer_is_the_same_without_the_restricted_game_in_the_builders_questions(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The 余詰 questions' refutations, 10 of 15 CPU s in the game without drops (docs/benchmarks.md,
-    2026-12-07), now go to the tsume rules alone: the same main line, 余詰 candidate and 変同."""
-    monkeypatch.setenv(kernel_length.CHOICE_ENV, "kernel")
-    answers = []
-    for game in ("none", "effective"):
-        monkeypatch.setenv(kernel_length.LOWER_ENV, game)
-        r = solve(Position.from_sfen(ZUKOU7), Limits(seconds=120, cpu_time=True))
-        proof = r.proof
-        assert proof is not None and r.extra["exact"] is True and r.length == 15
-        assert proof.alternatives_checked
-        answers.append((proof.main_line, proof.alternatives, proof.variations,
-                        [(f.path, f.move, f.reason.english()) for f in proof.futile]))
-    assert answers[0] == answers[1]
-    # The line above up to 8b9a+; the king's last step is one of two 変同 (9b8c, 9b9c).
-    assert list(answers[1][0][:13]) == MAIN[:13] and answers[1][1]   # and the 余詰 candidate B*8b
