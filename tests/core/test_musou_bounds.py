@@ -2,7 +2,8 @@
 line it refutes from a proved bound alone.
 
 On 1番 (published 11) and 65番 (published 9) ``tsume batch --seconds 60`` proves no mate within 15
-and 17 plies ("at least 17", "at least 19"), not the exact length.  The published line then mates
+and 17 plies ("at least 17", "at least 19"), not the exact length; on 40番 (published 33, 41 plies
+with every interposition counted) no mate within 33 ("at least 35", 2026-12-07).  The published line then mates
 too soon: somewhere it misses a defence.  ``check_above_bound`` finds one, and each is re-proved
 here without the tool's searches: the line replayed by cshogi, then no mate within the plies the
 published line has left after that defence, under tsume rules by the brute force
@@ -25,8 +26,8 @@ pytestmark = pytest.mark.slow
 
 
 # (row, the lower bound `tsume batch tests/data/musou.tsv --cpu-time --seconds 60` proved on
-# 2026-11-28; about 42 and 23 CPU s each for the check)
-@pytest.mark.parametrize(("row_id", "at_least"), [("musou-001", 17), ("musou-065", 19)])
+# 2026-11-28, 40番's on 2026-12-07; about 42, 23 and 40 CPU s each for the check)
+@pytest.mark.parametrize(("row_id", "at_least"), [("musou-001", 17), ("musou-065", 19), ("musou-040", 35)])
 def test_the_published_line_misses_a_defence(row_id: str, at_least: int) -> None:
     row = musou_rows()[row_id]
     line = row["pv"].split()
