@@ -311,11 +311,44 @@ def test_pauses_by_nodes_leave_the_search_the_same(monkeypatch: pytest.MonkeyPat
     first = _paused_exact(sfen, 41, 4096)
     assert first[0] == ("yes", 27) and first[2] >= 3
     assert _paused_exact(sfen, 41, 4096) == first
-    # The whole official answer through the solver, its slices by nodes alone.
-    monkeypatch.setattr(kernel_length, "_PAUSE", (-1.0, 4096))
+    # The whole official answer through the solver, its slices as the product's (by counts, never
+    # by the clock), made small enough that both kinds of pause come many times.
+    assert kernel_length._PAUSE[0] < 0
+    monkeypatch.setattr(kernel_length, "_PAUSE", (kernel_length._PAUSE[0], 4096, 16_384))
     one, two = _solve(sfen), _solve(sfen)
     assert one.extra["exact"] and one.length == 27
     assert (one.nodes, one.pv, one.length) == (two.nodes, two.pv, two.length)
+
+
+def _work(k) -> int:   # type: ignore[no-untyped-def]
+    return int(k.nodes) + int(k.oracle_nodes)
+
+
+def test_a_pause_by_work_counts_the_raw_looks_too() -> None:
+    # pause_work bounds a call by the nodes of the search and of its raw df-pn together, so that a
+    # question whose few outer nodes run long raw looks still pauses, at the same place each run.
+    # 将棋無双 3番's "mate within 37?" spends most of its work in raw looks.
+    sfen = _rows("musou.tsv")["musou-003"]["sfen"]
+
+    def sliced(every: int) -> list[tuple[int, int]]:
+        k = _kernel(sfen)
+        assert k.prove_root() == "proven"
+        marks = []
+        for _ in range(12):
+            before = _work(k)
+            got = k.question(sfen, True, 37, 0, -1.0, -1.0, 0, every)
+            assert got in ("paused", "no", "yes")
+            if got != "paused":
+                break
+            assert _work(k) - before >= every   # never before its count
+            marks.append((int(k.nodes), int(k.oracle_nodes)))
+        return marks
+
+    first = sliced(50_000)
+    assert len(first) == 12 and first[-1][1] > first[-1][0]   # the raw looks are counted
+    assert sliced(50_000) == first
+    with pytest.raises(TypeError):
+        _kernel(sfen).question(sfen, True, 37, 0, -1.0, -1.0, 0, -1)   # a count, not a negative
 
 
 def _climbed(sfen: str, every: int) -> tuple[int, int]:

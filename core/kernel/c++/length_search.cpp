@@ -440,7 +440,8 @@ void LengthSearch::budget() {
     table_.maintain();
     // Only the outermost question pauses: a nested one (a futility test) would lose its place.
     if (nested_ == 1 && ((lim_.pause_at >= 0.0 && now >= lim_.pause_at) ||
-                         (lim_.pause_nodes != 0 && nodes_ >= lim_.pause_nodes)))
+                         (lim_.pause_nodes != 0 && nodes_ >= lim_.pause_nodes) ||
+                         (lim_.pause_work != 0 && nodes_ + oracle_->nodes() >= lim_.pause_work)))
         throw Pause{};
 }
 
