@@ -394,6 +394,10 @@ CLAIMS: tuple[Claim, ...] = (
     _off_published("musou-014", 9, "2d1c", "promotion_choice"),
     _off_published("musou-014", 55, "L*9f"),
     _off_published("musou-014", 71, "7b8b"),
+    # 24番 (published 31, confirmed length: proved within the check's 300 CPU s, not within the batch's 60,
+    # whose check, from the upper bound alone, lists the same): 成不成非限定 at plies 7 and 9 (listed 2026-12-07)
+    _off_published("musou-024", 7, "6a8c", "promotion_choice"),
+    _off_published("musou-024", 9, "5d7b", "promotion_choice"),
 )
 
 
@@ -475,7 +479,8 @@ PYTHON_OUT_OF_REACH = {"musou-083", "musou-096", "musou-075", "musou-067", "muso
                        "musou-045", "musou-070"}
 # Rows listed on 2026-11-29 from the kernel's run: the Python engine's own listing of them has not been run
 # (46番's was started once, beside other work, and stopped unfinished after 400 s wall).
-PYTHON_NOT_RUN = {"musou-056", "musou-068", "musou-072", "musou-080", "musou-046"}
+PYTHON_NOT_RUN = {"musou-056", "musou-068", "musou-072", "musou-080", "musou-046",
+                  "musou-024"}   # listed on 2026-12-07 from the kernel's run
 
 
 @pytest.mark.parametrize("row_id", sorted({c.row for c in CLAIMS}))
@@ -490,6 +495,7 @@ def test_the_tool_reports_exactly_these(row_id: str, engine: str) -> None:
     claimed = {(c.kind, c.ply, c.line) for c in CLAIMS if c.row == row_id}
     assert result.complete and result.length is not None
     assert found == claimed
+
 
 
 CSHOGI_MISSES = _c("musou-071", "longer_defence", 2, "9f9g 8h7h")
