@@ -56,8 +56,9 @@ _SLICE = 0.1              # seconds of one slice of the raw df-pn of the root (s
 # and 3.12 M nodes in three runs, docs/benchmarks.md 2026-12-07); by counts, the answer and its
 # nodes are the same each run (the size of the work slice, like any pause, reshuffles a few rows:
 # 将棋無双 80番 took 53.0 M nodes with 1 << 20, 21.1 M with 1 << 18, 21.8 M with 1 << 22; on the whole
-# set 1 << 18 and 1 << 22 made 82 rows exact, 1 << 20 81).  No pause is needed by the clock: a call that runs long runs on the
-# search thread while the generator reports (_call), and a Stop reaches it through the cancel watch.
+# set 1 << 18 and 1 << 22 made 82 rows exact, 1 << 20 81).  No pause is needed by the clock: a call
+# that runs long runs on the search thread while the generator reports (_call), and a Stop reaches
+# it through the cancel watch.
 _SLICE_NODES = 1 << 15
 _SLICE_WORK = 1 << 18
 _PAUSE = (-1.0, _SLICE_NODES, _SLICE_WORK)   # a question's pause_seconds (none), pause_nodes, pause_work
