@@ -48,17 +48,12 @@ MAX_LENGTH = 2001
 
 _SLICE = 0.1              # seconds of one slice of the raw df-pn of the root (settle_root)
 # A question pauses to report after _SLICE_NODES nodes (about 0.07 s at this search's 450k nodes
-# a second), or after _SLICE_WORK nodes of the search and its raw df-pn together (a quarter to half
-# a second here), where a few outer nodes run long raw looks and futility tests.  A pause unwinds the
-# question, which searches on from its root: pauses by the clock made the same problem take a
-# different number of nodes each run (将棋無双 5番: 16.6 M in one run, 27.5 M in another; a pause
-# after a second of wall-clock time, kept for slow machines, still did: 将棋図巧 7番 3.05 M, 3.09 M
-# and 3.12 M nodes in three runs, docs/benchmarks.md 2026-12-07); by counts, the answer and its
-# nodes are the same each run (the size of the work slice, like any pause, reshuffles a few rows:
-# 将棋無双 80番 took 53.0 M nodes with 1 << 20, 21.1 M with 1 << 18, 21.8 M with 1 << 22; on the whole
-# set 1 << 18 and 1 << 22 made 82 rows exact, 1 << 20 81).  No pause is needed by the clock: a call
-# that runs long runs on the search thread while the generator reports (_call), and a Stop reaches
-# it through the cancel watch.
+# a second), or after _SLICE_WORK nodes of the search and its raw df-pn together, where a few outer
+# nodes run long raw looks and futility tests.  A pause unwinds the question, which searches on
+# from its root, so pauses come by counts only, never by the clock: the answer and its nodes are
+# then the same each run (a pause after one second made 将棋図巧 7番 take 3.05–3.12 M nodes;
+# the slice sizes measured in docs/benchmarks.md, 2026-12-07).  A call that runs long still reports
+# (it runs on the search thread, _call) and a Stop reaches it through the cancel watch.
 _SLICE_NODES = 1 << 15
 _SLICE_WORK = 1 << 18
 _PAUSE = (-1.0, _SLICE_NODES, _SLICE_WORK)   # a question's pause_seconds (none), pause_nodes, pause_work

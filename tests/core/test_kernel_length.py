@@ -9,8 +9,8 @@ checked against the Python search (core.search.length_search) or the brute force
 from __future__ import annotations
 
 import csv
-import itertools
 import importlib.util
+import itertools
 import random
 import threading
 import time

@@ -497,7 +497,6 @@ def test_the_tool_reports_exactly_these(row_id: str, engine: str) -> None:
     assert found == claimed
 
 
-
 CSHOGI_MISSES = _c("musou-071", "longer_defence", 2, "9f9g 8h7h")
 # Not re-proved under tsume rules.  43番 ply 22: the defence needs drops, the game with counted drops only
 # is out of this module's reach at 25 plies, and the reference search runs out of its table (a 4 GB bound)
