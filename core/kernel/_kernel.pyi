@@ -132,20 +132,21 @@ class LengthSearch:
         ``nested_lower_mb``: a table of that size for a 'none' game of the search's own that answers
         first the "no" questions of its futility tests (0: none)."""
     def question(self, sfen: str, or_node: bool, n: int, nodes: int = 0, stop_seconds: float = -1.0,
-                 pause_seconds: float = -1.0, pause_nodes: int = 0, pause_work: int = 0) -> str:
+                 pause_nodes: int = 0, pause_work: int = 0) -> str:
         """Mate within n plies under tsume rules?  The GIL is released meanwhile.  'paused' after
-        pause_seconds, pause_nodes more nodes, or pause_work more nodes of the search and its raw
-        df-pn together, whichever first (0 / negative: none); pauses by counts leave the search
-        the same from run to run, pauses by the clock do not."""
+        pause_nodes more nodes or pause_work more nodes of the search and its raw df-pn together,
+        whichever first (0: none); a pause comes by counts only, so the search is the same from
+        run to run.  'stopped' at the node limit or stop_seconds (wall clock) or a cancel."""
     def exact(self, sfen: str, or_node: bool, cap: int, nodes: int = 0, stop_seconds: float = -1.0,
-              pause_seconds: float = -1.0, pause_nodes: int = 0, pause_work: int = 0) -> tuple[str, int]:
+              pause_nodes: int = 0, pause_work: int = 0) -> tuple[str, int]:
         """(answer, length): the exact tsume-rule length when it is at most cap."""
     def defences(self, sfen: str, value: int, nodes: int = 0, stop_seconds: float = -1.0,
-                 pause_seconds: float = -1.0, pause_nodes: int = 0, pause_work: int = 0
+                 pause_nodes: int = 0, pause_work: int = 0
                  ) -> tuple[str, list[str], list[tuple[int, list[str], bool, list[str]]]]:
         """(answer, counted defences, [(square, drops, omitted by the distance rule, Kakinoki's test SFENs)])."""
     def prove_root(self, nodes: int = 0, seconds: float = -1.0) -> str:
-        """One slice of the raw df-pn of the root: 'proven', 'disproven' or 'unknown'."""
+        """The raw df-pn of the root up to an absolute node count (0: none) or seconds of wall
+        clock (negative: none): 'proven', 'disproven' or 'unknown'."""
     def oracle_probe(self, sfen: str) -> tuple[int, int, int, str]:
         """(pn, dn, proof length or -1, proving move or '') from the raw df-pn's table."""
     def oracle_line(self, nodes: int = 0, seconds: float = -1.0) -> tuple[list[str], bool]:

@@ -46,7 +46,8 @@ from ..shogi.position import Position
 MAX_LENGTH = 2001
 """Longest bound a question may carry (as :data:`.length_rule.MAX_LENGTH`)."""
 
-_SLICE = 0.1              # seconds of one slice of the raw df-pn of the root (settle_root)
+_ROOT_SLICE_NODES = 1 << 17   # the largest slice of the raw df-pn of the root (settle_root)
+_REPORT_SECONDS = 0.05        # settle_root's reports from the running slice's snapshots
 # A question pauses to report after _SLICE_NODES nodes (about 0.07 s at this search's 450k nodes
 # a second), or after _SLICE_WORK nodes of the search and its raw df-pn together, where a few outer
 # nodes run long raw looks and futility tests.  A pause unwinds the question, which searches on
@@ -56,7 +57,7 @@ _SLICE = 0.1              # seconds of one slice of the raw df-pn of the root (s
 # (it runs on the search thread, _call) and a Stop reaches it through the cancel watch.
 _SLICE_NODES = 1 << 15
 _SLICE_WORK = 1 << 18
-_PAUSE = (-1.0, _SLICE_NODES, _SLICE_WORK)   # a question's pause_seconds (none), pause_nodes, pause_work
+_PAUSE = (_SLICE_NODES, _SLICE_WORK)   # a question's pause_nodes, pause_work
 _INLINE_FOR = 0.25        # seconds of an answer whose kernel calls run on the caller's thread (_call)
 _DEFAULT_ORACLE_MB = 64
 _SFEN_MEMO = 1 << 16      # positions whose SFEN a search keeps (KernelLengthSearch.sfen_of)
@@ -332,9 +333,9 @@ class KernelLengthSearch(BoundedSearch):
         return (yield from kernel_engine.call_on_thread(lambda: call(*args), tick, kernel_engine.POLL,
                                                         self._cancel_kernels))
 
-    def _run(self, call: Callable[[int, float, float, int], Any], k: Any = None) -> Generator[Progress, None, Any]:
-        """Call kernel search ``k`` (self.k by default) with (node limit, stop seconds, pause seconds,
-        pause nodes) in slices of :data:`_PAUSE`, yielding progress between them."""
+    def _run(self, call: Callable[[int, float, int, int], Any], k: Any = None) -> Generator[Progress, None, Any]:
+        """Call kernel search ``k`` (self.k by default) with (node limit, stop seconds, pause nodes,
+        pause work) in slices of :data:`_PAUSE`, yielding progress between them."""
         k = self.k if k is None else k
         while True:
             nodes, stop = self._limits(k)
@@ -370,8 +371,9 @@ class KernelLengthSearch(BoundedSearch):
     def settle_root(self) -> Generator[Progress, None, str]:
         """The raw df-pn of the root, in slices: 'proven', 'disproven' or 'unknown' (a limit first).
 
-        Slices start at 1024 nodes and double up to :data:`_SLICE` seconds, so a
-        deadline on the caller's clock is seen within the first thousand nodes.
+        Slices start at 1024 nodes and double up to :data:`_ROOT_SLICE_NODES`, so a
+        deadline on the caller's clock is seen within the first thousand nodes.  They end by
+        counts (or at the deadline), never by the clock, so the search is the same each run.
         """
         self.phase = "mate"
         chunk = 1024
@@ -384,16 +386,17 @@ class KernelLengthSearch(BoundedSearch):
                 self.outcome = "proven" if pn == 0 else "disproven"
                 return self.outcome
             while True:
-                self.check_stop()
+                stop = self.check_stop()
                 nodes = int(self.k.oracle_nodes) + chunk
                 if self.node_limit is not None:
                     nodes = min(nodes, self.node_limit)
                 # The slice runs on a thread of its own, so that its snapshots, which carry df-pn's
                 # path only while it runs, are read meanwhile (the window's search tree).
                 seen = yield from _relay(kernel_engine.run_on_thread(
-                    self.k, "prove_root", (nodes, _SLICE), self.cancel, _SLICE / 2, self.start), self._root_view)
+                    self.k, "prove_root", (nodes, stop), self.cancel, _REPORT_SECONDS, self.start),
+                    self._root_view)
                 outcome = str(seen)
-                chunk = min(chunk * 2, 1 << 40)
+                chunk = min(chunk * 2, _ROOT_SLICE_NODES)
                 self.root_pn, self.root_dn = self.kmate.lookup(self.board, True)
                 yield self.progress()
                 if outcome != "unknown":

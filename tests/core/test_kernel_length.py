@@ -297,7 +297,7 @@ def _paused_exact(sfen: str, cap: int, every: int) -> tuple[tuple[str, int], int
     pauses = 0
     while True:
         before = k.nodes
-        got = k.exact(sfen, True, cap, 0, -1.0, -1.0, every)
+        got = k.exact(sfen, True, cap, 0, -1.0, every)
         if got[0] != "paused":
             return got, k.nodes, pauses
         assert k.nodes - before >= every   # never before its count
@@ -314,8 +314,7 @@ def test_pauses_by_nodes_leave_the_search_the_same(monkeypatch: pytest.MonkeyPat
     assert _paused_exact(sfen, 41, 4096) == first
     # The whole official answer through the solver, its slices as the product's (by counts, never
     # by the clock), made small enough that both kinds of pause come many times.
-    assert kernel_length._PAUSE[0] < 0
-    monkeypatch.setattr(kernel_length, "_PAUSE", (kernel_length._PAUSE[0], 4096, 16_384))
+    monkeypatch.setattr(kernel_length, "_PAUSE", (4096, 16_384))
     one, two = _solve(sfen), _solve(sfen)
     assert one.extra["exact"] and one.length == 27
     assert (one.nodes, one.pv, one.length) == (two.nodes, two.pv, two.length)
@@ -337,7 +336,7 @@ def test_a_pause_by_work_counts_the_raw_looks_too() -> None:
         marks = []
         for _ in range(6):
             before = _work(k)
-            got = k.question(sfen, True, 37, 0, -1.0, -1.0, 0, every)
+            got = k.question(sfen, True, 37, 0, -1.0, 0, every)
             assert got in ("paused", "no", "yes")
             if got != "paused":
                 break
@@ -351,7 +350,7 @@ def test_a_pause_by_work_counts_the_raw_looks_too() -> None:
     assert min(own) < 20_000   # a slice ended by its raw looks' nodes, its own fewer than the count
     assert sliced(20_000) == first
     with pytest.raises(TypeError):
-        _kernel(sfen).question(sfen, True, 37, 0, -1.0, -1.0, 0, -1)   # a count, not a negative
+        _kernel(sfen).question(sfen, True, 37, 0, -1.0, 0, -1)   # a count, not a negative
 
 
 def _climbed(sfen: str, every: int) -> tuple[int, int]:
@@ -360,7 +359,7 @@ def _climbed(sfen: str, every: int) -> tuple[int, int]:
     k = _kernel(sfen)
     n = 1
     while True:
-        got = k.question(sfen, True, n, 0, -1.0, -1.0, every)
+        got = k.question(sfen, True, n, 0, -1.0, every)
         if got == "paused":
             continue
         assert got in ("yes", "no")

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(not kernel_length.available(), reason="the kerne
 
 # 将棋無双 24番 (tests/data/musou.tsv): "mate within 29?" takes minutes under the tsume rules.
 MUSOU_24 = "3Bss3/4P4/2n1k1+P2/Nn3+r3/3Bs4/Lpr6/9/2N6/3L5 b 2G2gs2l15p 1"
-NO_PAUSE = (-1.0, 0)   # pause_seconds, pause_nodes: the call never pauses for Python
+NO_PAUSE = (0, 0)   # pause_nodes, pause_work: the call never pauses for Python
 
 
 def _search(cancel: threading.Event | None = None) -> kernel_length.KernelLengthSearch:

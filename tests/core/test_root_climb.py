@@ -59,6 +59,31 @@ def _asked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return asked
 
 
+def test_the_roots_raw_proof_is_sliced_by_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    # settle_root proves the root by the raw df-pn in slices; each slice ends at a node count
+    # (doubling from 1024 up to _ROOT_SLICE_NODES), never at a time, so the proof takes the same
+    # nodes each run.  Microcosmos tail 101: about 309,000 nodes, so several slices of the largest size.
+    sfen = _rows("microcosmos.tsv")["microcosmos-tail-101"]["sfen"]
+    run_on_thread = kernel_length.kernel_engine.run_on_thread
+
+    def proved() -> tuple[int, list[int]]:
+        asked: list[int] = []
+
+        def recorded(search, call, args, *rest):   # type: ignore[no-untyped-def]
+            if call == "prove_root":
+                asked.append(args[0] - int(search.oracle_nodes))
+            return run_on_thread(search, call, args, *rest)
+
+        monkeypatch.setattr(kernel_length.kernel_engine, "run_on_thread", recorded)
+        s = _search(sfen)
+        return int(s.k.oracle_nodes), asked
+
+    first = proved()
+    assert first[1][:4] == [1024, 2048, 4096, 8192]
+    assert first[1].count(kernel_length._ROOT_SLICE_NODES) >= 2 and max(first[1]) == kernel_length._ROOT_SLICE_NODES
+    assert proved() == first
+
+
 def test_the_climb_asks_from_below_up_to_the_length(monkeypatch: pytest.MonkeyPatch) -> None:
     rows = _rows("mate.tsv")
     asked = _asked(monkeypatch)

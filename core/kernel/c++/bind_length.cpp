@@ -53,15 +53,16 @@ std::array<int, PIECE_TYPE_NB> material(const Position& pos) {
 
 // `pause_nodes` counts from `nodes_now`, the search's nodes at the call (0: no pause by nodes);
 // `pause_work` from `work_now`, its nodes and its raw df-pn's together (0: no pause by work).
-length::CallLimits call_limits(std::uint64_t nodes, double stop_seconds, double pause_seconds,
+// A pause comes by counts only: by the clock it would fall elsewhere each run, and the answer's
+// node count (how a question's search goes on from its root after a pause) with it.
+length::CallLimits call_limits(std::uint64_t nodes, double stop_seconds,
                                std::uint64_t pause_nodes = 0, std::uint64_t nodes_now = 0,
                                std::uint64_t pause_work = 0, std::uint64_t work_now = 0) {
-    if (std::isnan(stop_seconds) || std::isnan(pause_seconds)) throw std::invalid_argument("seconds must be numbers, not NaN");
+    if (std::isnan(stop_seconds)) throw std::invalid_argument("seconds must be numbers, not NaN");
     length::CallLimits lim;
     lim.nodes = nodes;
     const double now = dfpn::wall_seconds();
     if (stop_seconds >= 0.0) lim.stop_at = now + std::min(stop_seconds, 1e9);
-    if (pause_seconds >= 0.0) lim.pause_at = now + std::min(pause_seconds, 1e9);
     if (pause_nodes != 0) lim.pause_nodes = nodes_now + std::min<std::uint64_t>(pause_nodes, std::uint64_t{1} << 62);
     if (pause_work != 0) lim.pause_work = work_now + std::min<std::uint64_t>(pause_work, std::uint64_t{1} << 62);
     return lim;
@@ -151,11 +152,11 @@ public:
 
     // (answer, ) of "mate within n plies under tsume rules?" for the position `sfen`.
     std::string question(const std::string& sfen, bool or_node, int n, std::uint64_t nodes, double stop_seconds,
-                         double pause_seconds, std::uint64_t pause_nodes, std::uint64_t pause_work) {
+                         std::uint64_t pause_nodes, std::uint64_t pause_work) {
         check_bound(n, "n");
         auto pos = position(sfen, or_node);
         Guard guard(*this);   // first: the counts below are read while no call of the oracle runs
-        const length::CallLimits lim = limits_of(nodes, stop_seconds, pause_seconds, pause_nodes, pause_work);
+        const length::CallLimits lim = limits_of(nodes, stop_seconds, pause_nodes, pause_work);
         length::Answer a;
         {
             py::gil_scoped_release release;
@@ -165,12 +166,11 @@ public:
     }
 
     std::tuple<std::string, int> exact(const std::string& sfen, bool or_node, int cap, std::uint64_t nodes,
-                                       double stop_seconds, double pause_seconds, std::uint64_t pause_nodes,
-                                       std::uint64_t pause_work) {
+                                       double stop_seconds, std::uint64_t pause_nodes, std::uint64_t pause_work) {
         check_bound(cap, "cap");
         auto pos = position(sfen, or_node);
         Guard guard(*this);   // first: the counts below are read while no call of the oracle runs
-        const length::CallLimits lim = limits_of(nodes, stop_seconds, pause_seconds, pause_nodes, pause_work);
+        const length::CallLimits lim = limits_of(nodes, stop_seconds, pause_nodes, pause_work);
         length::Answer a;
         int value = -1;
         {
@@ -182,13 +182,13 @@ public:
 
     // (answer, real defences, [(square, drops, omitted, test SFENs), ...]) of a defender position.
     py::tuple defences(const std::string& sfen, int value, std::uint64_t nodes, double stop_seconds,
-                       double pause_seconds, std::uint64_t pause_nodes, std::uint64_t pause_work) {
+                       std::uint64_t pause_nodes, std::uint64_t pause_work) {
         check_bound(value, "value");
         if (search_->drops() != length::Drops::Judged)
             throw std::invalid_argument("a search of the restricted game judges no drop: defences come from a tsume-rule search");
         auto pos = position(sfen, false);
         Guard guard(*this);   // first: the counts below are read while no call of the oracle runs
-        const length::CallLimits lim = limits_of(nodes, stop_seconds, pause_seconds, pause_nodes, pause_work);
+        const length::CallLimits lim = limits_of(nodes, stop_seconds, pause_nodes, pause_work);
         length::DefencesOut out;
         length::Answer a;
         {
@@ -218,7 +218,7 @@ public:
 
     // One slice of the raw df-pn of the root: 'proven', 'disproven' or 'unknown'.
     std::string prove_root(std::uint64_t nodes, double seconds) {
-        const length::CallLimits lim = call_limits(nodes, -1.0, seconds);
+        const length::CallLimits lim = call_limits(nodes, seconds);
         Guard guard(*this);
         dfpn::Outcome o;
         {
@@ -239,7 +239,7 @@ public:
     }
 
     std::tuple<std::vector<std::string>, bool> oracle_line(std::uint64_t nodes, double seconds) {
-        const length::CallLimits lim = call_limits(nodes, seconds, -1.0);
+        const length::CallLimits lim = call_limits(nodes, seconds);
         Guard guard(*this);
         bool complete = false;
         std::vector<Move> line;
@@ -301,10 +301,10 @@ public:
     int attacker() const { return int(attacker_); }
 
 private:
-    length::CallLimits limits_of(std::uint64_t nodes, double stop_seconds, double pause_seconds,
-                                 std::uint64_t pause_nodes, std::uint64_t pause_work) const {
+    length::CallLimits limits_of(std::uint64_t nodes, double stop_seconds, std::uint64_t pause_nodes,
+                                 std::uint64_t pause_work) const {
         const std::uint64_t now = search_->nodes();
-        return call_limits(nodes, stop_seconds, pause_seconds, pause_nodes, now, pause_work,
+        return call_limits(nodes, stop_seconds, pause_nodes, now, pause_work,
                            now + search_->oracle_nodes());
     }
 
@@ -399,18 +399,15 @@ void bind_length(py::module_& m) {
              "nested_lower_mb: a table of that size for a restricted game ('none') of the search's own that "
              "answers first the 'no' questions of its futility tests (0: none).")
         .def("question", &LengthSearchBinding::question, py::arg("sfen"), py::arg("or_node"), py::arg("n"),
-             py::arg("nodes") = 0, py::arg("stop_seconds") = -1.0, py::arg("pause_seconds") = -1.0,
-             py::arg("pause_nodes") = 0, py::arg("pause_work") = 0,
+             py::arg("nodes") = 0, py::arg("stop_seconds") = -1.0, py::arg("pause_nodes") = 0, py::arg("pause_work") = 0,
              "'yes'/'no': mate within n plies of sfen under tsume rules; 'paused'/'stopped' at a limit.  A "
-             "pause comes after pause_seconds, pause_nodes more nodes or pause_work more nodes of the search "
-             "and its raw df-pn together, whichever first (0 / negative: none).")
+             "pause comes after pause_nodes more nodes or pause_work more nodes of the search and its raw df-pn "
+             "together, whichever first (0: none).")
         .def("exact", &LengthSearchBinding::exact, py::arg("sfen"), py::arg("or_node"), py::arg("cap"),
-             py::arg("nodes") = 0, py::arg("stop_seconds") = -1.0, py::arg("pause_seconds") = -1.0,
-             py::arg("pause_nodes") = 0, py::arg("pause_work") = 0,
+             py::arg("nodes") = 0, py::arg("stop_seconds") = -1.0, py::arg("pause_nodes") = 0, py::arg("pause_work") = 0,
              "(answer, length): the exact tsume-rule length when it is at most cap ('yes').")
         .def("defences", &LengthSearchBinding::defences, py::arg("sfen"), py::arg("value"), py::arg("nodes") = 0,
-             py::arg("stop_seconds") = -1.0, py::arg("pause_seconds") = -1.0, py::arg("pause_nodes") = 0,
-             py::arg("pause_work") = 0,
+             py::arg("stop_seconds") = -1.0, py::arg("pause_nodes") = 0, py::arg("pause_work") = 0,
              "(answer, counted defences, futile squares) of a defender position at bound value.")
         .def("prove_root", &LengthSearchBinding::prove_root, py::arg("nodes") = 0, py::arg("seconds") = -1.0)
         .def("oracle_probe", &LengthSearchBinding::oracle_probe, py::arg("sfen"))

@@ -439,8 +439,7 @@ void LengthSearch::budget() {
     if (lim_.stop_at >= 0.0 && now >= lim_.stop_at) throw Stop{};
     table_.maintain();
     // Only the outermost question pauses: a nested one (a futility test) would lose its place.
-    if (nested_ == 1 && ((lim_.pause_at >= 0.0 && now >= lim_.pause_at) ||
-                         (lim_.pause_nodes != 0 && nodes_ >= lim_.pause_nodes) ||
+    if (nested_ == 1 && ((lim_.pause_nodes != 0 && nodes_ >= lim_.pause_nodes) ||
                          (lim_.pause_work != 0 && nodes_ + oracle_->nodes() >= lim_.pause_work)))
         throw Pause{};
 }
@@ -914,8 +913,8 @@ bool LengthSearch::lower_refutes(B& b, bool or_node, int n) {
     // The game runs inside this search's call: the same stop limits (its nodes counted here), no
     // pause (a nested question never pauses), and none of the raw look of a question from outside.
     g.lim_ = lim_;
-    g.lim_.pause_at = -1.0;
     g.lim_.pause_nodes = 0;
+    g.lim_.pause_work = 0;
     if (lim_.nodes != 0) g.lim_.nodes = g.nodes_ + (lim_.nodes > nodes_ ? lim_.nodes - nodes_ : 1);
     g.next_check_ = g.nodes_;
     g.depth_ = g.test_level_ = 0;
@@ -1205,9 +1204,7 @@ dfpn::Outcome LengthSearch::prove_root(Position& pos, const CallLimits& lim) {
     dfpn::SearchLimits sl;
     sl.nodes = lim.nodes;
     const double now = dfpn::wall_seconds();
-    double until = lim.pause_at;
-    if (lim.stop_at >= 0.0 && (until < 0.0 || lim.stop_at < until)) until = lim.stop_at;
-    if (until >= 0.0) sl.seconds = std::max(0.0, until - now);
+    if (lim.stop_at >= 0.0) sl.seconds = std::max(0.0, lim.stop_at - now);
     return oracle_->search(b, pos.side_to_move() == attacker_, sl);
 }
 

@@ -134,17 +134,16 @@ private:
     const std::atomic<bool>* stop_b_ = nullptr;
 };
 
-// Limits of one call: absolute node count (0: none), absolute wall-clock times (< 0: none).
-// `stop_at` ends the call anywhere; a pause (`pause_at`; `pause_nodes`, an absolute count of the
-// search's nodes; `pause_work`, an absolute count of its nodes and its raw df-pn's together; 0 for
-// none) comes only between the outermost question's nodes.  A pause unwinds the question, which
-// searches on from its root at the next call, so where it comes shapes the search: pauses by
-// counts leave the answer and its node count the same from run to run; pauses by the clock do
-// not.  `pause_work` bounds a call whose few outer nodes run long raw looks and futility tests.
+// Limits of one call: absolute node count (0: none), absolute wall-clock time (< 0: none).
+// `stop_at` ends the call anywhere; a pause (`pause_nodes`, an absolute count of the search's
+// nodes; `pause_work`, an absolute count of its nodes and its raw df-pn's together; 0 for none)
+// comes only between the outermost question's nodes.  A pause unwinds the question, which
+// searches on from its root at the next call, so where it comes shapes the search: pauses come by
+// counts, never by the clock, so the answer and its node count are the same from run to run.
+// `pause_work` bounds a call whose few outer nodes run long raw looks and futility tests.
 struct CallLimits {
     std::uint64_t nodes = 0;
     double stop_at = -1.0;
-    double pause_at = -1.0;
     std::uint64_t pause_nodes = 0;
     std::uint64_t pause_work = 0;
 };
