@@ -55,13 +55,19 @@ bench: install
 
 # The kernel's tests (board, move generation, df-pn, the length search) against a build of it with AddressSanitizer and UBSan
 # (tools/sanitize_kernel.py); any finding aborts the run.  SANITIZE_ARGS go to
-# pytest (CI passes a smaller --random-positions).
+# pytest (CI passes a smaller --random-positions); SANITIZE_JOBS bounds the
+# compiles run at once (default: every source at once).  `sanitize-run` is the
+# same without the install, for a .venv installed already: it writes nothing
+# there, so it may run beside `make test` (as CI runs it).
 CXX ?= g++
 SANITIZE_ARGS ?=
-.PHONY: sanitize
+SANITIZE_JOBS ?= 0
+.PHONY: sanitize sanitize-run
 sanitize: install
-	$(PY) -m pip install --quiet "pybind11>=2.12"
-	$(PY) tools/sanitize_kernel.py
+	@$(MAKE) --no-print-directory sanitize-run
+
+sanitize-run:
+	$(PY) tools/sanitize_kernel.py --jobs $(SANITIZE_JOBS)
 	export LD_PRELOAD="$$($(CXX) -print-file-name=libasan.so) $$($(CXX) -print-file-name=libubsan.so)" \
 		ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 PYTHONPATH=build/sanitize; \
 	$(PY) -c "from tsume_studio.core.kernel import _kernel; assert '/build/sanitize/' in _kernel.__file__" && \

@@ -14,6 +14,7 @@ Prints the extension's path.
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import subprocess
@@ -30,6 +31,9 @@ FLAGS = ["-std=c++20", "-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=addre
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser(description="Build the kernel with AddressSanitizer and UBSan.")
+    parser.add_argument("--jobs", type=int, default=0, help="compiles at once (0: every source at once)")
+    args = parser.parse_args()
     out = ROOT / "build" / "sanitize"
     package = out / "tsume_studio" / "core"
     shutil.rmtree(out / "tsume_studio", ignore_errors=True)
@@ -38,12 +42,13 @@ def main() -> int:
     objects.mkdir(parents=True, exist_ok=True)
     cxx = os.environ.get("CXX", "g++")
     includes = [f"-I{SOURCES}", f"-I{pybind11.get_include()}", f"-I{sysconfig.get_paths()['include']}"]
-    jobs = []
-    for source in sorted(SOURCES.glob("*.cpp")):
-        target = objects / (source.stem + ".o")
-        jobs.append(subprocess.Popen([cxx, *FLAGS, *includes, "-c", str(source), "-o", str(target)]))
-    if any(job.wait() != 0 for job in jobs):
-        return 1
+    sources = sorted(SOURCES.glob("*.cpp"))
+    width = args.jobs if args.jobs > 0 else len(sources)
+    for start in range(0, len(sources), width):
+        jobs = [subprocess.Popen([cxx, *FLAGS, *includes, "-c", str(source), "-o", str(objects / (source.stem + ".o"))])
+                for source in sources[start:start + width]]
+        if any([job.wait() != 0 for job in jobs]):   # a list: wait for every job of the batch
+            return 1
     extension = package / "kernel" / ("_kernel" + sysconfig.get_config_var("EXT_SUFFIX"))
     subprocess.run([cxx, "-shared", "-fsanitize=address,undefined", *map(str, sorted(objects.glob("*.o"))),
                     "-o", str(extension)], check=True)
