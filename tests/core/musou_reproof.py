@@ -28,7 +28,10 @@ searches:
   too.  It is not the search that made the claim (the check asks the
   kernel's ``LengthSearch``): it is the same algorithm written apart, on
   another df-pn's table, and it shares the reading of futility
-  (:mod:`~tsume_studio.core.search.interposition`).
+  (:mod:`~tsume_studio.core.search.interposition`).  Where its raw looks on
+  the Python df-pn are out of reach, it runs on the kernel's raw df-pn instead
+  (:func:`reference_on_kernel_mated_within`): the tsume-rule search is still
+  the Python one.
 
 cshogi's df-pn does not generate every move: a defender's capture by rook,
 bishop or pawn that could promote is tried promoted only (its evasion
@@ -266,6 +269,29 @@ def reference_mated_within(before: cshogi.Board, move: str, n: int) -> bool:
     """Tsume rules: after the attacker's ``move`` from ``before``, the defender is mated within ``n`` plies
     (the Python length search, asked as the builder asks it)."""
     return _reference_within(before, move, n)
+
+
+def reference_on_kernel_mated_within(before: cshogi.Board, move: str, n: int) -> bool:
+    """As :func:`reference_mated_within`, but the one question "mated within ``n``?" asked of the Python
+    length search on the kernel's raw df-pn (``make_oracle``, as ``TSUME_LENGTH_SEARCH=python`` runs
+    it), where the Python df-pn's raw looks are out of reach.  The tsume-rule search, its reading of
+    futility included, is still the Python one, not the kernel's ``LengthSearch`` that made the claim;
+    the raw df-pn it consults is the kernel's, which the kernel's tests check against cshogi."""
+    import pytest
+
+    from tsume_studio.core.search import kernel_engine
+    from tsume_studio.core.search.contract import drive
+    from tsume_studio.core.search.kernel_oracle import KernelOracle
+    from tsume_studio.core.search.length_search import LengthSearch
+
+    if not kernel_engine.available():
+        pytest.skip("the C++ kernel is not built in this install")
+    # make_oracle's kernel search, whichever engine TSUME_ENGINE names.
+    oracle = KernelOracle(kernel_engine.new_search(before.sfen(), 2048, mate3=False, play_checks=True), before.turn)
+    search = LengthSearch(before.copy(), oracle, deadline=None, cancel=None, node_limit=None,
+                          distance_rule=True, memory_mb=8192)
+    search.board.push_usi(move)
+    return bool(drive(search.and_within(n)))
 
 
 def _reference_within(root: cshogi.Board, move: str | None, n: int) -> bool:

@@ -19,7 +19,8 @@ import pytest
 import bruteforce
 from musou_reproof import (
     BRUTE_MAX, Claim, counted_drops_mate_within, kernel_mated, kernel_no_mate_within, musou_rows, no_drop_mate_within,
-    raw_mate_within, reference_mate_within, reference_mated_within, replay, reprove,
+    raw_mate_within, reference_mate_within, reference_mated_within, reference_on_kernel_mated_within, replay,
+    reprove,
 )
 
 from tsume_studio.core.check import check_solution
@@ -112,6 +113,9 @@ def _along(row: str, kind: str, plies: range, line: str) -> tuple[Claim, ...]:
     """Claims of ``kind`` on ``line`` itself, one at each of ``plies`` (the line up to that ply)."""
     moves = tuple(line.split())
     return tuple(Claim(row, kind, ply, moves[:ply]) for ply in plies)
+
+
+MUSOU_12_PLY_7 = _off_published("musou-012", 7, "R*1a")
 
 
 CLAIMS: tuple[Claim, ...] = (
@@ -398,6 +402,9 @@ CLAIMS: tuple[Claim, ...] = (
     # whose check, from the upper bound alone, lists the same): 成不成非限定 at plies 7 and 9 (listed 2026-12-07)
     _off_published("musou-024", 7, "6a8c", "promotion_choice"),
     _off_published("musou-024", 9, "5d7b", "promotion_choice"),
+    # 12番 (published 61, confirmed length): 余詰 at ply 7, R*1a for R*1b, mated within 54 only because
+    # interpositions are futile (cshogi's df-pn finds a reply not mated within 53 under raw rules)
+    MUSOU_12_PLY_7,
 )
 
 
@@ -450,6 +457,11 @@ def test_each_claim_is_reproved_independently(claim: Claim) -> None:
         elif claim in TSUME_OUT_OF_REACH:
             # Not re-proved under tsume rules (below): only that raw rules give no such mate.
             assert claim.kind == "shorter_mate" and got.raw is False, got.summary()
+        elif claim in REFERENCE_ON_KERNEL:
+            # The Python length search on the Python df-pn gives no answer within 29.5 CPU minutes
+            # (a 4 GB table): the same search on the kernel's raw df-pn (docs/benchmarks.md).
+            assert got.raw is False, got.summary()
+            assert reference_on_kernel_mated_within(before, claim.line[-1], got.bound) is True, got.summary()
         else:
             assert claim.kind != "shorter_mate", got.summary()
             assert reference_mated_within(before, claim.line[-1], got.bound) is True, got.summary()
@@ -480,7 +492,7 @@ PYTHON_OUT_OF_REACH = {"musou-083", "musou-096", "musou-075", "musou-067", "muso
 # Rows listed on 2026-11-29 from the kernel's run: the Python engine's own listing of them has not been run
 # (46番's was started once, beside other work, and stopped unfinished after 400 s wall).
 PYTHON_NOT_RUN = {"musou-056", "musou-068", "musou-072", "musou-080", "musou-046",
-                  "musou-024"}   # listed on 2026-12-07 from the kernel's run
+                  "musou-024", "musou-012"}   # listed on 2026-12-07 from the kernel's run
 
 
 @pytest.mark.parametrize("row_id", sorted({c.row for c in CLAIMS}))
@@ -515,6 +527,9 @@ TSUME_OUT_OF_REACH = {_c("musou-043", "longer_defence", 22, PRE43 + " 6a5b"),
 # reference search alone (the Python length search, which shares the tool's reading of futility; 2.2 to 78
 # CPU s a ply on 2026-11-28, a 2.5 GHz Xeon).
 TSUME_ONLY_SHORTER = set(_along("musou-092", "shorter_mate", range(7, 22, 2), PRE92))
+# 余詰 claims the reference search answers only on the kernel's raw df-pn (musou_reproof's
+# reference_on_kernel_mated_within): 12番 at ply 7 in 355 CPU s (2026-12-07, the Zen 3 guest).
+REFERENCE_ON_KERNEL = {MUSOU_12_PLY_7}
 
 
 def test_cshogi_mate_on_71_misses_a_defence() -> None:
