@@ -47,7 +47,6 @@ MAX_LENGTH = 2001
 """Longest bound a question may carry (as :data:`.length_rule.MAX_LENGTH`)."""
 
 _ROOT_SLICE_NODES = 1 << 17   # the largest slice of the raw df-pn of the root (settle_root)
-_REPORT_SECONDS = 0.05        # settle_root's reports from the running slice's snapshots
 # A question pauses to report after _SLICE_NODES nodes (about 0.07 s at this search's 450k nodes
 # a second), or after _SLICE_WORK nodes of the search and its raw df-pn together, where a few outer
 # nodes run long raw looks and futility tests.  A pause unwinds the question, which searches on
@@ -393,7 +392,7 @@ class KernelLengthSearch(BoundedSearch):
                 # The slice runs on a thread of its own, so that its snapshots, which carry df-pn's
                 # path only while it runs, are read meanwhile (the window's search tree).
                 seen = yield from _relay(kernel_engine.run_on_thread(
-                    self.k, "prove_root", (nodes, stop), self.cancel, _REPORT_SECONDS, self.start),
+                    self.k, "prove_root", (nodes, stop), self.cancel, self.report_every / 2, self.start),
                     self._root_view)
                 outcome = str(seen)
                 chunk = min(chunk * 2, _ROOT_SLICE_NODES)

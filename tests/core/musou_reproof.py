@@ -85,6 +85,7 @@ import csv
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cshogi
 
@@ -282,29 +283,32 @@ def reference_on_kernel_mated_within(before: cshogi.Board, move: str, n: int) ->
     from tsume_studio.core.search import kernel_engine
     from tsume_studio.core.search.contract import drive
     from tsume_studio.core.search.kernel_oracle import KernelOracle
-    from tsume_studio.core.search.length_search import LengthSearch
 
     if not kernel_engine.available():
         pytest.skip("the C++ kernel is not built in this install")
     # make_oracle's kernel search, whichever engine TSUME_ENGINE names.
     oracle = KernelOracle(kernel_engine.new_search(before.sfen(), 2048, mate3=False, play_checks=True), before.turn)
-    search = LengthSearch(before.copy(), oracle, deadline=None, cancel=None, node_limit=None,
-                          distance_rule=True, memory_mb=8192)
-    search.board.push_usi(move)
-    return bool(drive(search.and_within(n)))
+    return bool(drive(_reference_search(before, oracle, 8192, move).and_within(n)))
 
 
 def _reference_within(root: cshogi.Board, move: str | None, n: int) -> bool:
     from tsume_studio.core.search.contract import drive
     from tsume_studio.core.search.dfpn import DfPn
-    from tsume_studio.core.search.length_search import LengthSearch
 
-    search = LengthSearch(root.copy(), DfPn(root.turn, memory_mb=256), deadline=None, cancel=None,
-                          node_limit=None, distance_rule=True, memory_mb=4096)
-    if move is not None:
-        search.board.push_usi(move)
+    search = _reference_search(root, DfPn(root.turn, memory_mb=256), 4096, move)
     length = drive(search.exact(move is None, cap=n))
     return length is not None and length <= n
+
+
+def _reference_search(root: cshogi.Board, oracle: Any, memory_mb: int, move: str | None) -> Any:
+    """The Python length search of ``root`` on the raw df-pn ``oracle``, ``move`` played on its board."""
+    from tsume_studio.core.search.length_search import LengthSearch
+
+    search = LengthSearch(root.copy(), oracle, deadline=None, cancel=None, node_limit=None, distance_rule=True,
+                          memory_mb=memory_mb)
+    if move is not None:
+        search.board.push_usi(move)
+    return search
 
 
 INF = 10**9

@@ -458,8 +458,8 @@ def test_each_claim_is_reproved_independently(claim: Claim) -> None:
             # Not re-proved under tsume rules (below): only that raw rules give no such mate.
             assert claim.kind == "shorter_mate" and got.raw is False, got.summary()
         elif claim in REFERENCE_ON_KERNEL:
-            # The Python length search on the Python df-pn gives no answer within 29.5 CPU minutes
-            # (a 4 GB table): the same search on the kernel's raw df-pn (docs/benchmarks.md).
+            # The Python length search on the Python df-pn answers only after 1,645 CPU s (a 12 GB
+            # table), too long here: the same search on the kernel's raw df-pn (docs/benchmarks.md).
             assert got.raw is False, got.summary()
             assert reference_on_kernel_mated_within(before, claim.line[-1], got.bound) is True, got.summary()
         else:
@@ -528,7 +528,7 @@ TSUME_OUT_OF_REACH = {_c("musou-043", "longer_defence", 22, PRE43 + " 6a5b"),
 # CPU s a ply on 2026-11-28, a 2.5 GHz Xeon).
 TSUME_ONLY_SHORTER = set(_along("musou-092", "shorter_mate", range(7, 22, 2), PRE92))
 # 余詰 claims the reference search answers only on the kernel's raw df-pn (musou_reproof's
-# reference_on_kernel_mated_within): 12番 at ply 7 in 355 CPU s (2026-12-07, the Zen 3 guest).
+# reference_on_kernel_mated_within): 12番 at ply 7 in 267 CPU s (2026-12-07, the Zen 3 guest).
 REFERENCE_ON_KERNEL = {MUSOU_12_PLY_7}
 
 
