@@ -432,9 +432,11 @@ def test_each_claim_is_reproved_independently(claim: Claim) -> None:
             assert kernel_no_mate_within(board, got.bound) is True
         # Tsume rules: no mate within the bound in a game where the defender has at most the moves
         # the rules count (musou_reproof's docstring), or by the brute force, or by the reference search.
-        if claim in TSUME_OUT_OF_REACH:
-            # Not re-proved under tsume rules: the defence needs drops (docs/benchmarks.md).
+        if claim in COUNTED_DROPS_OUT_OF_REACH:
+            # The defence needs drops, and the game with counted drops does not reach the bound: the
+            # reference search (docs/benchmarks.md).
             assert got.no_drop is True, got.summary()
+            assert reference_mate_within(board, got.bound) is False, got.summary()
         elif got.no_drop is not False and got.tsume_brute is not False \
                 and counted_drops_mate_within(board, got.bound) is not False:
             # The defence needs drops the game with counted drops does not allow: the brute force
@@ -510,15 +512,11 @@ def test_the_tool_reports_exactly_these(row_id: str, engine: str) -> None:
 
 
 CSHOGI_MISSES = _c("musou-071", "longer_defence", 2, "9f9g 8h7h")
-# Not re-proved under tsume rules.  43番 ply 22: the defence needs drops, the game with counted drops only
-# is out of this module's reach at 25 plies, and the reference search runs out of its table (a 4 GB bound)
-# before it answers: the claim rests on raw rules and the tool's own judgement of futility
-# (docs/benchmarks.md).  92番's 早詰 at plies 1, 3 and 5 (below): no raw mate within the bound, and the
+# Not re-proved under tsume rules.  92番's 早詰 at plies 1, 3 and 5 (below): no raw mate within the bound, and the
 # reference search does not answer within minutes (2026-11-28, a loaded 2.5 GHz Xeon: no answer at ply 1
 # in 15 min wall, about 6 CPU min, nor at ply 5 in 4 min wall; at ply 7 it took 78 CPU s, at ply 9 15):
 # they rest on the tool's judgement of futility, and on the 早詰 at ply 7 and later, which are re-proved.
-TSUME_OUT_OF_REACH = {_c("musou-043", "longer_defence", 22, PRE43 + " 6a5b"),
-                      *_along("musou-092", "shorter_mate", range(1, 6, 2), PRE92)}
+TSUME_OUT_OF_REACH = set(_along("musou-092", "shorter_mate", range(1, 6, 2), PRE92))
 # 92番's 早詰 at plies 1 to 21 (the tool: mate in 49, published 51) hold under tsume rules only: at each of
 # them cshogi's df-pn proves no raw mate within the bound (a complete search; from ply 23 on it finds the
 # shorter mate under raw rules too).  At ply 21, after the published 6h1h, every reply of the defender is
@@ -530,6 +528,10 @@ TSUME_ONLY_SHORTER = set(_along("musou-092", "shorter_mate", range(7, 22, 2), PR
 # 余詰 claims the reference search answers only on the kernel's raw df-pn (musou_reproof's
 # reference_on_kernel_mated_within): 12番 at ply 7 in 267 CPU s (2026-12-07, the Zen 3 guest).
 REFERENCE_ON_KERNEL = {MUSOU_12_PLY_7}
+# 変長 whose defence needs drops where the game with counted drops is out of this module's reach: the reference
+# search alone re-proves them under tsume rules.  43番 at ply 22 (25 plies): no mate within 25 in 7.6 CPU s
+# (2026-12-07, the Zen 3 guest; on 2026-11-28 an earlier reference search ran out of a 4 GB table).
+COUNTED_DROPS_OUT_OF_REACH = {_c("musou-043", "longer_defence", 22, PRE43 + " 6a5b")}
 
 
 def test_cshogi_mate_on_71_misses_a_defence() -> None:
@@ -567,12 +569,16 @@ def test_71_ply_2_what_is_reproved() -> None:
     * The defender dropping only where every Kakinoki test position is not mated within the bound
       (the no-drop game shows it), which every such drop counts under: no mate within 11.  So under
       tsume rules the defence lasts at least 13 plies here; this search does not reach 23.
-    * The reference tsume-rule search does not finish the question within a 4 GB table.
+    * The reference tsume-rule search (the Python length search on the Python df-pn, written apart
+      from the kernel's): no mate within 23 (90 CPU s on 2026-12-07; on 2026-11-28 an earlier version
+      ran out of a 4 GB table).
 
-    So 71番 ply 2 rests, under tsume rules, on the tool's judgement of futility (docs/benchmarks.md).
+    So under tsume rules 71番 ply 2 is re-proved by the reference search, which reads futility with the
+    same rules as the tool, not by a game that needs no reading of futility (docs/benchmarks.md).
     """
     row = musou_rows()["musou-071"]
     board = replay(row["sfen"], CSHOGI_MISSES.line)
     assert kernel_no_mate_within(board, 23) is True
     assert no_drop_mate_within(board, 23) is True
     assert counted_drops_mate_within(board, 11) is False
+    assert reference_mate_within(board, 23) is False
