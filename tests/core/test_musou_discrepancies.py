@@ -462,6 +462,7 @@ def test_each_claim_is_reproved_independently(claim: Claim) -> None:
             # another, mated within the bound less two by the reference search (below).
             assert got.raw is False, got.summary()
             published_line = row["pv"].split()
+            assert claim.line == tuple(published_line[:claim.ply])   # the claim's move is the published one
             after = replay(row["sfen"], claim.line)
             replies = [cshogi.move_to_usi(m) for m in after.legal_moves]
             assert published_line[claim.ply] in replies
