@@ -31,8 +31,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``solve`` and ``bench`` subcommands (``batch`` is :mod:`.batch`'s)."""
     p = sub.add_parser("solve", help="solve one problem (direct mate, or --helpmate)",
                        description="Solve a mate problem given as SFEN or in a file.")
-    p.add_argument("sfen", nargs="*", help="the position as SFEN (quote it, or give its words)")
-    p.add_argument("--file", "-f", help="read the position from a file (.sfen, .kif, .kifu, .ki2, .csa, .bod)")
+    p.add_argument("sfen", nargs="*", help="the position as SFEN (quote it, or give its words), or a file name")
+    p.add_argument("--file", "-f", help="read the position from a file (.sfen, .kif, .kifu, .ki2, .csa, .bod); "
+                   "a lone file name in place of SFEN is read the same way")
     add_limits(p)
     p.add_argument("--helpmate", action="store_true", help="solve as a helpmate (協力詰)")
     p.add_argument("--max-solutions", type=int, default=HELPMATE_SOLUTIONS, metavar="N",
@@ -79,10 +80,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 # ---- solve ------------------------------------------------------------------
 
+#: What a position file's name ends in: the record formats and a one-line .sfen.
+_POSITION_SUFFIXES = (".sfen", ".usi", ".kif", ".kifu", ".ki2", ".ki2u", ".csa", ".bod")
+
+
+def _names_a_file(words: list[str]) -> bool:
+    """True when the positional words are one file name, not SFEN: a single word (SFEN has three
+    or four) that is an existing file or ends in a position file's extension."""
+    if len(words) != 1 or len(words[0].split()) != 1:
+        return False
+    return Path(words[0]).is_file() or words[0].lower().endswith(_POSITION_SUFFIXES)
+
+
 def _read_position(args: argparse.Namespace) -> tuple[Position, Record | None]:
     """The position to solve and, when it came from a record, that record."""
     if args.file and args.sfen:
         raise UserError("give either SFEN or --file, not both")
+    if not args.file and _names_a_file(args.sfen):
+        args.file = args.sfen[0]   # `tsume solve problem.kif`, as with --file
     if args.file:
         path = Path(args.file)
         if path.is_dir():

@@ -97,6 +97,8 @@ def test_solve_limit_is_unknown(capsys: pytest.CaptureFixture[str]) -> None:
     (("solve", "9/9 b - 1"), "expected 9 ranks"),
     (("solve", "P8/9/9/9/9/9/9/9/9 b - 1"), "no king"),
     (("solve", "--file", "/nonexistent/problem.kif"), "no such file"),
+    (("solve", "/nonexistent/problem.kif"), "no such file: '/nonexistent/problem.kif'"),
+    (("solve", "problem.kif", "--file", "other.kif"), "not both"),
     (("solve",), "no position"),
     (("solve", "--seconds", "-1", THREE_PLY), "--seconds must be positive"),
     (("batch", "/nonexistent.tsv"), "no such file"),
@@ -137,6 +139,20 @@ def test_solve_from_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     problem = tmp_path / "p.sfen"
     problem.write_text(THREE_PLY + "\n", encoding="utf-8")
     code, out, _ = _run(capsys, "solve", "--json", "--file", str(problem))
+    assert code == 0 and json.loads(out)["length"] == 3
+
+
+def test_a_lone_file_name_is_read_as_with_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    problem = tmp_path / "p.sfen"
+    problem.write_text(THREE_PLY + "\n", encoding="utf-8")
+    code, out, _ = _run(capsys, "solve", "--json", str(problem))
+    assert code == 0 and json.loads(out)["length"] == 3
+    named = tmp_path / "problem"   # an existing file without an extension: the record reader's own error
+    named.write_text(THREE_PLY + "\n", encoding="utf-8")
+    code, _, err = _run(capsys, "solve", str(named))
+    assert code == 2 and "unknown record extension" in err
+    # SFEN given in words is still SFEN
+    code, out, _ = _run(capsys, "solve", "--json", *THREE_PLY.split())
     assert code == 0 and json.loads(out)["length"] == 3
 
 
