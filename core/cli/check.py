@@ -17,16 +17,19 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from . import signals
 from .errors import EXIT_INTERRUPTED, EXIT_OK, UserError
+from .files import names_a_file
 from .. import check as _check_core
 from ..answer import bounds_english
 from .running import ProgressLine
 from ..check import KINDS, CheckError, CheckResult, Discrepancy
 from ..search.contract import Cancel, Limits, Progress, drive
 from ..search.length_rule import AnswerSession
+from ..records.formats import read_record
 from ..shogi.position import Position
 
 
@@ -189,8 +192,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("check", help="check a given solution against the exact answer",
                        description="Replay a solution (USI moves) and report 早詰, 余詰, 成不成非限定, 変長, "
                                    "futile-interposition and 駒余り discrepancies, each with a replayable line.")
-    p.add_argument("sfen", nargs="+", help="the position as SFEN (quote it, or give its words)")
-    p.add_argument("--pv", required=True, help="the solution: USI moves separated by spaces")
+    p.add_argument("sfen", nargs="+", help="the position as SFEN (quote it, or give its words), or a record "
+                   "file (.kif, .kifu, .ki2, .csa ...) whose main line is the solution to check")
+    p.add_argument("--pv", help="the solution: USI moves separated by spaces (needed with SFEN; with a record "
+                   "file it replaces the record's main line)")
     p.add_argument("--seconds", type=float, default=60.0, metavar="S",
                    help="time limit of the solve, and again of the check (default 60)")
     p.add_argument("--memory", type=int, default=1024, metavar="MB", help="memory bound (default 1024)")
@@ -204,15 +209,39 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=_check)
 
 
+def _problem(args: argparse.Namespace) -> tuple[Position, list[str]]:
+    """The position and the solution to check: SFEN and --pv, or a record file and its main line."""
+    if names_a_file(args.sfen):
+        path = Path(args.sfen[0])
+        if not path.exists():
+            raise UserError(f"no such file: {args.sfen[0]!r}")
+        if not path.is_file():
+            raise UserError(f"{args.sfen[0]!r} is not a regular file")
+        record = read_record(str(path))
+        if args.pv is not None:
+            given = args.pv.split()
+        else:
+            given = [m.usi() for m in record.main_line()]
+            if not given:
+                raise UserError(f"{args.sfen[0]!r} has no moves: give the solution with --pv")
+        position = record.start
+    else:
+        if args.pv is None:
+            raise UserError("--pv is needed with SFEN: give the solution's moves in USI (or a record file "
+                            "holding them)")
+        position = Position.from_sfen(" ".join(args.sfen))
+        given = args.pv.split()
+    if not given:
+        raise UserError("--pv is empty: give the solution's moves in USI")
+    return position, given
+
+
 def _check(args: argparse.Namespace) -> int:
     if args.seconds <= 0:
         raise UserError(f"--seconds must be positive, got {args.seconds!r}")
     if args.memory < 1:
         raise UserError(f"--memory must be at least 1 MB, got {args.memory!r}")
-    position = Position.from_sfen(" ".join(args.sfen))
-    given = args.pv.split()
-    if not given:
-        raise UserError("--pv is empty: give the solution's moves in USI")
+    position, given = _problem(args)
     cpu = time.process_time()
     shown = ProgressLine(lines=args.progress)
     # Ctrl-C (or SIGTERM) stops the check, which then reports what it had proved: the bounds, the

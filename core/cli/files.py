@@ -12,6 +12,18 @@ from .errors import UserError
 _ANY_WRITE = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
 
 
+#: What a position file's name ends in: the record formats and a one-line .sfen or .usi.
+POSITION_SUFFIXES = (".sfen", ".usi", ".kif", ".kifu", ".ki2", ".ki2u", ".csa", ".bod")
+
+
+def names_a_file(words: list[str]) -> bool:
+    """True when a command's positional words are one file name, not SFEN: a single word (SFEN has
+    three or four) that is an existing file or ends in a position file's extension."""
+    if len(words) != 1 or len(words[0].split()) != 1:
+        return False
+    return Path(words[0]).is_file() or words[0].lower().endswith(POSITION_SUFFIXES)
+
+
 def check_writable(path: str, extensions: dict[str, object] | None = None) -> None:
     """Raise :class:`UserError` naming ``path`` unless a file can be written there.
 

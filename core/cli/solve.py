@@ -11,7 +11,7 @@ from typing import Any
 
 from . import signals
 from .errors import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, UserError
-from .files import check_writable
+from .files import check_writable, names_a_file
 from .running import ProgressLine, add_limits, limits_from_args, result_json, run_solver
 from ..shogi.position import Position
 from ..search.contract import SolveResult, SolveStatus
@@ -80,23 +80,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 # ---- solve ------------------------------------------------------------------
 
-#: What a position file's name ends in: the record formats and a one-line .sfen.
-_POSITION_SUFFIXES = (".sfen", ".usi", ".kif", ".kifu", ".ki2", ".ki2u", ".csa", ".bod")
-
-
-def _names_a_file(words: list[str]) -> bool:
-    """True when the positional words are one file name, not SFEN: a single word (SFEN has three
-    or four) that is an existing file or ends in a position file's extension."""
-    if len(words) != 1 or len(words[0].split()) != 1:
-        return False
-    return Path(words[0]).is_file() or words[0].lower().endswith(_POSITION_SUFFIXES)
-
-
 def _read_position(args: argparse.Namespace) -> tuple[Position, Record | None]:
     """The position to solve and, when it came from a record, that record."""
     if args.file and args.sfen:
         raise UserError("give either SFEN or --file, not both")
-    if not args.file and _names_a_file(args.sfen):
+    if not args.file and names_a_file(args.sfen):
         args.file = args.sfen[0]   # `tsume solve problem.kif`, as with --file
     if args.file:
         path = Path(args.file)

@@ -271,3 +271,30 @@ def test_json_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--json", CLASSIC, "--pv", "9c9a+"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["check"] == {"confirmed": True, "discrepancies": []} and out["length"] == 1
+
+
+def test_a_record_file_is_checked_with_its_main_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tsume_studio.core.records.formats import write_record
+    from tsume_studio.core.records.model import Record
+
+    right, futile = tmp_path / "right.kif", tmp_path / "futile.kifu"
+    for path, line in ((right, ["9c9a+"]), (futile, ["9c9a+", "P*2a", "9a2a"])):
+        record = Record(start=Position.from_sfen(CLASSIC))
+        record.grow(line)
+        write_record(path, record)
+    assert main(["check", "--json", str(right)]) == 0
+    assert json.loads(capsys.readouterr().out)["check"] == {"confirmed": True, "discrepancies": []}
+    assert main(["check", "--json", str(futile)]) == 0
+    kinds = {(d["kind"], d["ply"]) for d in json.loads(capsys.readouterr().out)["check"]["discrepancies"]}
+    assert ("shorter_mate", 1) in kinds and ("futile_judgement", 2) in kinds
+    # --pv replaces the record's line
+    assert main(["check", "--json", str(futile), "--pv", "9c9a+"]) == 0
+    assert json.loads(capsys.readouterr().out)["check"]["confirmed"] is True
+    empty = tmp_path / "empty.kif"
+    write_record(empty, Record(start=Position.from_sfen(CLASSIC)))
+    for argv, message in ((["check", str(empty)], "has no moves: give the solution with --pv"),
+                          (["check", str(tmp_path / "none.kif")], "no such file"),
+                          (["check", CLASSIC], "--pv is needed with SFEN")):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err
