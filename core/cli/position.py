@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from .errors import EXIT_INVALID, EXIT_OK, UserError
+from .files import names_a_file
 from ..shogi.moves import check_moves, evasions, japanese, legal_moves
 from ..shogi.position import Position, Problem
 from ..shogi.types import square_japanese, square_usi
@@ -16,12 +18,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     v = sub.add_parser("validate", help="print a position as a board diagram and list its problems",
                        description="Print the position as a BOD diagram and every problem it has "
                                    "(exit code 1 when there is one).")
-    v.add_argument("sfen", nargs="+", help="the position as SFEN (quote it, or give its words)")
+    v.add_argument("sfen", nargs="+", help="the position as SFEN (quote it, or give its words), or a record file")
     v.set_defaults(func=_validate)
 
     m = sub.add_parser("moves", help="list the legal moves, checks or evasions of a position",
                        description="List moves in USI and Japanese notation, one per line.")
-    m.add_argument("sfen", nargs="+", help="the position as SFEN (quote it, or give its words)")
+    m.add_argument("sfen", nargs="+", help="the position as SFEN (quote it, or give its words), or a record file")
     kind = m.add_mutually_exclusive_group()
     kind.add_argument("--checks", action="store_true", help="only checking moves (打ち歩詰め excluded)")
     kind.add_argument("--evasions", action="store_true", help="only replies to check")
@@ -29,6 +31,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _position(words: list[str]) -> Position:
+    if names_a_file(words):   # a record file: its start position
+        path = Path(words[0])
+        if not path.is_file():
+            raise UserError(f"no such file: {words[0]!r}" if not path.exists() else
+                            f"{words[0]!r} is not a regular file")
+        from ..records.formats import read_record
+
+        return read_record(path).start
     text = " ".join(words).strip()
     if not text:
         raise UserError("no position given: expected SFEN such as "

@@ -37,6 +37,16 @@ def test_validate_words_of_the_sfen(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
 
 
+def test_validate_and_moves_read_a_record_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    problem = tmp_path / "problem.sfen"
+    problem.write_text(TSUME + "\n", encoding="utf-8")
+    code, out, _ = run(capsys, "validate", str(problem))
+    assert code == 0 and "| 飛 ・ ・ ・ ・ ・ ・ ・ 歩|三" in out and out.endswith("valid\n")
+    assert run(capsys, "moves", "--checks", str(problem))[1] == run(capsys, "moves", "--checks", TSUME)[1]
+    code, _, err = run(capsys, "validate", str(tmp_path / "none.kif"))
+    assert code == 2 and "no such file" in err and "Traceback" not in err
+
+
 def test_validate_lists_every_problem(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "validate", "P8/9/9/9/9/9/4P4/4P4/G3K4 b 4G 1")
     assert code == 1 and err == ""
