@@ -71,7 +71,7 @@ from .node import (
     select_child_grouped,
     select_child_weak,
 )
-from .policy import MovePolicy, all_at_once, delay_drops, delay_far_drops
+from .policy import MovePolicy, all_at_once, delay_by_hand, delay_drops, delay_far_drops
 from .tt import INF, NO_LENGTH, Entry, TranspositionTable
 
 _HAND_MASKS: Final[tuple[int, ...]] = tuple(
@@ -105,7 +105,10 @@ class Options:
         delay: delayed expansion of drop interpositions (core.search.policy):
             ``"far"`` chains the drops beyond the squares next to the king
             (:func:`~.policy.delay_far_drops`), ``"all"`` every drop
-            (:func:`~.policy.delay_drops`), ``"off"`` expands every move at once.
+            (:func:`~.policy.delay_drops`), ``"hand"`` every drop where the
+            defender holds three kinds of piece or more and the far ones
+            elsewhere (:func:`~.policy.delay_by_hand`), ``"off"`` expands every
+            move at once.
         summing: how a node adds up its children's numbers (dn at an OR node,
             pn at an AND node), against double counting where positions
             merge: ``"sum"`` the plain sum; ``"source"`` children whose
@@ -138,7 +141,8 @@ BREATHE_NODES = 16
 """Nodes between two looks at the clock for YIELD_NS (a node takes tens of µs, more at a large expansion)."""
 
 # Options.delay's modes and their move-list policies.
-DELAY_POLICIES: dict[str, MovePolicy] = {"far": delay_far_drops, "all": delay_drops, "off": all_at_once}
+DELAY_POLICIES: dict[str, MovePolicy] = {"far": delay_far_drops, "all": delay_drops, "hand": delay_by_hand,
+                                         "off": all_at_once}
 
 # Move-category costs, added to a child's initial pn (attacker moves) or dn
 # (defender moves): round(log2(p_best / p)), where p is how often a move of

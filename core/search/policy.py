@@ -91,6 +91,27 @@ def delay_far_drops(board: cshogi.Board, or_node: bool, moves: list[int], king: 
     return active, [(active.index(far[0]), far[1:])]
 
 
+#: delay_by_hand chains every drop where the defender holds at least this many kinds of piece.
+CROWDED_HAND_KINDS: Final = 3
+
+
+def delay_by_hand(board: cshogi.Board, or_node: bool, moves: list[int], king: int) -> tuple[list[int], Chains]:
+    """:func:`delay_drops` where the defender's hand is crowded, else :func:`delay_far_drops`.
+
+    With :data:`CROWDED_HAND_KINDS` kinds or more in hand the drops next to
+    the king are many (kinds times squares), most of them as futile as the far
+    ones, and chaining them all pays; with fewer the near drops are the few
+    defences that matter and are expanded at once (docs/benchmarks.md,
+    2026-12-07 23:30 UTC: the Edo classics and Microcosmos' long tails).
+    """
+    if or_node:
+        return moves, []
+    hand = board.pieces_in_hand[board.turn]
+    if sum(1 for n in hand if n) >= CROWDED_HAND_KINDS:
+        return delay_drops(board, or_node, moves, king)
+    return delay_far_drops(board, or_node, moves, king)
+
+
 def delay_non_promotions(board: cshogi.Board, or_node: bool, moves: list[int],
                          king: int) -> tuple[list[int], Chains]:
     """At OR nodes, a pawn, bishop or rook move that could promote waits until its promotion is disproven.

@@ -10,6 +10,7 @@ import pytest
 from tsume_studio.core.search.dfpn import DfPn, Options, Outcome
 from tsume_studio.core.search.policy import (
     all_at_once,
+    delay_by_hand,
     delay_drops,
     delay_far_drops,
     delay_interpositions,
@@ -159,6 +160,20 @@ def test_far_drops_wait_and_drops_next_to_the_king_do_not() -> None:
     delayed, delayed_nodes = _search(FUTILE, delay_far_drops, 20000)
     assert plain == delayed == Outcome.PROVEN
     assert delayed_nodes * 3 < plain_nodes
+
+
+def test_by_hand_chains_every_drop_only_where_the_defender_holds_three_kinds() -> None:
+    for hand, kinds in (("r2b3g4s4n4l17p", 7), ("rbp", 3), ("rp", 2), ("r", 1)):
+        board = cshogi.Board(f"8k/6G2/R7P/9/9/9/9/9/9 b {hand} 1")
+        board.push_usi("9c9a")            # check along the first rank: drops on 2a..8a
+        moves = list(board.legal_moves)
+        king = board.king_square(1)
+        expected = delay_drops if kinds >= 3 else delay_far_drops
+        assert delay_by_hand(board, False, moves, king) == expected(board, False, moves, king), hand
+        assert delay_by_hand(board, True, moves, king) == (moves, [])   # OR nodes: every move at once
+    # The whole search: the futile drops of seven kinds are chained as delay_drops chains them.
+    assert _search(FUTILE, delay_by_hand, 20000) == _search(FUTILE, delay_drops, 20000)
+    assert DfPn(0, 64, Options(delay="hand")).policy is delay_by_hand
 
 
 def test_unknown_delay_mode_is_a_clear_error() -> None:

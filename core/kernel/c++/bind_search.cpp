@@ -34,7 +34,8 @@ dfpn::DelayMode delay_arg(const std::string& delay) {
     if (delay == "far") return dfpn::DelayMode::Far;
     if (delay == "all") return dfpn::DelayMode::All;
     if (delay == "off") return dfpn::DelayMode::Off;
-    throw std::invalid_argument("unknown delay mode '" + delay.substr(0, 20) + "': expected one of far, all, off");
+    if (delay == "hand") return dfpn::DelayMode::Hand;
+    throw std::invalid_argument("unknown delay mode '" + delay.substr(0, 20) + "': expected one of far, all, hand, off");
 }
 
 const char* outcome_name(Outcome o) {

@@ -27,7 +27,8 @@
 //   3-ply mate test (`mate3`): a check with at most kMate3Evasions evasions, each mated in one,
 //   is proven at once and stored with the whole hand as proof hand.
 // * Delayed interpositions after [KomoringHeights] in the drop order of [LS3600 2010]: `far`
-//   chains the drops beyond the king's neighbourhood, `all` every drop.
+//   chains the drops beyond the king's neighbourhood, `all` every drop, `hand` every drop where
+//   the defender holds three kinds of piece or more and the far ones elsewhere.
 //
 // The searcher is a template over a board adapter (see search_board.h for what it provides);
 // it never allocates in the inner loop once its per-ply buffers have grown, never calls into
@@ -53,7 +54,10 @@ namespace tsume::dfpn {
 
 inline constexpr int kNoRep = 1 << 30;   // "this value does not rest on a repetition"
 
-enum class DelayMode { Off, Far, All };
+enum class DelayMode { Off, Far, All, Hand };
+// DelayMode::Hand chains every drop where the defender holds at least this many kinds of piece
+// (policy.CROWDED_HAND_KINDS), the far ones elsewhere.
+inline constexpr int kCrowdedHandKinds = 3;
 enum class Outcome { Unknown, Proven, Disproven };
 
 struct Options {
@@ -455,13 +459,21 @@ private:
             for (int i = 0; i < n; ++i) push_child(ns, ns.buf[i]);
             return;
         }
+        // Every drop (policy.delay_drops), or the far ones (delay_far_drops); `Hand` picks by the
+        // defender's hand (delay_by_hand): every drop where it holds kCrowdedHandKinds kinds or more.
+        bool every = opt_.delay == DelayMode::All;
+        if (opt_.delay == DelayMode::Hand) {
+            const PHand d = b.hand_of(1 - attacker_);
+            int kinds = 0;
+            for (int k = 0; k < HKinds; ++k) kinds += (d & hand_mask(k)) != 0;
+            every = kinds >= kCrowdedHandKinds;
+        }
         // The drops the policy chains.
         Move* chained = chain_buf_;
         int nc = 0;
         for (int i = 0; i < n; ++i) {
             const Move m = ns.buf[i];
-            if (b.drop_kind(m) >= 0 && (opt_.delay == DelayMode::All || B::distance(b.to_square(m), king) >= 2))
-                chained[nc++] = m;
+            if (b.drop_kind(m) >= 0 && (every || B::distance(b.to_square(m), king) >= 2)) chained[nc++] = m;
         }
         if (nc < 2) {
             for (int i = 0; i < n; ++i) push_child(ns, ns.buf[i]);
@@ -470,7 +482,7 @@ private:
         std::stable_sort(chained, chained + nc,
                          [&](Move x, Move y) { return drop_order(b, x, king) < drop_order(b, y, king); });
         const Move head = chained[0];
-        if (opt_.delay == DelayMode::All) {
+        if (every) {
             // Board moves first, then the head drop (policy.delay_drops).
             for (int i = 0; i < n; ++i)
                 if (b.drop_kind(ns.buf[i]) < 0) push_child(ns, ns.buf[i]);
