@@ -17,19 +17,17 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from . import signals
 from .errors import EXIT_INTERRUPTED, EXIT_OK, UserError
-from .files import names_a_file
+from .files import names_a_file, read_position_file
 from .. import check as _check_core
 from ..answer import bounds_english
 from .running import ProgressLine
 from ..check import KINDS, CheckError, CheckResult, Discrepancy
 from ..search.contract import Cancel, Limits, Progress, drive
 from ..search.length_rule import AnswerSession
-from ..records.formats import read_record
 from ..shogi.position import Position
 
 
@@ -212,19 +210,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _problem(args: argparse.Namespace) -> tuple[Position, list[str]]:
     """The position and the solution to check: SFEN and --pv, or a record file and its main line."""
     if names_a_file(args.sfen):
-        path = Path(args.sfen[0])
-        if not path.exists():
-            raise UserError(f"no such file: {args.sfen[0]!r}")
-        if not path.is_file():
-            raise UserError(f"{args.sfen[0]!r} is not a regular file")
-        record = read_record(str(path))
+        position, record = read_position_file(args.sfen[0])
         if args.pv is not None:
             given = args.pv.split()
         else:
-            given = [m.usi() for m in record.main_line()]
+            given = [m.usi() for m in record.main_line()] if record is not None else []
             if not given:
                 raise UserError(f"{args.sfen[0]!r} has no moves: give the solution with --pv")
-        position = record.start
     else:
         if args.pv is None:
             raise UserError("--pv is needed with SFEN: give the solution's moves in USI (or a record file "

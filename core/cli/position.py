@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from .errors import EXIT_INVALID, EXIT_OK, UserError
-from .files import names_a_file
+from .files import names_a_file, read_position_file
 from ..shogi.moves import check_moves, evasions, japanese, legal_moves
 from ..shogi.position import Position, Problem
 from ..shogi.types import square_japanese, square_usi
@@ -32,13 +31,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _position(words: list[str]) -> Position:
     if names_a_file(words):   # a record file: its start position
-        path = Path(words[0])
-        if not path.is_file():
-            raise UserError(f"no such file: {words[0]!r}" if not path.exists() else
-                            f"{words[0]!r} is not a regular file")
-        from ..records.formats import read_record
-
-        return read_record(path).start
+        return read_position_file(words[0])[0]
     text = " ".join(words).strip()
     if not text:
         raise UserError("no position given: expected SFEN such as "

@@ -6,12 +6,11 @@ import argparse
 import json
 import sys
 import threading
-from pathlib import Path
 from typing import Any
 
 from . import signals
 from .errors import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, UserError
-from .files import check_writable, names_a_file
+from .files import check_writable, names_a_file, read_position_file
 from .running import ProgressLine, add_limits, limits_from_args, result_json, run_solver
 from ..shogi.position import Position
 from ..search.contract import SolveResult, SolveStatus
@@ -19,7 +18,7 @@ from ..answer import (
     TREE_CUT_ENGLISH, alternatives_unchecked_english, bounds_english, bounds_meet, classify_alternatives,
     classify_variations, ordered_futile, promotion_twins, solution_record,
 )
-from ..records.formats import read_record, write_record
+from ..records.formats import write_record
 from ..records.model import Record
 from ..search.proof import HelpmateAnswer, Proof
 
@@ -85,21 +84,10 @@ def _read_position(args: argparse.Namespace) -> tuple[Position, Record | None]:
     """The position to solve and, when it came from a record, that record."""
     if args.file and args.sfen:
         raise UserError("give either SFEN or --file, not both")
-    if not args.file and names_a_file(args.sfen):
-        args.file = args.sfen[0]   # `tsume solve problem.kif`, as with --file
-    if args.file:
-        path = Path(args.file)
-        if path.is_dir():
-            raise UserError(f"{args.file!r} is a folder, not a file")
-        if not path.is_file():
-            raise UserError(f"no such file: {args.file!r}" if not path.exists() else
-                            f"{args.file!r} is not a regular file")
-        if path.suffix.lower() != ".sfen":
-            record = read_record(str(path))
-            return record.start, record
-        text = path.read_text(encoding="utf-8-sig").strip()
-        line = next((ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")), "")
-        return Position.from_sfen(line), None
+    # A lone file name in place of SFEN (`tsume solve problem.kif`) is read as with --file.
+    name = args.file or (args.sfen[0] if names_a_file(args.sfen) else None)
+    if name:
+        return read_position_file(name)
     if not args.sfen:
         raise UserError("no position: give SFEN or --file")
     return Position.from_sfen(" ".join(args.sfen)), None
