@@ -189,10 +189,12 @@ class Entry:
     ``best`` is a move proving ``hi`` (attacker) or the last refutation
     (defender); ``pn``/``dn`` belong to the unresolved question ``n``;
     ``amount`` counts the nodes spent on the entry (the collector keeps the
-    costly ones).
+    costly ones); ``busy`` counts its places on the search path (the
+    collector never drops it then: the search writes its result there).
     """
 
-    __slots__ = ("hand", "zob", "bkey", "lo", "hi", "best", "pn", "dn", "n", "amount", "seen", "looks")
+    __slots__ = ("hand", "zob", "bkey", "lo", "hi", "best", "pn", "dn", "n", "amount", "seen", "looks",
+                 "busy")
 
     def __init__(self, hand: int, zob: int, bkey: int, lo: int) -> None:
         self.hand = hand
@@ -207,6 +209,7 @@ class Entry:
         self.amount = 0
         self.seen = False   # the df-pn oracle's table was read for this position
         self.looks = 0      # raw df-pn looks made for a disproof (:func:`_look_nodes`)
+        self.busy = 0
 
 
 class LengthTable:
@@ -251,7 +254,8 @@ class LengthTable:
         return len(self.by_zob) > self.max_entries
 
     def collect(self, target: float = 0.7) -> int:
-        """Drop the cheapest entries (unresolved ones before bounded ones) down to ``target``."""
+        """Drop the cheapest entries (unresolved ones before bounded ones) down to ``target``,
+        never one on the search path."""
         if self.frozen:
             return 0
         goal = int(self.max_entries * target)
@@ -266,10 +270,10 @@ class LengthTable:
         removed = 0
         for bkey in list(self.by_board):
             lst = self.by_board[bkey]
-            keep = [e for e in lst if cost(e) > cutoff]
+            keep = [e for e in lst if e.busy or cost(e) > cutoff]
             if len(keep) != len(lst):
                 for e in lst:
-                    if cost(e) <= cutoff:
+                    if not e.busy and cost(e) <= cutoff:
                         del self.by_zob[e.zob]
                         removed += 1
                 if keep:
@@ -497,12 +501,16 @@ class LengthSearch(BoundedSearch):
                 e.lo = INF
                 return INF, 0
         start = self.nodes
-        if or_node:
-            out = self._or(b, n, e, thpn, thdn)
-        else:
-            out = self._and(b, n, e, thpn, thdn)
-        e.amount += self.nodes - start + 1
-        return out
+        e.busy += 1
+        try:
+            if or_node:
+                return self._or(b, n, e, thpn, thdn)
+            return self._and(b, n, e, thpn, thdn)
+        finally:
+            # Also when a pause or a stop unwinds the path: a question asked in slices
+            # would otherwise leave its long-searched nodes looking cheap to the collector.
+            e.busy -= 1
+            e.amount += self.nodes - start + 1
 
     def _child(self, b: cshogi.Board, or_child: bool, n: int) -> tuple[Entry, int, int]:
         """The entry of the current (just pushed) position and its (pn, dn) for question ``n``."""

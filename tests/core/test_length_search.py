@@ -501,6 +501,38 @@ def test_a_small_table_collects_and_still_answers_exactly() -> None:
     assert small.length == roomy.length == length and small.exact
 
 
+
+def test_a_collection_never_drops_an_entry_on_the_search_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The collector once dropped the root's entry while a question searched it (its amount
+    # still 0, its bound only read from df-pn): the question's answer went to an entry no
+    # longer in the table, and the length proved was lost (mog-1037: no answer at all).
+    # With 1,000 entries and no pauses the collections fall at the same nodes every run.
+    monkeypatch.setattr(length_search, "_YIELD_SECONDS", 1e9)
+    made: list[LengthTable] = []
+    table_init = LengthTable.__init__
+
+    def tiny(self: LengthTable, attacker: int, memory_mb: int = 256) -> None:
+        table_init(self, attacker, memory_mb)
+        self.max_entries = 1000
+        made.append(self)
+
+    monkeypatch.setattr(LengthTable, "__init__", tiny)
+    collect = LengthTable.collect
+    busy_kept: list[bool] = []
+
+    def watched(self: LengthTable, target: float = 0.7) -> int:
+        busy = [e for e in self.by_zob.values() if e.busy]
+        removed = collect(self, target)
+        busy_kept.append(all(self.by_zob.get(e.zob) is e for e in busy))
+        return removed
+
+    monkeypatch.setattr(LengthTable, "collect", watched)
+    sfen, length = row("mog-1037")
+    proof = solve_official(Position.from_sfen(sfen), memory_mb=1)
+    assert made and made[0].collections >= 5
+    assert busy_kept and all(busy_kept)
+    assert proof is not None and proof.length == length and proof.exact
+
 def _walk(node: ProofNode) -> list[ProofNode]:
     out = [node]
     for c in node.children:
