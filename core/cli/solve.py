@@ -72,8 +72,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="df-pn switches off, e.g. 'rps,tca' (mate1 mate3 dominance tca rps epsilon)")
     c.add_argument("--delay", choices=("far", "all", "hand", "off"),
                    help="delayed expansion of drop interpositions: the drops beyond the squares "
-                        "next to the king (far, the default), every drop (all), every drop where the "
-                        "defender holds three kinds or more and the far ones elsewhere (hand), none (off)")
+                        "next to the king (far), every drop (all), every drop where the defender holds "
+                        "three kinds or more and the far ones elsewhere (hand, the default), none (off)")
     c.add_argument("--json", metavar="OUT", help="also write every row's figures to this JSON file")
     c.set_defaults(func=_bench)
 

@@ -65,7 +65,7 @@ class DfPnSearch:
 
     def __init__(self, sfen: str, memory_mb: int = 1024, mate1: bool = True, dominance: bool = True,
                  tca: bool = True, rps: bool = True, epsilon: float = 0.25, max_ply: int = 4000,
-                 delay: str = "far", mate3: bool = True, play_checks: bool = False) -> None:
+                 delay: str = "hand", mate3: bool = True, play_checks: bool = False) -> None:
         """``play_checks``: play each new check when its node expands, its evasions counted for
         its proof number (off: its numbers are estimated from the board and it is played only
         when searched).  ``mate3`` (with ``play_checks`` only): the 3-ply mate test when an OR

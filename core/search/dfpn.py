@@ -107,8 +107,10 @@ class Options:
             (:func:`~.policy.delay_far_drops`), ``"all"`` every drop
             (:func:`~.policy.delay_drops`), ``"hand"`` every drop where the
             defender holds three kinds of piece or more and the far ones
-            elsewhere (:func:`~.policy.delay_by_hand`), ``"off"`` expands every
-            move at once.
+            elsewhere (:func:`~.policy.delay_by_hand`, the default: on
+            将棋無双 and Microcosmos' long tails df-pn's time a half to two
+            thirds of ``"far"``'s, docs/benchmarks.md 2026-12-07 23:30 UTC),
+            ``"off"`` expands every move at once.
         summing: how a node adds up its children's numbers (dn at an OR node,
             pn at an AND node), against double counting where positions
             merge: ``"sum"`` the plain sum; ``"source"`` children whose
@@ -125,7 +127,7 @@ class Options:
     rps: bool = True
     epsilon: float = 0.25
     max_ply: int = 4000
-    delay: str = "far"
+    delay: str = "hand"
     mate3: bool = True
     summing: str = "sum"
 

@@ -189,8 +189,9 @@ def test_repetition_only_is_no_mate() -> None:
 
 @needs_kernel
 def test_memory_bound_collects_and_still_proves(monkeypatch: pytest.MonkeyPatch) -> None:
-    # 1 MB: about 26,000 entries; the proof visits about 190,000 nodes.
-    tail = next(r for r in _rows("microcosmos.tsv") if r[2] == "51")
+    # 1 MB: about 26,000 entries; the proof visits about 180,000 nodes (tail 51, used before with
+    # the far drops chained, takes 45,000 with the drops chained by the defender's hand).
+    tail = next(r for r in _rows("microcosmos.tsv") if r[2] == "65")
     search = _kernel().DfPnSearch(tail[1], 1)
     assert search.run(0, 60.0, True) == "proven"
     assert search.collections > 0
@@ -220,7 +221,7 @@ def test_the_filter_of_decided_boards_misses_none(when: str) -> None:
     """The filter the length search reads before the raw table (tt.h: track_decided) never says
     "no verdict" on a board the table has one on: kept by the stores, the growths and the
     collections of a 1 MB table (before), or built from a table already full (after)."""
-    tail = next(r for r in _rows("microcosmos.tsv") if r[2] == "51")
+    tail = next(r for r in _rows("microcosmos.tsv") if r[2] == "65")
     search = _kernel().DfPnSearch(tail[1], 1 if when == "before" else 64)
     if when == "before":
         search.track_decided()
@@ -276,8 +277,8 @@ def test_a_defence_mated_in_one_is_stored_when_first_found() -> None:
 def test_a_cleared_table_searches_as_a_new_one() -> None:
     """clear_table() takes the table back to a new one's first array, so that the same search run
     again visits the nodes of a new search (rows whose search grows the table past that array)."""
-    for row_id in ("tanuki-5-214", "mog-1033", "mog-1036"):
-        sfen = next(r[1] for r in _rows("mate.tsv") if r[0] == row_id)
+    for row_id in ("microcosmos-tail-25", "microcosmos-tail-27", "microcosmos-tail-29"):
+        sfen = next(r[1] for r in _rows("microcosmos.tsv") if r[0] == row_id)
         search = _kernel().DfPnSearch(sfen, 64)
         assert search.run(0, 20.0, True) == "proven"
         first = search.nodes

@@ -16,15 +16,17 @@ pytestmark = pytest.mark.skipif(not kernel_engine.available(), reason="the C++ k
 
 
 def _sfen(row_id: str) -> str:
-    for line in (DATA / "mate.tsv").read_text(encoding="utf-8").splitlines()[1:]:
-        cells = line.split("\t")
-        if cells[0] == row_id:
-            return cells[1]
+    for name in ("mate.tsv", "microcosmos.tsv"):
+        for line in (DATA / name).read_text(encoding="utf-8").splitlines()[1:]:
+            cells = line.split("\t")
+            if cells[0] == row_id:
+                return cells[1]
     raise KeyError(row_id)
 
 
-SHORT = "tanuki-7-193"   # raw df-pn proves it in 814 nodes (within the slice)
-LONG = "mog-1036"        # 37,016 nodes (past it)
+SHORT = "tanuki-7-193"          # raw df-pn proves it in 51 nodes (within the slice)
+LONG = "microcosmos-tail-29"    # 28,304 nodes (past it; every mate.tsv row takes at most 3,211)
+MIDDLE = "microcosmos-tail-23"  # 2,965 nodes
 
 
 class _Threads:
@@ -83,7 +85,7 @@ class _Clears:
 def test_a_search_the_slice_began_is_searched_afresh_on_the_thread() -> None:
     """What the thread searches after the slice is one uninterrupted run's, node for node: the
     search's nodes are the slice's plus those of a new search's single run()."""
-    for row in (LONG, "tanuki-5-214"):
+    for row in (LONG, MIDDLE):
         sfen = _sfen(row)
         search = _Clears(kernel_engine.new_search(sfen, 64))
         assert drive(kernel_engine.prove(search, 0, -1.0, False, None, 0.1, 0.0)) == "proven"

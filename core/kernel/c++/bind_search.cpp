@@ -266,7 +266,7 @@ void bind_search(py::module_& m) {
         .def(py::init<const std::string&, long long, bool, bool, bool, bool, double, int, const std::string&, bool, bool>(),
              py::arg("sfen"), py::arg("memory_mb") = 1024, py::arg("mate1") = true, py::arg("dominance") = true,
              py::arg("tca") = true, py::arg("rps") = true, py::arg("epsilon") = 0.25, py::arg("max_ply") = 4000,
-             py::arg("delay") = "far", py::arg("mate3") = true, py::arg("play_checks") = false)
+             py::arg("delay") = "hand", py::arg("mate3") = true, py::arg("play_checks") = false)
         .def("run", &DfPnSearch::run, py::arg("nodes") = 0, py::arg("seconds") = -1.0, py::arg("cpu_time") = false,
              "Search until decided or a limit; 'proven', 'disproven' or 'unknown'.  Releases the GIL.")
         .def("principal_variation", &DfPnSearch::principal_variation, py::arg("nodes") = 0,

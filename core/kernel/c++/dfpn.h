@@ -27,8 +27,8 @@
 //   3-ply mate test (`mate3`): a check with at most kMate3Evasions evasions, each mated in one,
 //   is proven at once and stored with the whole hand as proof hand.
 // * Delayed interpositions after [KomoringHeights] in the drop order of [LS3600 2010]: `far`
-//   chains the drops beyond the king's neighbourhood, `all` every drop, `hand` every drop where
-//   the defender holds three kinds of piece or more and the far ones elsewhere.
+//   chains the drops beyond the king's neighbourhood, `all` every drop, `hand` (the default) every
+//   drop where the defender holds three kinds of piece or more and the far ones elsewhere.
 //
 // The searcher is a template over a board adapter (see search_board.h for what it provides);
 // it never allocates in the inner loop once its per-ply buffers have grown, never calls into
@@ -72,7 +72,7 @@ struct Options {
     bool play_checks = false;
     double epsilon = 0.25;
     int max_ply = 4000;
-    DelayMode delay = DelayMode::Far;
+    DelayMode delay = DelayMode::Hand;
 };
 
 // Move-category costs of core/search/dfpn.py (ATTACK_COST / DEFENCE_COST).
