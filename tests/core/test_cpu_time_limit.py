@@ -21,7 +21,8 @@ from tsume_studio.core.search.helpmate import solve as helpmate_solve
 from tsume_studio.core.search.solver import solve
 from tsume_studio.core.shogi.position import Position
 
-# A 図巧 problem that df-pn does not settle in the first thousand nodes.
+# The position once given as 図巧 7番 (mistranscribed; no mate): df-pn does not settle it in the
+# first thousand nodes.
 HARD = "1nkg5/2s6/3rp4/1B7/r8/1P7/9/9/9 b BG3SN2g2n4l16p 1"
 # A 49,909-ply helpmate (tests/data/helpmate.tsv, fmrs-jugemu3_49909).
 LONG_HELPMATE = "rBKp1r1ss/GL3p1bL/L3klpp1/2G2n2P/1gnnng1P1/P1s1s1P2/1P1P1P3/2P1P4/9 b 5p 1"

@@ -63,7 +63,8 @@ def test_delayed_drops_prove_futile_interpositions_with_fewer_nodes() -> None:
 
 
 def test_non_promotion_waits_for_its_promotion() -> None:
-    board = cshogi.Board("1nkg5/2s6/3rp4/1B7/r8/1P7/9/9/9 b BG3SN2g2n4l16p 1")   # 図巧 7番
+    # The position once given as 図巧 7番 (mistranscribed; no mate).
+    board = cshogi.Board("1nkg5/2s6/3rp4/1B7/r8/1P7/9/9/9 b BG3SN2g2n4l16p 1")
     moves = list(board.check_moves)
     active, chains = delay_non_promotions(board, True, moves, board.king_square(1))
     usi = [cshogi.move_to_usi(m) for m in active]

@@ -315,6 +315,27 @@ def test_delay_modes_keep_every_verdict(delay: str) -> None:
 
 
 @needs_kernel
+@pytest.mark.slow
+def test_the_mistranscribed_zukou_7_has_no_mate() -> None:
+    """The position once given for 将棋図巧 7番 (no knight on 7f, a second one in the defender's
+    hand) has no mate: the kernel proves it in 10.2 M nodes (15 CPU s on the 2026-12-08 Xeon
+    guest), as KomoringHeights (26 s) and cshogi's DfPn (17.5 M nodes, 95 s) do."""
+    search = _kernel().DfPnSearch("1nkg5/2s6/3rp4/1B7/r8/1P7/9/9/9 b BG3SN2g2n4l16p 1", 1024)
+    assert search.run(30_000_000, 300.0, True) == "disproven"
+
+
+@needs_kernel
+def test_the_default_delay_proves_zukou_7_in_few_nodes() -> None:
+    """将棋図巧 7番, df-pn alone: 3,361 nodes with the default ``hand`` (the defender holds four
+    kinds: every drop chained), where ``far`` took 232,595 (KomoringHeights 24,272, cshogi 27,123)."""
+    zukou7 = "1nkg5/2s6/3rp4/1B7/r8/1PN6/9/9/9 b BG3SN2gn4l16p 1"
+    search = _kernel().DfPnSearch(zukou7, 64)
+    assert search.run(20_000, 20.0, True) == "proven"
+    line, complete = search.principal_variation()
+    assert complete and _replays_to_mate(zukou7, line)
+
+
+@needs_kernel
 def test_delay_by_hand_chains_as_all_where_the_defender_hand_is_crowded() -> None:
     """``delay="hand"`` (policy.delay_by_hand): every drop chained where the defender holds three
     kinds or more, as ``all`` chains them: the 1-ply problem with 49 futile drops of seven kinds is
