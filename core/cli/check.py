@@ -214,7 +214,7 @@ def _problem(args: argparse.Namespace) -> tuple[Position, list[str]]:
         if args.pv is not None:
             given = args.pv.split()
         else:
-            given = [m.usi() for m in record.main_line()] if record is not None else []
+            given = [m.usi() for m in record.main_line()]
             if not given:
                 raise UserError(f"{args.sfen[0]!r} has no moves: give the solution with --pv")
     else:

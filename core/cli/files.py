@@ -6,7 +6,7 @@ import os
 import stat
 from pathlib import Path
 
-from ..records.formats import read_record, replace_file
+from ..records.formats import parse_sfen, read_record, replace_file
 from ..records.model import Record
 from ..shogi.position import Position
 from .errors import UserError
@@ -26,10 +26,11 @@ def names_a_file(words: list[str]) -> bool:
     return Path(words[0]).is_file() or words[0].lower().endswith(POSITION_SUFFIXES)
 
 
-def read_position_file(name: str) -> tuple[Position, Record | None]:
-    """The position in file ``name`` and, for a record format, the record (None for ``.sfen``:
-    its first line that is not blank or a ``#`` comment).  A missing file, a folder or a device is
-    a :class:`UserError`; an unreadable record raises the reader's error."""
+def read_position_file(name: str) -> tuple[Position, Record]:
+    """The start position of the record in file ``name``, and the record.  A ``.sfen`` file is
+    read from its first line that is not blank or a ``#`` comment (``[sfen] <SFEN> [moves …]``, as
+    :func:`~..records.formats.parse_sfen` reads it).  A missing file, a folder or a device is a
+    :class:`UserError`; an unreadable record raises the reader's error."""
     path = Path(name)
     if path.is_dir():
         raise UserError(f"{name!r} is a folder, not a file")
@@ -37,10 +38,10 @@ def read_position_file(name: str) -> tuple[Position, Record | None]:
         raise UserError(f"no such file: {name!r}" if not path.exists() else f"{name!r} is not a regular file")
     if path.suffix.lower() != ".sfen":
         record = read_record(str(path))
-        return record.start, record
-    text = path.read_text(encoding="utf-8-sig").strip()
-    line = next((ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")), "")
-    return Position.from_sfen(line), None
+    else:
+        text = path.read_text(encoding="utf-8-sig")
+        record = parse_sfen(next((ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")), ""))
+    return record.start, record
 
 
 def check_writable(path: str, extensions: dict[str, object] | None = None) -> None:

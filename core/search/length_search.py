@@ -270,12 +270,14 @@ class LengthTable:
         removed = 0
         for bkey in list(self.by_board):
             lst = self.by_board[bkey]
-            keep = [e for e in lst if e.busy or cost(e) > cutoff]
-            if len(keep) != len(lst):
-                for e in lst:
-                    if not e.busy and cost(e) <= cutoff:
-                        del self.by_zob[e.zob]
-                        removed += 1
+            keep: list[Entry] = []
+            gone: list[Entry] = []
+            for e in lst:
+                (keep if e.busy or cost(e) > cutoff else gone).append(e)
+            if gone:
+                for e in gone:
+                    del self.by_zob[e.zob]
+                removed += len(gone)
                 if keep:
                     self.by_board[bkey] = keep
                 else:

@@ -298,3 +298,26 @@ def test_a_record_file_is_checked_with_its_main_line(tmp_path: Path, capsys: pyt
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert message in err and "Traceback" not in err
+
+
+def test_a_sfen_file_is_read_as_the_project_writes_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # `sfen <SFEN> moves …` (write_record's .sfen) is a record with a main line, for check as for solve;
+    # a bare SFEN after comment lines is a position without one.
+    from tsume_studio.core.records.formats import write_record
+    from tsume_studio.core.records.model import Record
+
+    written = tmp_path / "right.sfen"
+    record = Record(start=Position.from_sfen(CLASSIC))
+    record.grow(["9c9a+"])
+    write_record(written, record)
+    assert written.read_text(encoding="utf-8").startswith("sfen ")
+    assert main(["check", "--json", str(written)]) == 0
+    assert json.loads(capsys.readouterr().out)["check"] == {"confirmed": True, "discrepancies": []}
+    assert main(["solve", "--json", str(written)]) == 0
+    assert json.loads(capsys.readouterr().out)["length"] == 1
+    bare = tmp_path / "bare.sfen"
+    bare.write_text("# a problem\n\n" + CLASSIC + "\n", encoding="utf-8")
+    assert main(["solve", "--json", str(bare)]) == 0
+    assert json.loads(capsys.readouterr().out)["length"] == 1
+    assert main(["check", str(bare)]) == 2
+    assert "has no moves" in capsys.readouterr().err
